@@ -1,0 +1,38 @@
+# WebPBridge — every target installs what it needs first.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+SWIFT        ?= swift
+UNAME_S      := $(shell uname -s)
+DEBIAN_PKGS  := pkg-config libwebp-dev libturbojpeg0-dev libspng-dev libgif-dev libmicrohttpd-dev webp libjpeg-turbo-progs curl
+BREW_PKGS    := pkg-config webp jpeg-turbo libspng giflib libmicrohttpd
+SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: help deps build release test bench-codecs clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
+
+deps: ## Install the system libraries and tools (Debian apt / macOS Homebrew) when missing
+ifeq ($(UNAME_S),Darwin)
+	@missing=$$(for p in $(BREW_PKGS); do brew list --versions $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "installing: $$missing"; brew install $$missing; fi
+else
+	@missing=$$(for p in $(DEBIAN_PKGS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing: $$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing >/dev/null; \
+	fi
+endif
+
+build: deps ## Debug build
+	$(SWIFT) build
+
+release: deps ## Release build (.build/release/webp-bridge)
+	$(SWIFT) build -c release
+
+test: deps ## Run the whole test suite (corpus suites need ../shared/corpus)
+	$(SWIFT) test
+
+clean: ## Remove build output
+	rm -rf .build bench/bin

@@ -1,0 +1,46 @@
+public import Foundation
+
+extension ImageFormat {
+    /// The format of `data`, from its magic bytes alone (never from a name or
+    /// a `Content-Type`).
+    ///
+    /// A PNG is reported as ``apng`` when an `acTL` chunk precedes the first
+    /// `IDAT`, as the APNG specification requires.
+    ///
+    /// - Throws: ``ImageCodecError/Kind/unknownFormat`` for anything else.
+    public static func sniff(_ data: Data) throws(ImageCodecError) -> ImageFormat {
+        if let format = sniffIfImage(data) { return format }
+        let preview = data.prefix(8).map { String(format: "%02x", $0) }.joined(separator: " ")
+        throw ImageCodecError(
+            .unknownFormat, format: nil,
+            data.isEmpty
+                ? "not an image: the data is empty"
+                : "not a WebP, JPEG, PNG or GIF image (first bytes: \(preview))")
+    }
+
+    /// The format of `data`, or `nil` when the magic bytes match none.
+    public static func sniffIfImage(_ data: Data) -> ImageFormat? {
+        data.withUnsafeBytes { raw -> ImageFormat? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            if bytes.count >= 12, bytes.starts(with: riffMagic), bytes[8..<12].elementsEqual(webpMagic) {
+                return .webp
+            }
+            if bytes.count >= 3, bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF {
+                return .jpeg
+            }
+            if bytes.count >= 8, bytes.starts(with: pngSignature) {
+                return PNGChunkReader.containsAnimationControl(bytes) ? .apng : .png
+            }
+            if bytes.count >= 6, bytes.starts(with: gif87Magic) || bytes.starts(with: gif89Magic) {
+                return .gif
+            }
+            return nil
+        }
+    }
+
+    static let riffMagic: [UInt8] = Array("RIFF".utf8)
+    static let webpMagic: [UInt8] = Array("WEBP".utf8)
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    static let gif87Magic: [UInt8] = Array("GIF87a".utf8)
+    static let gif89Magic: [UInt8] = Array("GIF89a".utf8)
+}

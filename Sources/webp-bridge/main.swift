@@ -1,0 +1,3 @@
+import WebPBridgeCLI
+
+await WebPBridge.main()
