@@ -1,0 +1,156 @@
+public import Foundation
+internal import CTurboJPEG
+
+/// Decodes JPEG with TurboJPEG: grey, RGB and CMYK sources to RGBA, with DCT
+/// scaling when a smaller size is asked for and the EXIF orientation read
+/// (and applied on request).
+public struct JPEGDecoder: Sendable {
+    /// What the headers say.
+    public struct Header: Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+        /// `gray`, `rgb`, `ycbcr`, `cmyk` or `ycck`.
+        public var colorSpace: String
+        /// The EXIF orientation (1–8), 1 when absent.
+        public var orientation: ImageOrientation
+    }
+
+    /// Decoding options.
+    public struct Options: Sendable, Equatable {
+        /// When set, TurboJPEG's DCT scaling picks the smallest scale (1/8 … 1)
+        /// whose output still covers this box, and the result is then resized
+        /// exactly to fit inside it. `nil` decodes at full size.
+        public var fitting: (width: Int?, height: Int?)?
+        /// Rotate/flip the pixels so the image is upright per its EXIF orientation.
+        public var applyOrientation: Bool
+
+        public init(fitting: (width: Int?, height: Int?)? = nil, applyOrientation: Bool = false) {
+            self.fitting = fitting
+            self.applyOrientation = applyOrientation
+        }
+
+        public static func == (lhs: Options, rhs: Options) -> Bool {
+            lhs.applyOrientation == rhs.applyOrientation && lhs.fitting?.width == rhs.fitting?.width
+                && lhs.fitting?.height == rhs.fitting?.height
+        }
+    }
+
+    /// The bounds on input size and pixels.
+    public var limits: DecodingLimits
+
+    public init(limits: DecodingLimits = .default) {
+        self.limits = limits
+    }
+
+    /// Reads the header without decoding pixels.
+    public func readHeader(_ data: Data) throws -> Header {
+        let handle = try TurboJPEGHandle(.decompress)
+        return try data.withUnsafeBytes { raw in try readHeader(raw, handle) }
+    }
+
+    private func readHeader(_ raw: UnsafeRawBufferPointer, _ handle: TurboJPEGHandle) throws -> Header {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorSpace: Int32 = 0
+        let result = tjDecompressHeader3(
+            handle.raw, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(raw.count), &width, &height,
+            &subsampling, &colorSpace)
+        if result != 0 {
+            if raw.count < 4 {
+                throw ImageCodecError.truncated(.jpeg, have: raw.count, need: nil)
+            }
+            throw ImageCodecError.corrupt(.jpeg, "reading the header: \(handle.lastMessage)")
+        }
+        let name =
+            switch TJCS(rawValue: UInt32(colorSpace)) {
+            case TJCS_GRAY: "gray"
+            case TJCS_RGB: "rgb"
+            case TJCS_CMYK: "cmyk"
+            case TJCS_YCCK: "ycck"
+            default: "ycbcr"
+            }
+        return Header(
+            width: Int(width), height: Int(height), colorSpace: name,
+            orientation: ImageOrientation(exifIn: raw))
+    }
+
+    /// Decodes to RGBA (opaque).
+    ///
+    /// - Throws: ``ImageCodecError`` for truncated, corrupt or oversized input.
+    public func decode(_ data: Data, options: Options = Options()) throws -> Image {
+        try limits.checkInput(byteCount: data.count, format: .jpeg)
+        let handle = try TurboJPEGHandle(.decompress)
+        return try data.withUnsafeBytes { raw in
+            let header = try readHeader(raw, handle)
+            try limits.checkFrame(width: header.width, height: header.height, format: .jpeg)
+            var target: (width: Int, height: Int)?
+            var factor = tjscalingfactor(num: 1, denom: 1)
+            if let fitting = options.fitting {
+                // The box applies to the upright image.
+                let swapped = options.applyOrientation && header.orientation.swapsDimensions
+                let box = swapped ? (fitting.height, fitting.width) : (fitting.width, fitting.height)
+                let size = ImageResizer.fittingSize(
+                    width: header.width, height: header.height, maxWidth: box.0, maxHeight: box.1)
+                target = size
+                factor = Self.scalingFactor(width: header.width, height: header.height, covering: size)
+            }
+            let width = Int(webpbridge_tj_scaled(Int32(header.width), factor))
+            let height = Int(webpbridge_tj_scaled(Int32(header.height), factor))
+            let isCMYK = header.colorSpace == "cmyk" || header.colorSpace == "ycck"
+            var pixels = [UInt8](repeating: 255, count: width * height * 4)
+            let result = pixels.withUnsafeMutableBufferPointer { output in
+                tjDecompress2(
+                    handle.raw, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(raw.count),
+                    output.baseAddress, Int32(width), Int32(width * 4), Int32(height),
+                    Int32(isCMYK ? TJPF_CMYK.rawValue : TJPF_RGBA.rawValue), 0)
+            }
+            try handle.check(result, operation: "decoding JPEG", byteCount: raw.count)
+            if isCMYK { Self.convertInvertedCMYKToRGBA(&pixels) }
+            var image = Image(width: width, height: height, pixels: pixels, hasAlpha: false)
+            if let target, target.width != width || target.height != height {
+                image = ImageResizer.resize(image, width: target.width, height: target.height)
+            }
+            if options.applyOrientation {
+                image = image.applying(header.orientation)
+            }
+            return image
+        }
+    }
+
+    /// The smallest TurboJPEG scaling factor whose output is at least `size`.
+    static func scalingFactor(width: Int, height: Int, covering size: (width: Int, height: Int)) -> tjscalingfactor {
+        var count: Int32 = 0
+        guard let factors = tjGetScalingFactors(&count) else { return tjscalingfactor(num: 1, denom: 1) }
+        var best = tjscalingfactor(num: 1, denom: 1)
+        var bestScale = 1.0
+        for index in 0..<Int(count) {
+            let factor = factors[index]
+            let scale = Double(factor.num) / Double(factor.denom)
+            guard scale <= 1, scale < bestScale else { continue }
+            let scaledWidth = Int(webpbridge_tj_scaled(Int32(width), factor))
+            let scaledHeight = Int(webpbridge_tj_scaled(Int32(height), factor))
+            if scaledWidth >= size.width && scaledHeight >= size.height {
+                best = factor
+                bestScale = scale
+            }
+        }
+        return best
+    }
+
+    /// CMYK JPEGs are almost all written by Adobe software, which stores the
+    /// channels inverted; this converts those to RGB in place (alpha 255).
+    static func convertInvertedCMYKToRGBA(_ pixels: inout [UInt8]) {
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            var index = 0
+            while index < buffer.count {
+                let k = UInt32(buffer[index + 3])
+                buffer[index] = UInt8(UInt32(buffer[index]) * k / 255)
+                buffer[index + 1] = UInt8(UInt32(buffer[index + 1]) * k / 255)
+                buffer[index + 2] = UInt8(UInt32(buffer[index + 2]) * k / 255)
+                buffer[index + 3] = 255
+                index += 4
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+public import Foundation
+internal import CWebP
+
+extension WebPEncoder {
+    /// Encodes an animation with libwebp's animation encoder, which stores
+    /// only the changed rectangle of each frame.
+    ///
+    /// - Throws: ``ImageCodecError``.
+    public func encode(_ animation: AnimatedImage) throws -> Data {
+        var config = try makeConfig()
+        var encoderOptions = WebPAnimEncoderOptions()
+        guard WebPAnimEncoderOptionsInit(&encoderOptions) != 0 else {
+            throw ImageCodecError(.unsupported, format: .webp, "libwebp version mismatch")
+        }
+        encoderOptions.anim_params.loop_count = Int32(clamping: animation.loopCount)
+        guard animation.canvasWidth <= maxDimension, animation.canvasHeight <= maxDimension else {
+            throw ImageCodecError(
+                .invalidArgument, format: .webp,
+                "\(animation.canvasWidth)x\(animation.canvasHeight) is larger than WebP allows (16,383 pixels a side)")
+        }
+        guard
+            let encoder = WebPAnimEncoderNew(
+                Int32(animation.canvasWidth), Int32(animation.canvasHeight), &encoderOptions)
+        else {
+            throw ImageCodecError(.outOfMemory, format: .webp, "cannot create the WebP animation encoder")
+        }
+        defer { WebPAnimEncoderDelete(encoder) }
+
+        var timestamp: Int32 = 0
+        for frame in animation.frames {
+            var picture = try makePicture(frame.image, lossless: options.lossless)
+            defer { WebPPictureFree(&picture) }
+            guard WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {
+                throw animationError(encoder)
+            }
+            timestamp += Int32(clamping: max(frame.durationMilliseconds, 1))
+        }
+        guard WebPAnimEncoderAdd(encoder, nil, timestamp, nil) != 0 else { throw animationError(encoder) }
+        var output = WebPData()
+        WebPDataInit(&output)
+        defer { WebPDataClear(&output) }
+        guard WebPAnimEncoderAssemble(encoder, &output) != 0 else { throw animationError(encoder) }
+        return Data(bytes: output.bytes, count: output.size)
+    }
+
+    private func animationError(_ encoder: OpaquePointer) -> ImageCodecError {
+        let message = WebPAnimEncoderGetError(encoder).map { String(cString: $0) } ?? "unknown error"
+        return ImageCodecError(.encodingFailed, format: .webp, "WebP animation encoding failed: \(message)")
+    }
+}

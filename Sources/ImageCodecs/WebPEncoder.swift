@@ -1,0 +1,123 @@
+public import Foundation
+internal import CWebP
+
+/// Encodes still and animated WebP with libwebp.
+public struct WebPEncoder: Sendable {
+    /// Encoder settings with libwebp's defaults.
+    public struct Options: Sendable, Equatable {
+        /// Lossy quality 0–100 (default 75, as `cwebp`); for lossless, the
+        /// compression effort.
+        public var quality: Float
+        /// Speed/size trade-off, 0 (fast) to 6 (small). Default 4.
+        public var method: Int
+        /// Quality of the alpha plane in lossy mode, 0–100. Default 100.
+        public var alphaQuality: Int
+        /// Encode losslessly. RGB under fully transparent pixels is kept
+        /// (`exact`), so a lossless round trip is bit-exact.
+        public var lossless: Bool
+
+        /// Creates options; values are validated when encoding.
+        public init(quality: Float = 75, method: Int = 4, alphaQuality: Int = 100, lossless: Bool = false) {
+            self.quality = quality
+            self.method = method
+            self.alphaQuality = alphaQuality
+            self.lossless = lossless
+        }
+    }
+
+    /// The settings used by ``encode(_:)``.
+    public var options: Options
+
+    /// Creates an encoder.
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Encodes a still image. Alpha is written only when some pixel is not opaque.
+    ///
+    /// - Throws: ``ImageCodecError`` for invalid options or sizes above
+    ///   16,383 pixels a side (WebP's format limit).
+    public func encode(_ image: Image) throws -> Data {
+        var config = try makeConfig()
+        var picture = try makePicture(image, lossless: options.lossless)
+        defer { WebPPictureFree(&picture) }
+        let writer = UnsafeMutablePointer<WebPMemoryWriter>.allocate(capacity: 1)
+        WebPMemoryWriterInit(writer)
+        defer {
+            WebPMemoryWriterClear(writer)
+            writer.deallocate()
+        }
+        picture.writer = WebPMemoryWrite
+        picture.custom_ptr = UnsafeMutableRawPointer(writer)
+        guard WebPEncode(&config, &picture) != 0 else {
+            throw ImageCodecError(
+                .encodingFailed, format: .webp,
+                "WebP encoding failed: \(WebPStatus.encodingMessage(picture.error_code))")
+        }
+        return Data(bytes: writer.pointee.mem, count: writer.pointee.size)
+    }
+
+    func makeConfig() throws -> WebPConfig {
+        guard (0...100).contains(options.quality) else {
+            throw ImageCodecError.invalidArgument(.webp, "WebP quality must be 0–100, got \(options.quality)")
+        }
+        guard (0...6).contains(options.method) else {
+            throw ImageCodecError.invalidArgument(.webp, "WebP method must be 0–6, got \(options.method)")
+        }
+        guard (0...100).contains(options.alphaQuality) else {
+            throw ImageCodecError.invalidArgument(
+                .webp, "WebP alpha quality must be 0–100, got \(options.alphaQuality)")
+        }
+        var config = WebPConfig()
+        guard WebPConfigInit(&config) != 0 else {
+            throw ImageCodecError(.unsupported, format: .webp, "libwebp version mismatch")
+        }
+        config.quality = options.quality
+        config.method = Int32(options.method)
+        config.alpha_quality = Int32(options.alphaQuality)
+        if options.lossless {
+            config.lossless = 1
+            config.exact = 1
+        }
+        guard WebPValidateConfig(&config) != 0 else {
+            throw ImageCodecError.invalidArgument(.webp, "invalid WebP encoder configuration")
+        }
+        return config
+    }
+
+    /// A picture holding `image`'s pixels; the caller frees it.
+    func makePicture(_ image: Image, lossless: Bool) throws -> WebPPicture {
+        guard image.width <= maxDimension, image.height <= maxDimension else {
+            throw ImageCodecError(
+                .invalidArgument, format: .webp,
+                "\(image.width)x\(image.height) is larger than WebP allows (16,383 pixels a side)")
+        }
+        var picture = WebPPicture()
+        guard WebPPictureInit(&picture) != 0 else {
+            throw ImageCodecError(.unsupported, format: .webp, "libwebp version mismatch")
+        }
+        picture.use_argb = lossless ? 1 : 0
+        picture.width = Int32(image.width)
+        picture.height = Int32(image.height)
+        let imported = image.pixels.withUnsafeBufferPointer { buffer in
+            image.isOpaque
+                ? importOpaque(&picture, buffer, width: image.width, height: image.height)
+                : WebPPictureImportRGBA(&picture, buffer.baseAddress, Int32(image.bytesPerRow))
+        }
+        guard imported != 0 else {
+            WebPPictureFree(&picture)
+            throw ImageCodecError(.outOfMemory, format: .webp, "cannot allocate the WebP picture")
+        }
+        return picture
+    }
+
+    /// Imports as RGBX so libwebp does not store an alpha plane.
+    private func importOpaque(
+        _ picture: inout WebPPicture, _ buffer: UnsafeBufferPointer<UInt8>, width: Int, height: Int
+    ) -> Int32 {
+        WebPPictureImportRGBX(&picture, buffer.baseAddress, Int32(width * 4))
+    }
+}
+
+/// WebP's format limit for a side, in pixels.
+let maxDimension = 16_383

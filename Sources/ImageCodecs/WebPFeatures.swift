@@ -1,0 +1,50 @@
+public import Foundation
+internal import CWebP
+
+/// What a WebP file's headers say, read without decoding pixels.
+public struct WebPFeatures: Sendable, Equatable {
+    /// How the image data is compressed.
+    public enum Compression: String, Sendable {
+        case lossy, lossless
+        /// An animation whose frames mix both, or a format libwebp leaves undefined.
+        case mixed
+    }
+
+    /// Canvas width in pixels.
+    public var width: Int
+    /// Canvas height in pixels.
+    public var height: Int
+    /// Whether the bitstream carries alpha.
+    public var hasAlpha: Bool
+    /// Whether the file is an animation.
+    public var isAnimated: Bool
+    /// Lossy, lossless or mixed.
+    public var compression: Compression
+
+    /// Reads the features of `data`.
+    ///
+    /// - Throws: ``ImageCodecError`` when the headers are truncated or invalid.
+    public init(_ data: Data) throws {
+        self = try data.withUnsafeBytes { raw in try WebPFeatures(raw) }
+    }
+
+    init(_ raw: UnsafeRawBufferPointer) throws {
+        guard raw.count >= 12, raw.starts(with: ImageFormat.riffMagic) else {
+            throw ImageCodecError.corrupt(.webp, "missing RIFF header")
+        }
+        var features = WebPBitstreamFeatures()
+        let status = WebPGetFeatures(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count, &features)
+        try WebPStatus.check(
+            status, operation: "reading WebP headers", byteCount: raw.count,
+            declaredSize: WebPStatus.declaredFileSize(raw))
+        width = Int(features.width)
+        height = Int(features.height)
+        hasAlpha = features.has_alpha != 0
+        isAnimated = features.has_animation != 0
+        compression = switch features.format {
+        case 1: .lossy
+        case 2: .lossless
+        default: .mixed
+        }
+    }
+}
