@@ -57,6 +57,16 @@ public final class WebPIncrementalDecoder {
     }
 
     private func startIfHeadersComplete() throws -> Progress {
+        guard pending.count >= 12 else {
+            let riff = ImageFormat.riffMagic.prefix(pending.count)
+            guard pending.prefix(4).elementsEqual(riff.prefix(min(4, pending.count))) else {
+                throw ImageCodecError.corrupt(.webp, "missing RIFF/WEBP header")
+            }
+            return .waitingForHeaders
+        }
+        guard ImageFormat.sniffIfImage(pending) == .webp else {
+            throw ImageCodecError.corrupt(.webp, "missing RIFF/WEBP header")
+        }
         let headerResult: WebPFeatures? = try pending.withUnsafeBytes { raw in
             declaredSize = WebPStatus.declaredFileSize(raw)
             do {
@@ -65,16 +75,7 @@ public final class WebPIncrementalDecoder {
                 return nil
             }
         }
-        guard let headerResult else {
-            if pending.count >= 12 {
-                try pending.withUnsafeBytes { raw in
-                    guard raw.starts(with: ImageFormat.riffMagic), raw[8..<12].elementsEqual(ImageFormat.webpMagic) else {
-                        throw ImageCodecError.corrupt(.webp, "missing RIFF/WEBP header")
-                    }
-                }
-            }
-            return .waitingForHeaders
-        }
+        guard let headerResult else { return .waitingForHeaders }
         if headerResult.isAnimated {
             throw ImageCodecError(
                 .unsupported, format: .webp, "an animated WebP cannot be decoded incrementally; decode it whole")
