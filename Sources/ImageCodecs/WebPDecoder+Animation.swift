@@ -14,6 +14,22 @@ extension WebPDecoder {
         return try data.withUnsafeBytes { raw in try decodeAnimation(raw, maxFrames: nil) }
     }
 
+    /// Frame and loop counts of an animated WebP, read by the demuxer without
+    /// decoding pixels.
+    public func animationInfo(_ data: Data) throws -> (frameCount: Int, loopCount: Int) {
+        try data.withUnsafeBytes { raw in
+            var webpData = WebPData(bytes: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), size: raw.count)
+            guard let demux = WebPDemux(&webpData) else {
+                if let declaredSize = WebPStatus.declaredFileSize(raw), raw.count < declaredSize {
+                    throw ImageCodecError.truncated(.webp, have: raw.count, need: declaredSize)
+                }
+                throw ImageCodecError.corrupt(.webp, "invalid animation container")
+            }
+            defer { WebPDemuxDelete(demux) }
+            return (Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT)), Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT)))
+        }
+    }
+
     /// Decodes up to `maxFrames` frames (all when `nil`).
     func decodeAnimation(_ raw: UnsafeRawBufferPointer, maxFrames: Int?) throws -> AnimatedImage {
         var webpData = WebPData(bytes: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), size: raw.count)

@@ -1,0 +1,144 @@
+/*
+ * The C reference for `make bench-codecs`: the same three operations the
+ * Swift codecs perform, against the same system libraries, so the Swift/C
+ * ratio measures only what Swift adds.
+ *
+ * usage: codecs_bench RUNS FILE.webp... -- FILE.png...
+ * prints: "<operation> <images> <best seconds> <megapixels>" per operation
+ */
+#include <spng.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <turbojpeg.h>
+#include <webp/decode.h>
+#include <webp/encode.h>
+
+typedef struct { unsigned char *data; size_t size; } blob;
+
+static blob read_file(const char *path) {
+    blob b = {0, 0};
+    FILE *f = fopen(path, "rb");
+    if (!f) { fprintf(stderr, "cannot open %s\n", path); exit(1); }
+    fseek(f, 0, SEEK_END);
+    b.size = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    b.data = malloc(b.size);
+    if (fread(b.data, 1, b.size, f) != b.size) { fprintf(stderr, "cannot read %s\n", path); exit(1); }
+    fclose(f);
+    return b;
+}
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Decode WebP to RGBA, as the Swift decoder does (default options). */
+static unsigned char *decode_webp(blob b, int *w, int *h) {
+    WebPDecoderConfig config;
+    WebPInitDecoderConfig(&config);
+    if (WebPGetFeatures(b.data, b.size, &config.input) != VP8_STATUS_OK) exit(2);
+    *w = config.input.width;
+    *h = config.input.height;
+    unsigned char *out = malloc((size_t)*w * *h * 4);
+    config.output.colorspace = MODE_RGBA;
+    config.output.is_external_memory = 1;
+    config.output.u.RGBA.rgba = out;
+    config.output.u.RGBA.stride = *w * 4;
+    config.output.u.RGBA.size = (size_t)*w * *h * 4;
+    if (WebPDecode(b.data, b.size, &config) != VP8_STATUS_OK) exit(3);
+    WebPFreeDecBuffer(&config.output);
+    return out;
+}
+
+static double op_decode(blob *files, int n, double *mp) {
+    double start = now();
+    *mp = 0;
+    for (int i = 0; i < n; i++) {
+        int w, h;
+        free(decode_webp(files[i], &w, &h));
+        *mp += w * (double)h / 1e6;
+    }
+    return now() - start;
+}
+
+static double op_transcode(blob *files, int n, double *mp) {
+    double start = now();
+    *mp = 0;
+    for (int i = 0; i < n; i++) {
+        int w, h;
+        unsigned char *rgba = decode_webp(files[i], &w, &h);
+        tjhandle tj = tjInitCompress();
+        unsigned char *jpeg = NULL;
+        unsigned long size = 0;
+        if (tjCompress2(tj, rgba, w, w * 4, h, TJPF_RGBA, &jpeg, &size, TJSAMP_420, 90, 0) != 0) exit(4);
+        tjFree(jpeg);
+        tjDestroy(tj);
+        free(rgba);
+        *mp += w * (double)h / 1e6;
+    }
+    return now() - start;
+}
+
+static double op_encode(blob *files, int n, double *mp) {
+    double start = now();
+    *mp = 0;
+    for (int i = 0; i < n; i++) {
+        spng_ctx *ctx = spng_ctx_new(0);
+        spng_set_png_buffer(ctx, files[i].data, files[i].size);
+        struct spng_ihdr ihdr;
+        if (spng_get_ihdr(ctx, &ihdr)) exit(5);
+        size_t out_size;
+        spng_decoded_image_size(ctx, SPNG_FMT_RGBA8, &out_size);
+        unsigned char *rgba = malloc(out_size);
+        if (spng_decode_image(ctx, rgba, out_size, SPNG_FMT_RGBA8, 0)) exit(6);
+        spng_ctx_free(ctx);
+
+        WebPConfig config;
+        WebPConfigInit(&config);
+        config.quality = 75;
+        config.method = 4;
+        WebPPicture pic;
+        WebPPictureInit(&pic);
+        pic.width = ihdr.width;
+        pic.height = ihdr.height;
+        WebPPictureImportRGBX(&pic, rgba, ihdr.width * 4);
+        WebPMemoryWriter writer;
+        WebPMemoryWriterInit(&writer);
+        pic.writer = WebPMemoryWrite;
+        pic.custom_ptr = &writer;
+        if (!WebPEncode(&config, &pic)) exit(7);
+        WebPMemoryWriterClear(&writer);
+        WebPPictureFree(&pic);
+        free(rgba);
+        *mp += ihdr.width * (double)ihdr.height / 1e6;
+    }
+    return now() - start;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 4) { fprintf(stderr, "usage: codecs_bench RUNS FILE.webp... -- FILE.png...\n"); return 2; }
+    int runs = atoi(argv[1]);
+    blob webp[256], png[256];
+    int nw = 0, np = 0, after = 0;
+    for (int i = 2; i < argc && nw < 256 && np < 256; i++) {
+        if (strcmp(argv[i], "--") == 0) { after = 1; continue; }
+        if (after) png[np++] = read_file(argv[i]); else webp[nw++] = read_file(argv[i]);
+    }
+    const char *names[3] = {"decode", "transcode", "encode"};
+    double (*ops[3])(blob *, int, double *) = {op_decode, op_transcode, op_encode};
+    for (int o = 0; o < 3; o++) {
+        blob *files = o == 2 ? png : webp;
+        int n = o == 2 ? np : nw;
+        double best = 1e30, mp = 0;
+        for (int r = 0; r < runs; r++) {
+            double t = ops[o](files, n, &mp);
+            if (t < best) best = t;
+        }
+        printf("%s %d %.6f %.4f\n", names[o], n, best, mp);
+    }
+    return 0;
+}
