@@ -1,0 +1,18 @@
+import Foundation
+
+extension Data {
+    /// Calls `body` with the bytes of the data, keeping `body`'s typed error.
+    ///
+    /// `Data.withUnsafeBytes` is `rethrows`, which erases a typed error to
+    /// `any Error`; decoders that throw ``ImageCodecError`` use this instead.
+    func withByteBuffer<Result>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws(ImageCodecError) -> Result
+    ) throws(ImageCodecError) -> Result {
+        let outcome = withUnsafeBytes { raw in
+            Swift.Result { () throws(ImageCodecError) -> Result in
+                try body(raw.bindMemory(to: UInt8.self))
+            }
+        }
+        return try outcome.get()
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// The filter taps of one resampling dimension: for every destination
+/// pixel, the first source pixel it reads and the normalised weights of the
+/// consecutive source pixels from there. Computed once per resize.
+struct ResamplingWeights {
+    private var firstSource: [Int] = []
+    private var tapCount: [Int] = []
+    /// Weights of destination pixel `i` start at `i * stride`.
+    private var weights: [Float] = []
+    private var stride = 0
+
+    init(source: Int, destination: Int, filter: ImageResizer.Filter) {
+        let scale = Double(source) / Double(destination)
+        let filterScale = max(scale, 1)
+        let radius: Double
+        switch filter {
+        case .lanczos3: radius = 3 * filterScale
+        case .areaAverage: radius = 0.5 * filterScale + 0.5
+        }
+        stride = Int((2 * radius).rounded(.up)) + 2
+        weights = [Float](repeating: 0, count: stride * destination)
+        firstSource.reserveCapacity(destination)
+        tapCount.reserveCapacity(destination)
+        var taps = [Double](repeating: 0, count: stride)
+
+        for index in 0..<destination {
+            let center = (Double(index) + 0.5) * scale
+            let low = max(0, Int((center - radius).rounded(.down)))
+            let high = min(source, Int((center + radius).rounded(.up)))
+            var total = 0.0
+            var count = 0
+            for sourceIndex in low..<high where count < stride {
+                let weight: Double
+                switch filter {
+                case .lanczos3:
+                    weight = Self.lanczos3((Double(sourceIndex) + 0.5 - center) / filterScale)
+                case .areaAverage:
+                    // Coverage of source pixel [j, j + 1) by the destination pixel's footprint.
+                    let footprintLow = center - 0.5 * filterScale
+                    let footprintHigh = center + 0.5 * filterScale
+                    weight = max(0, min(Double(sourceIndex + 1), footprintHigh) - max(Double(sourceIndex), footprintLow))
+                }
+                taps[count] = weight
+                total += weight
+                count += 1
+            }
+            // Trim zero taps at both ends so the inner loops do no useless work.
+            var start = 0
+            while start < count - 1 && taps[start] == 0 { start += 1 }
+            var end = count
+            while end > start + 1 && taps[end - 1] == 0 { end -= 1 }
+            if total == 0 {
+                // Cannot happen for these kernels; fall back to the nearest pixel.
+                firstSource.append(min(Int(center), source - 1))
+                tapCount.append(1)
+                weights[index * stride] = 1
+                continue
+            }
+            firstSource.append(low + start)
+            tapCount.append(end - start)
+            for tap in start..<end {
+                weights[index * stride + tap - start] = Float(taps[tap] / total)
+            }
+        }
+    }
+
+    /// The first source index and weights of destination pixel `index`.
+    func contribution(_ index: Int) -> (first: Int, weights: ArraySlice<Float>) {
+        let start = index * stride
+        return (firstSource[index], weights[start..<(start + tapCount[index])])
+    }
+
+    /// Filters one row: `destination[i] = Σ weight · source[first + tap]`.
+    func apply(to source: UnsafeBufferPointer<SIMD4<Float>>, into destination: UnsafeMutablePointer<SIMD4<Float>>) {
+        weights.withUnsafeBufferPointer { allWeights in
+            firstSource.withUnsafeBufferPointer { firsts in
+                tapCount.withUnsafeBufferPointer { counts in
+                    for index in 0..<firsts.count {
+                        var sum = SIMD4<Float>.zero
+                        let first = firsts[index]
+                        let base = index * stride
+                        for tap in 0..<counts[index] {
+                            sum += source[first + tap] * allWeights[base + tap]
+                        }
+                        destination[index] = sum
+                    }
+                }
+            }
+        }
+    }
+
+    private static func lanczos3(_ x: Double) -> Double {
+        let distance = abs(x)
+        if distance < 1e-9 { return 1 }
+        if distance >= 3 { return 0 }
+        let piX = Double.pi * distance
+        return 3 * sin(piX) * sin(piX / 3) / (piX * piX)
+    }
+}
