@@ -1,5 +1,5 @@
 /// The container formats WebPBridge reads and writes.
-public enum ImageFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable, CustomStringConvertible {
     case webp
     case jpeg
     case png

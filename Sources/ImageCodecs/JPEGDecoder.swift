@@ -56,7 +56,8 @@ public struct JPEGDecoder: Sendable {
         let result = tjDecompressHeader3(
             handle.raw, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(raw.count), &width, &height,
             &subsampling, &colorSpace)
-        if result != 0 {
+        // A warning (e.g. extraneous bytes before a marker) still yields a usable header.
+        if result != 0 && !(handle.lastFailureWasWarning && width > 0 && height > 0) {
             if raw.count < 4 {
                 throw ImageCodecError.truncated(.jpeg, have: raw.count, need: nil)
             }
@@ -109,7 +110,7 @@ public struct JPEGDecoder: Sendable {
             if isCMYK { Self.convertInvertedCMYKToRGBA(&pixels) }
             var image = Image(width: width, height: height, pixels: pixels, hasAlpha: false)
             if let target, target.width != width || target.height != height {
-                image = ImageResizer.resize(image, width: target.width, height: target.height)
+                image = try ImageResizer().resize(image, width: target.width, height: target.height)
             }
             if options.applyOrientation {
                 image = image.applying(header.orientation)

@@ -52,7 +52,7 @@ public struct WebPDecoder: Sendable {
                 let animation = try decodeAnimation(raw, maxFrames: 1)
                 let first = animation.frames[0].image
                 guard let target else { return first }
-                return ImageResizer.resize(first, width: target.width, height: target.height)
+                return try ImageResizer().resize(first, width: target.width, height: target.height)
             }
             try limits.checkFrame(width: features.width, height: features.height, format: .webp)
             let width = target?.width ?? features.width

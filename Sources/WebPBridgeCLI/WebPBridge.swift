@@ -9,6 +9,8 @@
 public enum WebPBridge {
     /// Every subcommand, in the order `--help` lists them.
     static let commands: [any BridgeCommand.Type] = [
+        ConvertCommand.self,
+        InfoCommand.self,
     ]
 
     /// Runs the tool on the process's arguments and exits.

@@ -1,0 +1,60 @@
+public import Foundation
+
+/// Decodes any supported format, chosen by sniffing the bytes.
+public struct ImageDecoder: Sendable {
+    /// Bounds applied to every format.
+    public var limits: DecodingLimits
+    /// Turn JPEGs upright per their EXIF orientation, as browsers do. Default `true`.
+    public var appliesOrientation: Bool
+
+    public init(limits: DecodingLimits = .default, appliesOrientation: Bool = true) {
+        self.limits = limits
+        self.appliesOrientation = appliesOrientation
+    }
+
+    /// Decodes `data`: animations (animated WebP, APNG, GIF of several frames)
+    /// to ``DecodedImage/animated(_:)``, everything else to ``DecodedImage/still(_:)``.
+    ///
+    /// - Throws: ``ImageCodecError``, including ``ImageCodecError/Kind/unknownFormat``.
+    public func decode(_ data: Data) throws -> DecodedImage {
+        try limits.checkInput(byteCount: data.count, format: ImageFormat.sniffIfImage(data))
+        switch try ImageFormat.sniff(data) {
+        case .webp:
+            return try WebPDecoder(limits: limits).decodeAny(data)
+        case .jpeg:
+            return .still(try JPEGDecoder(limits: limits).decode(data, options: .init(applyOrientation: appliesOrientation)))
+        case .png:
+            return .still(try PNGDecoder(limits: limits).decode(data))
+        case .apng:
+            let animation = try APNGDecoder(limits: limits).decode(data)
+            return animation.frames.count == 1 ? .still(animation.frames[0].image) : .animated(animation)
+        case .gif:
+            return try GIFDecoder(limits: limits).decode(data)
+        }
+    }
+
+    /// Decodes a still image scaled to fit inside `maxWidth`×`maxHeight`
+    /// (never enlarged), using each codec's cheapest path: libwebp's scaler,
+    /// TurboJPEG's DCT scaling, otherwise a full decode and ``ImageResizer``.
+    /// An animation yields its first frame.
+    public func decodeStill(_ data: Data, fittingWidth maxWidth: Int? = nil, height maxHeight: Int? = nil) throws -> Image {
+        let format = try ImageFormat.sniff(data)
+        try limits.checkInput(byteCount: data.count, format: format)
+        let unbounded = maxWidth == nil && maxHeight == nil
+        switch format {
+        case .webp where unbounded:
+            return try WebPDecoder(limits: limits).decode(data)
+        case .webp:
+            return try WebPDecoder(limits: limits).decode(data, fittingWidth: maxWidth, height: maxHeight)
+        case .jpeg:
+            let options = JPEGDecoder.Options(
+                fitting: unbounded ? nil : (maxWidth, maxHeight), applyOrientation: appliesOrientation)
+            return try JPEGDecoder(limits: limits).decode(data, options: options)
+        default:
+            let image = try decode(data).firstFrame
+            let size = ImageResizer.fittingSize(
+                width: image.width, height: image.height, maxWidth: maxWidth, maxHeight: maxHeight)
+            return try ImageResizer().resize(image, width: size.width, height: size.height)
+        }
+    }
+}

@@ -1,0 +1,85 @@
+public import Foundation
+
+/// Turns encoded bytes into something a consumer can show: the bytes
+/// untouched when it can show their format, otherwise an opaque image as
+/// JPEG, a transparent one as PNG, an animation as APNG.
+///
+/// Opaque versus transparent is decided from the pixels, never from a name
+/// or a declared alpha channel. The format is sniffed from the bytes, never
+/// taken from a URL or `Content-Type` (a CDN's `ignore-error/1` may answer a
+/// WebP request with the original JPEG).
+public struct Transcoder: Sendable {
+    /// Transcoding settings with documented defaults.
+    public struct Configuration: Sendable, Equatable {
+        /// JPEG quality for opaque stills. Default 90: above a WebP's q80 by
+        /// SSIM, so the transcode never looks worse than the WebP.
+        public var jpegQuality: Int
+        /// zlib level for PNG and APNG output, 0–9. Default 6.
+        public var pngCompressionLevel: Int
+        /// Decoding limits for the input.
+        public var limits: DecodingLimits
+
+        public init(jpegQuality: Int = 90, pngCompressionLevel: Int = 6, limits: DecodingLimits = .default) {
+            self.jpegQuality = jpegQuality
+            self.pngCompressionLevel = pngCompressionLevel
+            self.limits = limits
+        }
+    }
+
+    /// The formats a consumer can show.
+    public typealias Capabilities = Set<ImageFormat>
+
+    /// The result of ``transcode(_:for:)``.
+    public struct Output: Sendable {
+        /// The bytes to deliver.
+        public var data: Data
+        /// Their format.
+        public var format: ImageFormat
+        /// Whether ``data`` differs from the input.
+        public var isTranscoded: Bool
+        /// The `Content-Type` to send.
+        public var mimeType: String { format.mimeType }
+    }
+
+    public var configuration: Configuration
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// A WebView that cannot decode WebP: JPEG, PNG, APNG and GIF.
+    public static let withoutWebP: Capabilities = [.jpeg, .png, .apng, .gif]
+
+    /// Returns what `consumer` can show.
+    ///
+    /// - Throws: ``ImageCodecError`` when the input cannot be decoded, or
+    ///   ``ImageCodecError/Kind/unsupported`` when the consumer can show none
+    ///   of the possible outputs.
+    public func transcode(_ data: Data, for consumer: Capabilities) throws -> Output {
+        let format = try ImageFormat.sniff(data)
+        if consumer.contains(format) {
+            return Output(data: data, format: format, isTranscoded: false)
+        }
+        let decoded = try ImageDecoder(limits: configuration.limits).decode(data)
+        if case .animated(let animation) = decoded, animation.frames.count > 1, consumer.contains(.apng) {
+            let encoder = APNGEncoder(options: .init(compressionLevel: configuration.pngCompressionLevel))
+            return Output(data: try encoder.encode(animation), format: .apng, isTranscoded: true)
+        }
+        let image = decoded.firstFrame
+        if image.isOpaque, consumer.contains(.jpeg) {
+            let encoder = JPEGEncoder(options: .init(quality: configuration.jpegQuality))
+            return Output(data: try encoder.encode(image), format: .jpeg, isTranscoded: true)
+        }
+        if consumer.contains(.png) {
+            let encoder = PNGEncoder(options: .init(compressionLevel: configuration.pngCompressionLevel))
+            return Output(data: try encoder.encode(image), format: .png, isTranscoded: true)
+        }
+        if consumer.contains(.jpeg) {
+            let encoder = JPEGEncoder(options: .init(quality: configuration.jpegQuality))
+            return Output(data: try encoder.encode(image), format: .jpeg, isTranscoded: true)
+        }
+        throw ImageCodecError(
+            .unsupported, format: format,
+            "cannot transcode \(format) for a consumer that shows only \(consumer.map(\.description).sorted().joined(separator: ", "))")
+    }
+}

@@ -1,0 +1,108 @@
+public import ImageCodecs
+
+/// One step of a Qiniu processing pipeline (`fop`), parsed into a typed value.
+public enum ImageOperation: Sendable, Equatable {
+    /// `imageView2/<mode>/w/<W>/h/<H>/format/<f>/q/<Q>/interlace/<0|1>`.
+    case imageView2(ImageView2)
+    /// The `imageMogr2` subset: `auto-orient`, `thumbnail/<geometry>`, `format`, `quality`, `interlace`.
+    case imageMogr2(ImageMogr2)
+
+    /// The output format this step asks for, if any.
+    public var format: ImageFormat? {
+        switch self {
+        case .imageView2(let view): view.format
+        case .imageMogr2(let mogr): mogr.format
+        }
+    }
+
+    /// The quality this step asks for, if any.
+    public var quality: Int? {
+        switch self {
+        case .imageView2(let view): view.quality
+        case .imageMogr2(let mogr): mogr.quality
+        }
+    }
+
+    /// Whether this step asks for interlaced (progressive) JPEG output.
+    public var interlace: Bool? {
+        switch self {
+        case .imageView2(let view): view.interlace
+        case .imageMogr2(let mogr): mogr.interlace
+        }
+    }
+}
+
+/// Qiniu's `imageView2`: a thumbnail in one of six modes.
+public struct ImageView2: Sendable, Equatable {
+    /// 0–5, as Qiniu defines them (see ``ThumbnailGeometry``).
+    public var mode: Int
+    public var width: Int?
+    public var height: Int?
+    public var format: ImageFormat?
+    /// 1–100.
+    public var quality: Int?
+    public var interlace: Bool?
+
+    public init(
+        mode: Int, width: Int? = nil, height: Int? = nil, format: ImageFormat? = nil, quality: Int? = nil,
+        interlace: Bool? = nil
+    ) {
+        self.mode = mode
+        self.width = width
+        self.height = height
+        self.format = format
+        self.quality = quality
+        self.interlace = interlace
+    }
+}
+
+/// The supported subset of Qiniu's `imageMogr2`.
+public struct ImageMogr2: Sendable, Equatable {
+    /// `thumbnail/<geometry>`.
+    public enum Thumbnail: Sendable, Equatable {
+        /// `<W>x`: width W, height proportional.
+        case width(Int)
+        /// `x<H>`: height H, width proportional.
+        case height(Int)
+        /// `<W>x<H>` (and `<W>x<H>>`, shrink only): fit inside W×H.
+        case fit(width: Int, height: Int)
+        /// `!<N>p`: N percent of both sides.
+        case percent(Int)
+    }
+
+    public var autoOrient: Bool
+    public var thumbnail: Thumbnail?
+    public var format: ImageFormat?
+    public var quality: Int?
+    public var interlace: Bool?
+
+    public init(
+        autoOrient: Bool = false, thumbnail: Thumbnail? = nil, format: ImageFormat? = nil, quality: Int? = nil,
+        interlace: Bool? = nil
+    ) {
+        self.autoOrient = autoOrient
+        self.thumbnail = thumbnail
+        self.format = format
+        self.quality = quality
+        self.interlace = interlace
+    }
+}
+
+/// A parsed `fop`: the steps joined by `|`, and whether `ignore-error/1`
+/// was given (then a failed transformation returns the source).
+public struct ProcessingPipeline: Sendable, Equatable {
+    public var steps: [ImageOperation]
+    public var ignoresErrors: Bool
+
+    public init(steps: [ImageOperation], ignoresErrors: Bool) {
+        self.steps = steps
+        self.ignoresErrors = ignoresErrors
+    }
+
+    /// The format of the result: the last step that names one.
+    public var outputFormat: ImageFormat? { steps.reversed().lazy.compactMap(\.format).first }
+    /// The quality of the result: the last step that names one.
+    public var quality: Int? { steps.reversed().lazy.compactMap(\.quality).first }
+    /// Whether JPEG output is progressive.
+    public var interlace: Bool { steps.reversed().lazy.compactMap(\.interlace).first ?? false }
+}

@@ -1,0 +1,195 @@
+public import Foundation
+public import ImageCodecs
+
+/// Runs a ``ProcessingPipeline`` on a source image: decode once (at the
+/// smallest size the first step needs, through libwebp's scaler or
+/// TurboJPEG's DCT scaling), resize and crop per step, encode once.
+public struct ImageTransformer: Sendable {
+    /// Defaults and limits; documented values follow the CDN's.
+    public struct Configuration: Sendable, Equatable {
+        /// WebP quality when the request names none. Default 75, Qiniu's.
+        public var defaultWebPQuality: Int
+        /// JPEG quality when the request names none. Default 75, Qiniu's.
+        public var defaultJPEGQuality: Int
+        /// Largest source file, in bytes. Default 20 MB, Qiniu's.
+        public var maxSourceBytes: Int
+        /// Limits on the decoded source. Default 50 megapixels, 1,000 frames.
+        public var limits: DecodingLimits
+
+        public init(
+            defaultWebPQuality: Int = 75, defaultJPEGQuality: Int = 75, maxSourceBytes: Int = 20_000_000,
+            limits: DecodingLimits = DecodingLimits(maxInputBytes: 20_000_000)
+        ) {
+            precondition((1...100).contains(defaultWebPQuality) && (1...100).contains(defaultJPEGQuality))
+            precondition(maxSourceBytes > 0)
+            self.defaultWebPQuality = defaultWebPQuality
+            self.defaultJPEGQuality = defaultJPEGQuality
+            self.maxSourceBytes = maxSourceBytes
+            self.limits = limits
+        }
+    }
+
+    /// A transformed image.
+    public struct Output: Sendable, Equatable {
+        public var data: Data
+        public var format: ImageFormat
+        /// `true` when the source bytes are returned as they are (the variant
+        /// would have been larger at the same size).
+        public var isSource: Bool
+    }
+
+    public var configuration: Configuration
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Transforms `source` by `pipeline`, or into `format` when the pipeline
+    /// is empty (used by Accept negotiation).
+    ///
+    /// - Throws: ``TransformError``.
+    public func transform(
+        _ source: Data, pipeline: ProcessingPipeline, format requestedFormat: ImageFormat? = nil
+    ) throws(TransformError) -> Output {
+        guard source.count <= configuration.maxSourceBytes else {
+            throw .tooLarge(
+                "source of \(source.count) bytes exceeds the \(configuration.maxSourceBytes)-byte limit")
+        }
+        do {
+            return try run(source, pipeline: pipeline, requestedFormat: requestedFormat)
+        } catch let error as TransformError {
+            throw error
+        } catch let error as ImageCodecError {
+            throw TransformError(codecError: error)
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+
+    private func run(_ source: Data, pipeline: ProcessingPipeline, requestedFormat: ImageFormat?) throws -> Output {
+        let info = try ImageInfo(source, limits: configuration.limits)
+        let format = requestedFormat ?? pipeline.outputFormat ?? Self.encodableFormat(for: info.format)
+        let decoder = ImageDecoder(limits: configuration.limits)
+
+        if format == .webp, info.frames > 1 {
+            var animation = try decodeAnimation(source, decoder: decoder)
+            for step in pipeline.steps {
+                animation = apply(step, to: animation)
+            }
+            let data = try WebPEncoder(options: .init(quality: Float(pipeline.quality ?? configuration.defaultWebPQuality)))
+                .encode(animation)
+            return smaller(data, format: .webp, than: source, info: info, width: animation.canvasWidth, height: animation.canvasHeight)
+        }
+
+        var image: Image
+        if let first = pipeline.steps.first {
+            // Decode straight at the first step's scaled size where the codec can.
+            let geometry = Self.geometry(of: first, width: info.width, height: info.height)
+            image = try decoder.decodeStill(source, fittingWidth: geometry.scaledWidth, height: geometry.scaledHeight)
+            for (index, step) in pipeline.steps.enumerated() {
+                let geometry = index == 0 ? geometry : Self.geometry(of: step, width: image.width, height: image.height)
+                image = Self.apply(geometry, to: image)
+            }
+        } else {
+            image = try decoder.decodeStill(source)
+        }
+        let data: Data
+        switch format {
+        case .webp:
+            data = try WebPEncoder(options: .init(quality: Float(pipeline.quality ?? configuration.defaultWebPQuality)))
+                .encode(image)
+        case .jpeg:
+            let options = JPEGEncoder.Options(
+                quality: pipeline.quality ?? configuration.defaultJPEGQuality, progressive: pipeline.interlace)
+            data = try JPEGEncoder(options: options).encode(image)
+        default:
+            data = try PNGEncoder().encode(image)
+        }
+        return smaller(data, format: format, than: source, info: info, width: image.width, height: image.height)
+    }
+
+    /// Never make an image bigger than needed: at the source's own size, a
+    /// variant larger than the source is replaced by the source.
+    private func smaller(
+        _ data: Data, format: ImageFormat, than source: Data, info: ImageInfo, width: Int, height: Int
+    ) -> Output {
+        if width == info.width, height == info.height, data.count >= source.count {
+            return Output(data: source, format: info.format, isSource: true)
+        }
+        return Output(data: data, format: format, isSource: false)
+    }
+
+    private func decodeAnimation(_ source: Data, decoder: ImageDecoder) throws -> AnimatedImage {
+        switch try decoder.decode(source) {
+        case .animated(let animation): animation
+        case .still(let image):
+            AnimatedImage(
+                canvasWidth: image.width, canvasHeight: image.height,
+                frames: [.init(image: image, durationMilliseconds: 100)], loopCount: 0)
+        }
+    }
+
+    private func apply(_ step: ImageOperation, to animation: AnimatedImage) -> AnimatedImage {
+        let geometry = Self.geometry(of: step, width: animation.canvasWidth, height: animation.canvasHeight)
+        guard geometry.outputWidth != animation.canvasWidth || geometry.outputHeight != animation.canvasHeight else {
+            return animation
+        }
+        let frames = animation.frames.map { frame in
+            AnimatedImage.Frame(image: Self.apply(geometry, to: frame.image), durationMilliseconds: frame.durationMilliseconds)
+        }
+        return AnimatedImage(
+            canvasWidth: geometry.outputWidth, canvasHeight: geometry.outputHeight, frames: frames,
+            loopCount: animation.loopCount)
+    }
+
+    static func geometry(of step: ImageOperation, width: Int, height: Int) -> ThumbnailGeometry {
+        switch step {
+        case .imageView2(let view):
+            return ThumbnailGeometry.imageView2(view, width: width, height: height)
+        case .imageMogr2(let mogr):
+            guard let thumbnail = mogr.thumbnail else { return ThumbnailGeometry(scaledWidth: width, scaledHeight: height) }
+            return ThumbnailGeometry.thumbnail(thumbnail, width: width, height: height)
+        }
+    }
+
+    static func apply(_ geometry: ThumbnailGeometry, to image: Image) -> Image {
+        var result = image
+        if geometry.scaledWidth != image.width || geometry.scaledHeight != image.height {
+            result = ImageResizer.resize(image, width: geometry.scaledWidth, height: geometry.scaledHeight)
+        }
+        if let cropWidth = geometry.cropWidth, let cropHeight = geometry.cropHeight {
+            result = result.croppedToCenter(width: cropWidth, height: cropHeight)
+        }
+        return result
+    }
+
+    /// What a transformation without `format` writes: the source's format
+    /// where there is an encoder for it, PNG for GIF and APNG.
+    static func encodableFormat(for format: ImageFormat) -> ImageFormat {
+        switch format {
+        case .jpeg, .png, .webp: format
+        case .gif, .apng: .png
+        }
+    }
+}
+
+extension Image {
+    /// The centred `width`×`height` part of the image.
+    func croppedToCenter(width cropWidth: Int, height cropHeight: Int) -> Image {
+        let cropWidth = min(cropWidth, width)
+        let cropHeight = min(cropHeight, height)
+        let left = (width - cropWidth) / 2
+        let top = (height - cropHeight) / 2
+        var output = [UInt8](repeating: 0, count: cropWidth * cropHeight * 4)
+        pixels.withUnsafeBytes { source in
+            output.withUnsafeMutableBytes { destination in
+                for row in 0..<cropHeight {
+                    let from = ((top + row) * width + left) * 4
+                    (destination.baseAddress! + row * cropWidth * 4)
+                        .copyMemory(from: source.baseAddress! + from, byteCount: cropWidth * 4)
+                }
+            }
+        }
+        return Image(width: cropWidth, height: cropHeight, pixels: output, hasAlpha: hasAlpha)
+    }
+}
