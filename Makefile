@@ -10,6 +10,8 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help deps build release test bench-codecs clean
 
+CORPUS       ?= $(if $(WEBP_BRIDGE_CORPUS),$(WEBP_BRIDGE_CORPUS),../shared/corpus)
+
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 
@@ -33,6 +35,15 @@ release: deps ## Release build (.build/release/webp-bridge)
 
 test: deps ## Run the whole test suite (corpus suites need ../shared/corpus)
 	$(SWIFT) test
+
+bench/bin/codecs_bench: bench/codecs_bench.c
+	@mkdir -p bench/bin
+	cc -O2 -o $@ $< $$(pkg-config --cflags --libs libwebp libturbojpeg spng)
+
+bench-codecs: deps bench/bin/codecs_bench ## Swift codecs vs C (and Pillow if installed) on the Kodak photos
+	@test -d "$(CORPUS)/kodak" || { echo "bench-codecs needs the Kodak photos: set WEBP_BRIDGE_CORPUS or place shared/corpus beside the project"; exit 1; }
+	$(SWIFT) build -c release --product codecs-benchmark
+	python3 bench/bench_codecs.py "$(CORPUS)" bench/bin/codecs_bench .build/release/codecs-benchmark
 
 clean: ## Remove build output
 	rm -rf .build bench/bin

@@ -43,6 +43,11 @@ let package = Package(
             name: "webp-bridge",
             dependencies: ["WebPBridgeCLI"],
             swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "codecs-benchmark",
+            dependencies: ["ImageCodecs"],
+            path: "Benchmarks/CodecsBenchmark",
+            swiftSettings: swiftSettings),
         .target(
             name: "TestSupport",
             dependencies: ["ImageCodecs"],

@@ -1,0 +1,76 @@
+// The Swift side of `make bench-codecs`: the same three operations as
+// bench/codecs_bench.c, through ImageCodecs, printed in the same format so
+// the driver can put them side by side.
+//
+// usage: codecs-benchmark RUNS FILE.webp... -- FILE.png...
+// prints: "<operation> <images> <best seconds> <megapixels>" per operation
+import Foundation
+import ImageCodecs
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count >= 3, let runs = Int(arguments[0]), runs > 0,
+    let separator = arguments.firstIndex(of: "--")
+else {
+    FileHandle.standardError.write(Data("usage: codecs-benchmark RUNS FILE.webp... -- FILE.png...\n".utf8))
+    exit(2)
+}
+
+func load(_ paths: ArraySlice<String>) -> [Data] {
+    paths.map { path in
+        guard let data = FileManager.default.contents(atPath: path) else {
+            FileHandle.standardError.write(Data("cannot read \(path)\n".utf8))
+            exit(1)
+        }
+        return data
+    }
+}
+
+let webpFiles = load(arguments[1..<separator])
+let pngFiles = load(arguments[(separator + 1)...])
+
+/// Runs `operation` over every file `runs` times; returns the best total
+/// seconds and the megapixels processed in one pass.
+func measure(_ files: [Data], _ operation: (Data) throws -> Int) rethrows -> (seconds: Double, megapixels: Double) {
+    let clock = ContinuousClock()
+    var best = Double.infinity
+    var megapixels = 0.0
+    for _ in 0..<runs {
+        var pixels = 0
+        let elapsed = try clock.measure {
+            for file in files { pixels += try operation(file) }
+        }
+        best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        megapixels = Double(pixels) / 1e6
+    }
+    return (best, megapixels)
+}
+
+do {
+    let decoder = WebPDecoder()
+    let jpeg = JPEGEncoder(options: .init(quality: 90))
+    let webp = WebPEncoder(options: .init(quality: 75, method: 4))
+    let png = PNGDecoder()
+
+    let decode = try measure(webpFiles) { data in
+        let image = try decoder.decode(data)
+        return image.pixelCount
+    }
+    print("decode \(webpFiles.count) \(String(format: "%.6f", decode.seconds)) \(String(format: "%.4f", decode.megapixels))")
+
+    let transcode = try measure(webpFiles) { data in
+        let image = try decoder.decode(data)
+        _ = try jpeg.encode(image)
+        return image.pixelCount
+    }
+    print("transcode \(webpFiles.count) \(String(format: "%.6f", transcode.seconds)) \(String(format: "%.4f", transcode.megapixels))")
+
+    let encode = try measure(pngFiles) { data in
+        let image = try png.decode(data)
+        _ = try webp.encode(image)
+        return image.pixelCount
+    }
+    print("encode \(pngFiles.count) \(String(format: "%.6f", encode.seconds)) \(String(format: "%.4f", encode.megapixels))")
+} catch {
+    FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
+    exit(1)
+}

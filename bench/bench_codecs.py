@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Driver for `make bench-codecs`: Swift codecs vs the C reference (and
+Pillow, when installed) over the Kodak photos encoded as WebP q75, in one run.
+
+Each implementation runs in its own process over the same files; each
+operation's best of RUNS passes is reported as ms per image and MP/s, with
+the Swift/C time ratio (lower is better; 1.00 = as fast as C).
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+RUNS = int(os.environ.get("BENCH_RUNS", "5"))
+
+
+def run(command):
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    results = {}
+    for line in output.splitlines():
+        name, images, seconds, megapixels = line.split()
+        results[name] = (int(images), float(seconds), float(megapixels))
+    return results
+
+
+def pillow(webp_files, png_files):
+    try:
+        from PIL import Image
+    except ImportError:
+        return None
+    import io
+
+    def best(files, operation):
+        times = []
+        megapixels = 0.0
+        for _ in range(RUNS):
+            start = time.perf_counter()
+            megapixels = sum(operation(f) for f in files) / 1e6
+            times.append(time.perf_counter() - start)
+        return (len(files), min(times), megapixels)
+
+    def decode(path):
+        with Image.open(path) as image:
+            image = image.convert("RGBA")
+            return image.width * image.height
+
+    def transcode(path):
+        with Image.open(path) as image:
+            image = image.convert("RGB")
+            image.save(io.BytesIO(), "JPEG", quality=90)
+            return image.width * image.height
+
+    def encode(path):
+        with Image.open(path) as image:
+            image = image.convert("RGB")
+            image.save(io.BytesIO(), "WEBP", quality=75, method=4)
+            return image.width * image.height
+
+    return {
+        "decode": best(webp_files, decode),
+        "transcode": best(webp_files, transcode),
+        "encode": best(png_files, encode),
+    }
+
+
+def main():
+    corpus, c_binary, swift_binary = sys.argv[1:4]
+    kodak = os.path.join(corpus, "kodak")
+    pngs = sorted(os.path.join(kodak, name) for name in os.listdir(kodak) if name.endswith(".png"))
+    if not pngs:
+        sys.exit(f"no Kodak photos in {kodak}")
+    with tempfile.TemporaryDirectory() as folder:
+        webps = []
+        for png in pngs:
+            out = os.path.join(folder, os.path.basename(png)[:-4] + ".webp")
+            subprocess.run(["cwebp", "-quiet", "-q", "75", png, "-o", out], check=True)
+            webps.append(out)
+        arguments = [str(RUNS)] + webps + ["--"] + pngs
+        columns = {"C (libwebp/TurboJPEG/spng)": run([c_binary] + arguments)}
+        columns["Swift (ImageCodecs)"] = run([swift_binary] + arguments)
+        pil = pillow(webps, pngs)
+        if pil:
+            columns["Pillow"] = pil
+
+    print(f"{len(pngs)} Kodak photos (768x512), WebP q75 inputs; best of {RUNS} runs, one process each\n")
+    header = f"{'operation':<28}" + "".join(f"{name:>30}" for name in columns) + f"{'Swift/C':>10}"
+    print(header)
+    print("-" * len(header))
+    labels = {
+        "decode": "WebP decode",
+        "transcode": "WebP -> JPEG q90 transcode",
+        "encode": "PNG -> WebP q75 encode",
+    }
+    for operation, label in labels.items():
+        cells = []
+        for results in columns.values():
+            images, seconds, megapixels = results[operation]
+            cells.append(f"{seconds / images * 1000:8.2f} ms/img {megapixels / seconds:7.1f} MP/s")
+        c_time = columns["C (libwebp/TurboJPEG/spng)"][operation][1]
+        swift_time = columns["Swift (ImageCodecs)"][operation][1]
+        print(f"{label:<28}" + "".join(f"{cell:>30}" for cell in cells) + f"{swift_time / c_time:>9.3f}x")
+
+
+if __name__ == "__main__":
+    main()
