@@ -1,0 +1,33 @@
+import Foundation
+import Synchronization
+import WebPBridgeCLI
+
+/// A `CommandIO` that records what a command writes, for in-process tests.
+final class CapturedIO: Sendable {
+    private let output = Mutex("")
+    private let error = Mutex("")
+    private let input: Mutex<[String]>
+
+    init(stdin lines: [String] = []) {
+        input = Mutex(lines)
+    }
+
+    var stdout: String { output.withLock { $0 } }
+    var stderr: String { error.withLock { $0 } }
+
+    var io: CommandIO {
+        CommandIO(
+            writeOutput: { text in self.output.withLock { $0 += text } },
+            writeError: { text in self.error.withLock { $0 += text } },
+            readLine: { self.input.withLock { $0.isEmpty ? nil : $0.removeFirst() } },
+            isTerminal: false,
+            inputIsTerminal: false)
+    }
+
+    /// Runs `webp-bridge` in-process with `arguments`.
+    static func run(_ arguments: [String], stdin: [String] = []) async -> (status: Int32, stdout: String, stderr: String) {
+        let captured = CapturedIO(stdin: stdin)
+        let status = await WebPBridge.run(arguments, io: captured.io)
+        return (status, captured.stdout, captured.stderr)
+    }
+}
