@@ -1,0 +1,83 @@
+public import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs a program and reports how it ended and its peak memory, measured by
+/// the kernel for that child alone (`wait4`), so a test can assert that a
+/// decompression bomb was refused before any big allocation.
+public struct ChildProcess {
+    /// How a run ended.
+    public struct Outcome: Sendable {
+        /// The exit status, or `nil` when a signal ended it.
+        public var exitStatus: Int32?
+        /// The signal that ended it, if any.
+        public var signal: Int32?
+        public var stdout: String
+        public var stderr: String
+        /// Peak resident memory in kilobytes.
+        public var peakResidentKilobytes: Int
+    }
+
+    /// The `webp-bridge` binary that `swift test` built next to the test
+    /// bundle, or `nil` when it is not there.
+    public static var webpBridgeBinary: URL? {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+        ]
+        for folder in candidates {
+            let binary = folder.appendingPathComponent("webp-bridge")
+            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+        }
+        return nil
+    }
+
+    /// Runs `executable` with `arguments`, waiting at most `timeout` seconds
+    /// (then it is killed and reported as ended by `SIGKILL`).
+    public static func run(_ executable: URL, _ arguments: [String], timeout: Double = 60) throws -> Outcome {
+        let folder = try TemporaryDirectory(prefix: "child")
+        let outPath = folder.file("stdout").path
+        let errPath = folder.file("stderr").path
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
+        guard spawned == 0 else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "posix_spawn failed: \(spawned)"])
+        }
+
+        var status: Int32 = 0
+        var usage = rusage()
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let result = wait4(pid, &status, WNOHANG, &usage)
+            if result == pid { break }
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                _ = wait4(pid, &status, 0, &usage)
+                break
+            }
+            usleep(2_000)
+        }
+        let signalled = (status & 0x7F) != 0 && (status & 0x7F) != 0x7F
+        return Outcome(
+            exitStatus: signalled ? nil : (status >> 8) & 0xFF,
+            signal: signalled ? status & 0x7F : nil,
+            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
+            peakResidentKilobytes: Int(usage.ru_maxrss))
+    }
+}
