@@ -64,6 +64,11 @@ let package = Package(
             name: "WebPBridgeCLITests",
             dependencies: ["WebPBridgeCLI", "ImageCodecs", "TestSupport"],
             swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "HTTPServerBenchmark",
+            dependencies: ["HTTPServer"],
+            path: "Benchmarks/HTTPServerBenchmark",
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer"],

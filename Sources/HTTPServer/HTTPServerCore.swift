@@ -38,7 +38,9 @@ final class HTTPServerCore: Sendable {
         self.watchdog = ConnectionWatchdog(receiveTimeout: configuration.limits.requestReceiveTimeout)
     }
 
-    /// Requests between their request line and their completion.
+    /// Requests received in full (or refused) whose response is not yet
+    /// sent: what a graceful shutdown waits for. Requests still arriving
+    /// are not counted; stopping cuts them off.
     var inFlightCount: Int { requestsInFlight.load(ordering: .acquiring) }
 
     // MARK: - Connections
@@ -55,7 +57,6 @@ final class HTTPServerCore: Sendable {
 
     /// The request line arrived: a new context, kept until `requestCompleted`.
     func requestStarted(target: String, connection: OpaquePointer) -> RequestContext {
-        requestsInFlight.add(1, ordering: .relaxed)
         let watched = webpbridge_connection_socket_context(connection).map {
             Unmanaged<WatchedConnection>.fromOpaque($0).takeUnretainedValue()
         }
@@ -98,6 +99,13 @@ final class HTTPServerCore: Sendable {
         context.headers = Self.headers(of: connection)
         context.remoteAddress = webpbridge_connection_client_address(connection).flatMap(SocketAddress.text(of:))
         context.phase = .receivingBody
+        guard Self.isToken(method.rawValue) else {
+            return answerNow(.text(.badRequest, "malformed method"), context, connection)
+        }
+        guard version != "HTTP/1.1" || context.headers.contains("Host") else {
+            // RFC 9112 §3.2: libmicrohttpd only enforces this in pedantic mode.
+            return answerNow(.text(.badRequest, "HTTP/1.1 request without Host"), context, connection)
+        }
         guard configuration.acceptedMethods.contains(method) else {
             return answerNow(.text(.notImplemented, "method \(method) is not supported"), context, connection)
         }
@@ -126,7 +134,7 @@ final class HTTPServerCore: Sendable {
     /// Suspends the connection and runs the handler in a task, which queues
     /// the response and resumes the connection.
     private func dispatch(_ context: RequestContext, connection: OpaquePointer) -> MHD_Result {
-        context.phase = .dispatched
+        markDispatched(context)
         if let watched = context.connection { watchdog.requestReceived(on: watched) }
         let request = context.makeRequest()
         let admitted = suspensions.withLock { suspensions in
@@ -148,11 +156,16 @@ final class HTTPServerCore: Sendable {
         return .YES
     }
 
+    private func markDispatched(_ context: RequestContext) {
+        context.phase = .dispatched
+        requestsInFlight.add(1, ordering: .relaxed)
+    }
+
     /// Queues a response from the access handler itself.
     private func answerNow(_ response: HTTPResponse, _ context: RequestContext, _ connection: OpaquePointer)
         -> MHD_Result
     {
-        context.phase = .dispatched
+        if context.phase != .dispatched { markDispatched(context) }
         guard let built = MHDResponse(response, isHEAD: context.isHEAD, closeConnection: true) else { return .NO }
         context.status = built.status
         context.bodyBytes = built.bodyBytes
@@ -179,7 +192,7 @@ final class HTTPServerCore: Sendable {
 
     /// The completion callback: reports the request and frees its context.
     func requestCompleted(_ context: RequestContext, termination: MHD_RequestTerminationCode) {
-        requestsInFlight.subtract(1, ordering: .releasing)
+        if context.phase == .dispatched { requestsInFlight.subtract(1, ordering: .releasing) }
         if let watched = context.connection { watchdog.requestFinished(on: watched) }
         guard let requestLog, let method = context.method else { return }
         requestLog(
@@ -232,6 +245,19 @@ final class HTTPServerCore: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// RFC 9110 §5.6.2 `token`: what a method must be.
+    private static func isToken(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    true
+                default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+                }
+            }
+    }
 
     private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
         var headers = HTTPHeaders()

@@ -60,3 +60,10 @@ final class Counter: Sendable {
     var count: Int { value.withLock { $0 } }
 }
 
+
+/// The largest value seen across tasks.
+final class Maximum: Sendable {
+    private let value = Mutex(0)
+    func record(_ candidate: Int) { value.withLock { $0 = max($0, candidate) } }
+    var peak: Int { value.withLock { $0 } }
+}

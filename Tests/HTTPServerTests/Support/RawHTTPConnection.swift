@@ -10,7 +10,10 @@ import Darwin
 /// requests, slow and truncated clients). Every read and write times out,
 /// so a test never hangs; call it through ``blocking(_:)`` to keep it off
 /// Swift's cooperative pool, which runs the server's handlers.
-final class RawHTTPConnection {
+///
+/// `@unchecked Sendable` so a test can open connections on one thread and
+/// keep them alive on another; each is used by one thread at a time.
+final class RawHTTPConnection: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
