@@ -120,17 +120,23 @@ public actor HTTPServer {
             let stopping = Task {
                 daemon.quiesce()
                 core.beginDraining()
-                let deadline = ContinuousClock.now + grace
-                while core.inFlightCount > 0, ContinuousClock.now < deadline {
-                    try? await Task.sleep(for: .milliseconds(10))
-                }
+                await Self.waitForInFlightRequests(core, upTo: grace)
                 core.closeSuspensions()
+                // Let the 503s just queued reach their clients.
+                await Self.waitForInFlightRequests(core, upTo: .seconds(1))
                 daemon.stop()
                 watchdog.cancel()
             }
             state = .stopping(stopping)
             await stopping.value
             state = .stopped
+        }
+    }
+
+    private static func waitForInFlightRequests(_ core: HTTPServerCore, upTo limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while core.inFlightCount > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
         }
     }
 }

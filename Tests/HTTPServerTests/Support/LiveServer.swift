@@ -40,7 +40,7 @@ func makeTestSession() -> URLSession {
 
 /// Fetches a URL and returns the status and body.
 func fetch(_ url: String, method: String = "GET", body: Data? = nil, headers: [String: String] = [:])
-    async throws -> (status: Int, headers: [AnyHashable: Any], body: Data)
+    async throws -> (status: Int, headers: [String: String], body: Data)
 {
     var request = URLRequest(url: URL(string: url)!)
     request.httpMethod = method
@@ -50,7 +50,9 @@ func fetch(_ url: String, method: String = "GET", body: Data? = nil, headers: [S
     defer { session.finishTasksAndInvalidate() }
     let (data, response) = try await session.data(for: request)
     let http = try #require(response as? HTTPURLResponse)
-    return (http.statusCode, http.allHeaderFields, data)
+    var fields: [String: String] = [:]
+    for case let (name as String, value as String) in http.allHeaderFields { fields[name.lowercased()] = value }
+    return (http.statusCode, fields, data)
 }
 
 /// Counts events across tasks.
