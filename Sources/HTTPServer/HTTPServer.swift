@@ -101,11 +101,12 @@ public actor HTTPServer {
     }
 
     /// Stops the server gracefully: stops accepting connections, lets
-    /// in-flight requests finish for up to
+    /// requests already received in full finish for up to
     /// ``Configuration/shutdownGracePeriod`` (their responses ask clients to
     /// close), answers those still waiting for the handler with 503, then
-    /// closes every connection. Returns when the server is stopped; a second
-    /// call waits for the first.
+    /// closes every connection, cutting off requests still arriving and
+    /// idle keep-alive connections. Returns when the server is stopped; a
+    /// second call, concurrent or later, waits for the first.
     public func shutdown() async {
         switch state {
         case .idle:

@@ -230,8 +230,10 @@ final class HTTPServerCore: Sendable {
 
     /// Keeps libmicrohttpd's messages while the daemon starts, to explain a
     /// failure; later ones (client resets and the like) are dropped.
+    var isCollectingStartupMessages: Bool { collectingStartupMessages.load(ordering: .relaxed) }
+
     func record(message: String) {
-        guard collectingStartupMessages.load(ordering: .relaxed) else { return }
+        guard isCollectingStartupMessages else { return }
         startupMessages.withLock { if $0.count < 16 { $0.append(message) } }
     }
 

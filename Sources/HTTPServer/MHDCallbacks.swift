@@ -63,7 +63,7 @@ enum MHDCallbacks {
 
     /// libmicrohttpd's error log (`MHD_OPTION_EXTERNAL_LOGGER`).
     static let errorLogged: MHD_LogCallback = { context, format, arguments in
-        guard let format, let arguments else { return }
+        guard let format, let arguments, core(context).isCollectingStartupMessages else { return }
         var buffer = [UInt8](repeating: 0, count: 512)
         let written = buffer.withUnsafeMutableBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { vsnprintf($0.baseAddress, $0.count, format, arguments) }
