@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .executable(name: "webp-bridge", targets: ["webp-bridge"]),
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
     ],
     targets: [
         // System libraries (Debian -dev packages; Homebrew on macOS).
@@ -30,10 +31,17 @@ let package = Package(
         .systemLibrary(
             name: "CGIF",
             providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
 
         .target(
             name: "ImageCodecs",
             dependencies: ["CWebP", "CTurboJPEG", "CSPNG", "CGIF"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "HTTPServer",
+            dependencies: ["CMicroHTTPD"],
             swiftSettings: swiftSettings),
         .target(
             name: "WebPBridgeCLI",
@@ -60,6 +68,15 @@ let package = Package(
         .testTarget(
             name: "WebPBridgeCLITests",
             dependencies: ["WebPBridgeCLI", "ImageCodecs", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "HTTPServerBenchmark",
+            dependencies: ["HTTPServer"],
+            path: "Benchmarks/HTTPServerBenchmark",
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HTTPServerTests",
+            dependencies: ["HTTPServer"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,86 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One TCP connection as the watchdog sees it: its socket and the time by
+/// which the request being received must be complete (0: no deadline).
+final class WatchedConnection: Sendable {
+    let socket: Int32
+    let deadline: Atomic<UInt64>
+
+    init(socket: Int32, deadline: UInt64) {
+        self.socket = socket
+        self.deadline = Atomic(deadline)
+    }
+}
+
+/// Enforces ``HTTPServer/Configuration/Limits-swift.struct/requestReceiveTimeout``.
+///
+/// libmicrohttpd's own timeout is an idle timeout: every byte received
+/// resets it, so a client sending a byte a second would hold a connection
+/// (and a slot of the connection limit) forever. The watchdog gives each
+/// request a deadline for arriving completely, and shuts down the socket of
+/// a connection that misses it; libmicrohttpd then sees end-of-stream and
+/// closes the connection itself.
+///
+/// Safety of `shutdown(2)` on a socket libmicrohttpd owns: the connection is
+/// registered when libmicrohttpd reports it started and unregistered when it
+/// reports it closed, which it does before closing the socket; both and the
+/// sweep hold `connections`' lock, so the watchdog never touches a socket
+/// number that was closed and reused.
+final class ConnectionWatchdog: Sendable {
+    private let connections = Mutex<[ObjectIdentifier: WatchedConnection]>([:])
+    private let receiveTimeout: UInt64
+
+    init(receiveTimeout: Duration) {
+        self.receiveTimeout = MonotonicClock.nanoseconds(of: receiveTimeout)
+    }
+
+    /// Starts watching a new connection, whose first request is due now.
+    func connectionStarted(socket: Int32) -> WatchedConnection {
+        let connection = WatchedConnection(socket: socket, deadline: MonotonicClock.nanoseconds() + receiveTimeout)
+        connections.withLock { $0[ObjectIdentifier(connection)] = connection }
+        return connection
+    }
+
+    func connectionClosed(_ connection: WatchedConnection) {
+        _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
+    }
+
+    /// The connection's request arrived: no deadline while it is handled.
+    func requestReceived(on connection: WatchedConnection) {
+        connection.deadline.store(0, ordering: .relaxed)
+    }
+
+    /// The connection's response was sent: the next request is due.
+    func requestFinished(on connection: WatchedConnection) {
+        connection.deadline.store(MonotonicClock.nanoseconds() + receiveTimeout, ordering: .relaxed)
+    }
+
+    /// Shuts down every connection whose deadline passed.
+    func sweep() {
+        let now = MonotonicClock.nanoseconds()
+        connections.withLock { connections in
+            for connection in connections.values {
+                let deadline = connection.deadline.load(ordering: .relaxed)
+                guard deadline != 0, deadline < now else { continue }
+                connection.deadline.store(0, ordering: .relaxed)
+                _ = shutdown(connection.socket, Int32(SHUT_RDWR))
+            }
+        }
+    }
+
+    /// Sweeps every 100 ms until the returned task is cancelled.
+    func startSweeping() -> Task<Void, Never> {
+        Task { [self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))
+                sweep()
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// What the server reports about one finished request, through
+/// ``HTTPServer/init(configuration:handler:requestLog:)``'s `requestLog`.
+public struct HTTPRequestLog: Sendable, Equatable, CustomStringConvertible {
+    /// The request method.
+    public var method: HTTPMethod
+    /// The raw request target.
+    public var target: String
+    /// The status sent, or `nil` when no response was sent (the client went
+    /// away, or the connection timed out, before the answer).
+    public var status: HTTPStatus?
+    /// The response body bytes (0 for `HEAD`).
+    public var bodyBytes: UInt64
+    /// From the end of the request line to the end of the response.
+    public var duration: Duration
+    /// The client's address, if known.
+    public var remoteAddress: String?
+    /// Whether the response was sent completely.
+    public var completed: Bool
+
+    /// Creates a log record.
+    /// - Parameters:
+    ///   - method: The request method.
+    ///   - target: The raw request target.
+    ///   - status: The status sent, if any.
+    ///   - bodyBytes: The response body bytes.
+    ///   - duration: The request's duration.
+    ///   - remoteAddress: The client's address.
+    ///   - completed: Whether the response was sent completely.
+    public init(
+        method: HTTPMethod, target: String, status: HTTPStatus?, bodyBytes: UInt64,
+        duration: Duration, remoteAddress: String?, completed: Bool
+    ) {
+        self.method = method
+        self.target = target
+        self.status = status
+        self.bodyBytes = bodyBytes
+        self.duration = duration
+        self.remoteAddress = remoteAddress
+        self.completed = completed
+    }
+
+    /// One line for a log, e.g. `127.0.0.1 GET /a.jpg 200 1234 0.8ms`;
+    /// `-` stands for a missing status, `aborted` marks an unfinished reply.
+    public var description: String {
+        let milliseconds = Double(duration.components.seconds) * 1e3
+            + Double(duration.components.attoseconds) / 1e15
+        let statusText = status.map { String($0.code) } ?? "-"
+        let rounded = (milliseconds * 10).rounded() / 10
+        return "\(remoteAddress ?? "-") \(method) \(target) \(statusText) \(bodyBytes) \(rounded)ms"
+            + (completed ? "" : " aborted")
+    }
+}

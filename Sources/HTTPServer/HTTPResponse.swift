@@ -1,0 +1,85 @@
+public import Foundation
+
+/// An HTTP response: status, header fields and a body held in memory or
+/// read from a file.
+///
+/// The server adds `Content-Length`, `Date` and connection management
+/// itself; a `Content-Length` or `Transfer-Encoding` field set here is
+/// ignored. For a `HEAD` request the server sends the headers, with the
+/// `Content-Length` of the body, and never the body, so a handler can answer
+/// `HEAD` like `GET`: a memory body is not copied and a file is not opened.
+public struct HTTPResponse: Sendable, Equatable {
+    /// Where a response body comes from.
+    public enum Body: Sendable, Equatable {
+        /// No body.
+        case empty
+        /// Bytes in memory.
+        case data(Data)
+        /// A byte range of a file, sent by the kernel without copying it
+        /// through the process. `length` `nil` means to the end of the file.
+        /// A file that cannot be opened when the response is sent gives 404
+        /// (missing) or 500.
+        case file(path: String, offset: UInt64 = 0, length: UInt64? = nil)
+    }
+
+    /// The status.
+    public var status: HTTPStatus
+
+    /// The header fields.
+    public var headers: HTTPHeaders
+
+    /// The body.
+    public var body: Body
+
+    /// Creates a response.
+    /// - Parameters:
+    ///   - status: The status; 200 by default.
+    ///   - headers: The header fields.
+    ///   - body: The body; none by default.
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: Body = .empty) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A response with a body in memory and its `Content-Type`.
+    /// - Parameters:
+    ///   - status: The status; 200 by default.
+    ///   - data: The body.
+    ///   - contentType: The media type, e.g. `image/webp`.
+    ///   - headers: Further header fields.
+    public static func data(
+        _ data: Data, status: HTTPStatus = .ok, contentType: String, headers: HTTPHeaders = [:]
+    ) -> HTTPResponse {
+        var headers = headers
+        headers["Content-Type"] = contentType
+        return HTTPResponse(status: status, headers: headers, body: .data(data))
+    }
+
+    /// A plain-text response (`text/plain; charset=utf-8`); a newline is
+    /// appended when the text has none, for readable `curl` output.
+    /// - Parameters:
+    ///   - status: The status.
+    ///   - text: The body text.
+    ///   - headers: Further header fields.
+    public static func text(_ status: HTTPStatus, _ text: String, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        let line = text.hasSuffix("\n") ? text : text + "\n"
+        return .data(Data(line.utf8), status: status, contentType: "text/plain; charset=utf-8", headers: headers)
+    }
+
+    /// A response whose body is a whole file, or a byte range of it.
+    /// - Parameters:
+    ///   - path: The file's path.
+    ///   - contentType: The media type.
+    ///   - offset: The first byte to send.
+    ///   - length: How many bytes to send; `nil` for the rest of the file.
+    ///   - headers: Further header fields.
+    public static func file(
+        path: String, contentType: String, offset: UInt64 = 0, length: UInt64? = nil,
+        headers: HTTPHeaders = [:]
+    ) -> HTTPResponse {
+        var headers = headers
+        headers["Content-Type"] = contentType
+        return HTTPResponse(status: .ok, headers: headers, body: .file(path: path, offset: offset, length: length))
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+extension HTTPServer {
+    /// How a server listens and what it accepts. Every field has a
+    /// documented default; ``validate()`` checks the invariants and
+    /// ``HTTPServer/start()`` calls it.
+    public struct Configuration: Sendable, Equatable {
+        /// The numeric IPv4 or IPv6 address to bind to; `127.0.0.1` by
+        /// default, so nothing is reachable from outside unless asked.
+        /// Host names are not resolved.
+        public var host: String = "127.0.0.1"
+
+        /// The TCP port; 0 (the default) lets the kernel choose, and
+        /// ``HTTPServer/Endpoint`` tells which.
+        public var port: Int = 0
+
+        /// Worker threads, each running its own epoll loop; the number of
+        /// cores by default. Handlers run on Swift's concurrency pool, not here.
+        public var threadPoolSize: Int = ProcessInfo.processInfo.activeProcessorCount
+
+        /// Limits on what clients may send and hold.
+        public var limits: Limits = Limits()
+
+        /// Methods passed to the handler; others get `501 Not Implemented`.
+        /// ``HTTPMethod/standard`` by default.
+        public var acceptedMethods: Set<HTTPMethod> = HTTPMethod.standard
+
+        /// How long ``HTTPServer/shutdown()`` lets in-flight requests
+        /// finish before answering the rest with 503; 10 s by default.
+        public var shutdownGracePeriod: Duration = .seconds(10)
+
+        /// Creates the default configuration: `127.0.0.1`, a port the kernel
+        /// chooses, a thread per core and the default ``Limits``.
+        public init() {}
+
+        /// Creates a configuration for an address and port.
+        /// - Parameters:
+        ///   - host: A numeric IPv4 or IPv6 address.
+        ///   - port: A TCP port, or 0 for any free one.
+        public init(host: String, port: Int) {
+            self.host = host
+            self.port = port
+        }
+
+        /// Checks the invariants: a port in 0...65535, at least one thread,
+        /// positive limits and timeouts, a header budget of at least 4 KiB.
+        /// - Throws: ``HTTPServerError`` of kind `invalidConfiguration`,
+        ///   naming the field.
+        public func validate() throws(HTTPServerError) {
+            func require(_ condition: Bool, _ message: @autoclosure () -> String) throws(HTTPServerError) {
+                if !condition { throw HTTPServerError(.invalidConfiguration, message()) }
+            }
+            try require((0...65_535).contains(port), "port \(port) is outside 0...65535")
+            try require((1...1024).contains(threadPoolSize), "threadPoolSize \(threadPoolSize) is outside 1...1024")
+            try require(limits.maxHeaderBytes >= 4096, "limits.maxHeaderBytes \(limits.maxHeaderBytes) is below 4096")
+            try require(limits.maxBodyBytes >= 0, "limits.maxBodyBytes \(limits.maxBodyBytes) is negative")
+            try require(
+                limits.connectionTimeout >= .seconds(1),
+                "limits.connectionTimeout \(limits.connectionTimeout) is below 1 second")
+            try require(
+                limits.requestReceiveTimeout > .zero,
+                "limits.requestReceiveTimeout \(limits.requestReceiveTimeout) is not positive")
+            try require(limits.maxConnections >= 1, "limits.maxConnections \(limits.maxConnections) is below 1")
+            try require(
+                limits.maxConnectionsPerClient.map { $0 >= 1 } ?? true,
+                "limits.maxConnectionsPerClient \(limits.maxConnectionsPerClient ?? 0) is below 1")
+            try require(shutdownGracePeriod >= .zero, "shutdownGracePeriod is negative")
+        }
+    }
+}
+
+extension HTTPServer.Configuration {
+    /// What clients may send and hold. Exceeding a limit never costs memory
+    /// beyond it: the client gets a 4xx or is disconnected.
+    public struct Limits: Sendable, Equatable {
+        /// Per-connection memory for the request line and headers (and
+        /// libmicrohttpd's read buffer); 32 KiB by default. A request whose
+        /// head does not fit gets `431` (or `414` for a long target).
+        public var maxHeaderBytes: Int = 32 * 1024
+
+        /// The largest request body kept; 1 MiB by default. A longer body
+        /// gets `413`, sent before reading it when `Content-Length` says so.
+        public var maxBodyBytes: Int = 1024 * 1024
+
+        /// A connection on which nothing is received or sent for this long
+        /// is closed; 30 s by default, whole seconds, at least 1 s.
+        public var connectionTimeout: Duration = .seconds(30)
+
+        /// The whole request (line, headers and body) must arrive within
+        /// this time from the connection's start or the end of the previous
+        /// request, or the connection is closed; 30 s by default. This is
+        /// what drops a client that sends a byte a second: each byte resets
+        /// ``connectionTimeout``, but not this.
+        public var requestReceiveTimeout: Duration = .seconds(30)
+
+        /// Open connections across all clients; 1,000 by default. Beyond it
+        /// new connections wait in the kernel's listen queue.
+        public var maxConnections: Int = 1000
+
+        /// Open connections per client IP address; `nil` (the default) for no
+        /// per-client limit, since behind a proxy or on loopback every client
+        /// has the same address.
+        public var maxConnectionsPerClient: Int? = nil
+
+        /// Creates the default limits.
+        public init() {}
+    }
+}

@@ -1,0 +1,143 @@
+/// An HTTP/1.1 server on libmicrohttpd that answers through an async
+/// ``HTTPHandler``.
+///
+/// ```swift
+/// let server = HTTPServer(handler: ClosureHTTPHandler { request in
+///     .text(.ok, "hello \(request.path)")
+/// }, requestLog: { print($0) })
+/// let endpoint = try await server.start()   // http://127.0.0.1:<port>
+/// // …
+/// await server.shutdown()
+/// ```
+///
+/// libmicrohttpd runs an epoll loop per worker thread
+/// (``Configuration/threadPoolSize``). Each complete request suspends its
+/// connection, runs the handler in a Swift task and resumes the connection
+/// with the response, so a slow handler holds neither a thread nor other
+/// clients; connections are kept alive between requests.
+///
+/// The actor guards the lifecycle only — idle, running, stopping, stopped —
+/// so ``start()`` and ``shutdown()`` may be called from anywhere, and
+/// ``shutdown()`` any number of times. A server is started once. Call
+/// ``shutdown()`` before dropping a running server; dropping it stops the
+/// daemon at once, answering waiting requests with 503.
+public actor HTTPServer {
+    private enum State {
+        case idle
+        case running(MHDDaemon, watchdog: Task<Void, Never>)
+        case stopping(Task<Void, Never>)
+        case stopped
+    }
+
+    /// The configuration the server was created with.
+    public nonisolated let configuration: Configuration
+    private let core: HTTPServerCore
+    private var state = State.idle
+    private var boundEndpoint: Endpoint?
+
+    /// Creates a server; it listens once ``start()`` is called.
+    /// - Parameters:
+    ///   - configuration: Address, port, threads and limits.
+    ///   - handler: Answers every request that passes the limits.
+    ///   - requestLog: Called once per finished request, on a server thread;
+    ///     keep it short (printing a line is fine).
+    public init(
+        configuration: Configuration = Configuration(), handler: some HTTPHandler,
+        requestLog: (@Sendable (HTTPRequestLog) -> Void)? = nil
+    ) {
+        self.configuration = configuration
+        self.core = HTTPServerCore(handler: handler, configuration: configuration, requestLog: requestLog)
+    }
+
+    /// Creates a server that answers with a closure.
+    /// - Parameters:
+    ///   - configuration: Address, port, threads and limits.
+    ///   - requestLog: Called once per finished request.
+    ///   - handle: Answers every request that passes the limits.
+    public init(
+        configuration: Configuration = Configuration(),
+        requestLog: (@Sendable (HTTPRequestLog) -> Void)? = nil,
+        handle: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
+    ) {
+        self.init(configuration: configuration, handler: ClosureHTTPHandler(handle), requestLog: requestLog)
+    }
+
+    deinit {
+        if case .running(let daemon, let watchdog) = state {
+            watchdog.cancel()
+            daemon.quiesce()
+            core.closeSuspensions()
+            daemon.stop()
+        }
+    }
+
+    /// Binds to the configured address and starts serving.
+    /// - Returns: Where the server listens, with the real port when 0 was
+    ///   configured.
+    /// - Throws: ``HTTPServerError``: an invalid configuration or address,
+    ///   the port in use, or a server that was already started.
+    @discardableResult
+    public func start() throws(HTTPServerError) -> Endpoint {
+        switch state {
+        case .idle: break
+        case .running: throw HTTPServerError(.alreadyStarted, "the HTTP server is already running")
+        case .stopping, .stopped:
+            throw HTTPServerError(.stopped, "the HTTP server was shut down; create a new one to serve again")
+        }
+        try configuration.validate()
+        let daemon = try MHDDaemon(core: core)
+        state = .running(daemon, watchdog: core.watchdog.startSweeping())
+        let endpoint = Endpoint(host: configuration.host, port: daemon.port)
+        boundEndpoint = endpoint
+        return endpoint
+    }
+
+    /// Where the server listens; `nil` before ``start()``.
+    public var endpoint: Endpoint? { boundEndpoint }
+
+    /// The number of connections now open; 0 when not running.
+    public var openConnectionCount: Int {
+        if case .running(let daemon, _) = state { daemon.openConnections } else { 0 }
+    }
+
+    /// Stops the server gracefully: stops accepting connections, lets
+    /// requests already received in full finish for up to
+    /// ``Configuration/shutdownGracePeriod`` (their responses ask clients to
+    /// close), answers those still waiting for the handler with 503, then
+    /// closes every connection, cutting off requests still arriving and
+    /// idle keep-alive connections. Returns when the server is stopped; a
+    /// second call, concurrent or later, waits for the first.
+    public func shutdown() async {
+        switch state {
+        case .idle:
+            state = .stopped
+        case .stopped:
+            return
+        case .stopping(let stopping):
+            await stopping.value
+        case .running(let daemon, let watchdog):
+            let core = self.core
+            let grace = configuration.shutdownGracePeriod
+            let stopping = Task {
+                daemon.quiesce()
+                core.beginDraining()
+                await Self.waitForInFlightRequests(core, upTo: grace)
+                core.closeSuspensions()
+                // Let the 503s just queued reach their clients.
+                await Self.waitForInFlightRequests(core, upTo: .seconds(1))
+                daemon.stop()
+                watchdog.cancel()
+            }
+            state = .stopping(stopping)
+            await stopping.value
+            state = .stopped
+        }
+    }
+
+    private static func waitForInFlightRequests(_ core: HTTPServerCore, upTo limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while core.inFlightCount > 0, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}

@@ -1,0 +1,285 @@
+import Foundation
+import Synchronization
+internal import CMicroHTTPD
+
+/// What libmicrohttpd's callbacks reach through their context pointer: the
+/// handler, the limits, and the requests now waiting for the handler.
+///
+/// libmicrohttpd calls in on its worker threads; the handler answers from
+/// Swift tasks. Only the set of suspended requests is shared between them,
+/// behind `suspensions`' lock.
+final class HTTPServerCore: Sendable {
+    private struct Suspensions {
+        var waiting: [ObjectIdentifier: (SuspendedConnection, RequestContext)] = [:]
+        /// Set once the server is about to stop: no request may be suspended
+        /// any more (libmicrohttpd must not be stopped with suspended
+        /// connections).
+        var closed = false
+    }
+
+    let handler: any HTTPHandler
+    let configuration: HTTPServer.Configuration
+    let requestLog: (@Sendable (HTTPRequestLog) -> Void)?
+    let watchdog: ConnectionWatchdog
+
+    private let suspensions = Mutex(Suspensions())
+    private let requestsInFlight = Atomic<Int>(0)
+    private let draining = Atomic<Bool>(false)
+    private let startupMessages = Mutex<[String]>([])
+    private let collectingStartupMessages = Atomic<Bool>(true)
+
+    init(
+        handler: any HTTPHandler, configuration: HTTPServer.Configuration,
+        requestLog: (@Sendable (HTTPRequestLog) -> Void)?
+    ) {
+        self.handler = handler
+        self.configuration = configuration
+        self.requestLog = requestLog
+        self.watchdog = ConnectionWatchdog(receiveTimeout: configuration.limits.requestReceiveTimeout)
+    }
+
+    /// Requests received in full (or refused) whose response is not yet
+    /// sent: what a graceful shutdown waits for. Requests still arriving
+    /// are not counted; stopping cuts them off.
+    var inFlightCount: Int { requestsInFlight.load(ordering: .acquiring) }
+
+    // MARK: - Connections
+
+    func connectionStarted(_ connection: OpaquePointer) -> WatchedConnection {
+        watchdog.connectionStarted(socket: webpbridge_connection_fd(connection))
+    }
+
+    func connectionClosed(_ connection: WatchedConnection) {
+        watchdog.connectionClosed(connection)
+    }
+
+    // MARK: - Requests
+
+    /// The request line arrived: a new context, kept until `requestCompleted`.
+    func requestStarted(target: String, connection: OpaquePointer) -> RequestContext {
+        let watched = webpbridge_connection_socket_context(connection).map {
+            Unmanaged<WatchedConnection>.fromOpaque($0).takeUnretainedValue()
+        }
+        return RequestContext(target: target, connection: watched)
+    }
+
+    /// The access handler: called when the head arrived, for each body chunk,
+    /// and once more when the request is complete. Answering before the last
+    /// call would make libmicrohttpd close the connection, so normal answers
+    /// wait for it; only refusals (501, 413) are sent early.
+    func receive(
+        _ context: RequestContext, connection: OpaquePointer, method: String, version: String,
+        upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
+    ) -> MHD_Result {
+        switch context.phase {
+        case .awaitingHead:
+            return receiveHead(context, connection: connection, method: method, version: version)
+        case .receivingBody where uploadSize.pointee > 0:
+            receiveBodyChunk(context, upload: upload, size: uploadSize.pointee)
+            uploadSize.pointee = 0
+            return .YES
+        case .receivingBody:
+            if context.bodyTooLarge { return answerNow(.contentTooLarge(limit: maxBodyBytes), context, connection) }
+            return dispatch(context, connection: connection)
+        case .dispatched:
+            // Called again only when a resumed request has no response
+            // (creating it failed): close the connection rather than spin.
+            return .NO
+        }
+    }
+
+    private var maxBodyBytes: Int { configuration.limits.maxBodyBytes }
+
+    private func receiveHead(
+        _ context: RequestContext, connection: OpaquePointer, method: String, version: String
+    ) -> MHD_Result {
+        let method = HTTPMethod(rawValue: method)
+        context.method = method
+        context.version = version
+        context.headers = Self.headers(of: connection)
+        context.remoteAddress = webpbridge_connection_client_address(connection).flatMap(SocketAddress.text(of:))
+        context.phase = .receivingBody
+        guard Self.isToken(method.rawValue) else {
+            return answerNow(.text(.badRequest, "malformed method"), context, connection)
+        }
+        guard version != "HTTP/1.1" || context.headers.contains("Host") else {
+            // RFC 9112 §3.2: libmicrohttpd only enforces this in pedantic mode.
+            return answerNow(.text(.badRequest, "HTTP/1.1 request without Host"), context, connection)
+        }
+        guard configuration.acceptedMethods.contains(method) else {
+            return answerNow(.text(.notImplemented, "method \(method) is not supported"), context, connection)
+        }
+        if let declared = context.headers["Content-Length"].flatMap(UInt64.init) {
+            guard declared <= UInt64(maxBodyBytes) else {
+                return answerNow(.contentTooLarge(limit: maxBodyBytes), context, connection)
+            }
+            context.body.reserveCapacity(Int(declared))
+        }
+        return .YES
+    }
+
+    /// Keeps the body up to the limit; past it, drops what was kept and
+    /// discards the rest (the answer, 413, can only be sent once the body
+    /// is over, and the watchdog bounds how long that takes).
+    private func receiveBodyChunk(_ context: RequestContext, upload: UnsafePointer<CChar>?, size: Int) {
+        guard !context.bodyTooLarge, let upload else { return }
+        if context.body.count + size > maxBodyBytes {
+            context.bodyTooLarge = true
+            context.body = Data()
+        } else {
+            context.body.append(UnsafeRawPointer(upload).assumingMemoryBound(to: UInt8.self), count: size)
+        }
+    }
+
+    /// Suspends the connection and runs the handler in a task, which queues
+    /// the response and resumes the connection.
+    private func dispatch(_ context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+        markDispatched(context)
+        if let watched = context.connection { watchdog.requestReceived(on: watched) }
+        let request = context.makeRequest()
+        let admitted = suspensions.withLock { suspensions in
+            guard !suspensions.closed else { return false }
+            suspensions.waiting[ObjectIdentifier(context)] = (SuspendedConnection(pointer: connection), context)
+            // Inside the lock, so `closeSuspensions` never resumes a
+            // connection that is not suspended yet.
+            MHD_suspend_connection(connection)
+            return true
+        }
+        guard admitted else {
+            return answerNow(.text(.serviceUnavailable, "the server is shutting down"), context, connection)
+        }
+        let handler = self.handler
+        Task { [self] in
+            let response = await handler.handle(request)
+            answerSuspended(context, with: response)
+        }
+        return .YES
+    }
+
+    private func markDispatched(_ context: RequestContext) {
+        context.phase = .dispatched
+        requestsInFlight.add(1, ordering: .relaxed)
+    }
+
+    /// Queues a response from the access handler itself.
+    private func answerNow(_ response: HTTPResponse, _ context: RequestContext, _ connection: OpaquePointer)
+        -> MHD_Result
+    {
+        if context.phase != .dispatched { markDispatched(context) }
+        guard let built = MHDResponse(response, isHEAD: context.isHEAD, closeConnection: true) else { return .NO }
+        context.status = built.status
+        context.bodyBytes = built.bodyBytes
+        return MHD_queue_response(connection, UInt32(built.status.code), built.pointer)
+    }
+
+    /// Queues the handler's response and resumes the connection, unless
+    /// shutdown already answered it.
+    private func answerSuspended(_ context: RequestContext, with response: HTTPResponse) {
+        let built = MHDResponse(
+            response, isHEAD: context.isHEAD, closeConnection: draining.load(ordering: .relaxed))
+        suspensions.withLock { suspensions in
+            guard let (connection, _) = suspensions.waiting.removeValue(forKey: ObjectIdentifier(context)) else {
+                return
+            }
+            if let built {
+                context.status = built.status
+                context.bodyBytes = built.bodyBytes
+                _ = MHD_queue_response(connection.pointer, UInt32(built.status.code), built.pointer)
+            }
+            MHD_resume_connection(connection.pointer)
+        }
+    }
+
+    /// The completion callback: reports the request and frees its context.
+    func requestCompleted(_ context: RequestContext, termination: MHD_RequestTerminationCode) {
+        if context.phase == .dispatched { requestsInFlight.subtract(1, ordering: .releasing) }
+        if let watched = context.connection { watchdog.requestFinished(on: watched) }
+        guard let requestLog, let method = context.method else { return }
+        requestLog(
+            HTTPRequestLog(
+                method: method, target: context.target, status: context.status, bodyBytes: context.bodyBytes,
+                duration: ContinuousClock.now - context.startedAt, remoteAddress: context.remoteAddress,
+                completed: termination == .REQUEST_TERMINATED_COMPLETED_OK))
+    }
+
+    // MARK: - Shutdown
+
+    /// From now on every response asks the client to close the connection.
+    func beginDraining() { draining.store(true, ordering: .relaxed) }
+
+    /// Answers every request still waiting for its handler with 503, and
+    /// suspends no more; after this the daemon may be stopped. A handler
+    /// that finishes later finds its request gone and drops its response.
+    func closeSuspensions() {
+        let unavailable = HTTPResponse.text(.serviceUnavailable, "the server shut down before answering")
+        suspensions.withLock { suspensions in
+            suspensions.closed = true
+            for (connection, context) in suspensions.waiting.values {
+                if let built = MHDResponse(unavailable, isHEAD: context.isHEAD, closeConnection: true) {
+                    context.status = built.status
+                    context.bodyBytes = built.bodyBytes
+                    _ = MHD_queue_response(connection.pointer, UInt32(built.status.code), built.pointer)
+                }
+                MHD_resume_connection(connection.pointer)
+            }
+            suspensions.waiting.removeAll()
+        }
+    }
+
+    // MARK: - libmicrohttpd's error log
+
+    /// Keeps libmicrohttpd's messages while the daemon starts, to explain a
+    /// failure; later ones (client resets and the like) are dropped.
+    var isCollectingStartupMessages: Bool { collectingStartupMessages.load(ordering: .relaxed) }
+
+    func record(message: String) {
+        guard isCollectingStartupMessages else { return }
+        startupMessages.withLock { if $0.count < 16 { $0.append(message) } }
+    }
+
+    /// Stops collecting and returns what was collected.
+    func takeStartupMessages() -> [String] {
+        collectingStartupMessages.store(false, ordering: .relaxed)
+        return startupMessages.withLock { messages in
+            defer { messages.removeAll() }
+            return messages
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// RFC 9110 §5.6.2 `token`: what a method must be.
+    private static func isToken(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    true
+                default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+                }
+            }
+    }
+
+    private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
+        }
+        return headers
+    }
+}
+
+/// Appends one request header to the `HTTPHeaders` its context points to.
+private let collectHeader: MHD_KeyValueIterator = { context, _, name, value in
+    guard let context, let name else { return .YES }
+    context.assumingMemoryBound(to: HTTPHeaders.self).pointee.add(
+        name: String(cString: name), value: value.map { String(cString: $0) } ?? "")
+    return .YES
+}
+
+extension HTTPResponse {
+    fileprivate static func contentTooLarge(limit: Int) -> HTTPResponse {
+        .text(.contentTooLarge, "request body is larger than the server's limit of \(limit) bytes")
+    }
+}

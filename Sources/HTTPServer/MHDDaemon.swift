@@ -1,0 +1,126 @@
+internal import CMicroHTTPD
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A running libmicrohttpd daemon: the one owner of the `MHD_Daemon` handle
+/// and of the retain on the ``HTTPServerCore`` its callbacks use.
+///
+/// `@unchecked Sendable`: the handle is immutable and only the owning
+/// ``HTTPServer`` actor calls `quiesce()` and `stop()`; the info queries are
+/// thread-safe in libmicrohttpd.
+final class MHDDaemon: @unchecked Sendable {
+    private let pointer: OpaquePointer
+    private let core: Unmanaged<HTTPServerCore>
+    private var stopped = false
+
+    /// The bound port.
+    let port: Int
+
+    /// Starts a daemon as `core.configuration` says.
+    /// - Throws: ``HTTPServerError`` with libmicrohttpd's own message.
+    init(core: HTTPServerCore) throws(HTTPServerError) {
+        let configuration = core.configuration
+        guard let address = SocketAddress(host: configuration.host, port: UInt16(configuration.port)) else {
+            throw HTTPServerError(
+                .invalidAddress,
+                "cannot listen on '\(configuration.host)': not a numeric IPv4 or IPv6 address "
+                    + "(use e.g. 127.0.0.1, 0.0.0.0 or ::1)")
+        }
+        var flags =
+            MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            | MHD_USE_ERROR_LOG.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        let options = Self.options(for: configuration)
+        let retained = Unmanaged.passRetained(core)
+        let started = address.withSockAddr { sockaddr in
+            webpbridge_start_daemon(
+                flags, sockaddr, MHDCallbacks.accessHandler, MHDCallbacks.requestCompleted,
+                MHDCallbacks.requestLineReceived, MHDCallbacks.connectionNotified, MHDCallbacks.errorLogged,
+                retained.toOpaque(), options)
+        }
+        let messages = core.takeStartupMessages()
+        guard let started else {
+            retained.release()
+            throw Self.startError(
+                configuration: configuration, address: address, errno: address.bindError(), messages: messages)
+        }
+        pointer = started
+        self.core = retained
+        port = Int(webpbridge_daemon_bound_port(started))
+    }
+
+    deinit { stop() }
+
+    /// Connections now open.
+    var openConnections: Int { stopped ? 0 : Int(webpbridge_daemon_current_connections(pointer)) }
+
+    /// Stops accepting connections; open ones go on being served.
+    func quiesce() {
+        guard !stopped else { return }
+        let listener = MHD_quiesce_daemon(pointer)
+        if listener >= 0 { close(listener) }
+    }
+
+    /// Closes every connection and joins the worker threads. No connection
+    /// may be suspended (see ``HTTPServerCore/closeSuspensions()``).
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        MHD_stop_daemon(pointer)
+        core.release()
+    }
+
+    private static func options(for configuration: HTTPServer.Configuration) -> [MHD_OptionItem] {
+        let limits = configuration.limits
+        let timeout = limits.connectionTimeout.components
+        let timeoutSeconds = Int(timeout.seconds) + (timeout.attoseconds > 0 ? 1 : 0)
+        var options = [
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: limits.maxHeaderBytes, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: limits.maxConnections, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: timeoutSeconds, ptr_value: nil),
+        ]
+        if let perClient = limits.maxConnectionsPerClient {
+            options.append(MHD_OptionItem(option: .PER_IP_CONNECTION_LIMIT, value: perClient, ptr_value: nil))
+        }
+        if configuration.threadPoolSize > 1 {
+            options.append(
+                MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threadPoolSize, ptr_value: nil))
+        }
+        options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+        return options
+    }
+
+    /// Turns a failed start into an error that says what to do. libmicrohttpd
+    /// returns no code and its `errno` does not survive its logging and
+    /// clean-up, so a probe `bind` decides the kind; libmicrohttpd's log
+    /// messages go into the text.
+    private static func startError(
+        configuration: HTTPServer.Configuration, address: SocketAddress, errno code: Int32, messages: [String]
+    ) -> HTTPServerError {
+        let endpoint =
+            address.isIPv6 ? "[\(configuration.host)]:\(configuration.port)" : "\(configuration.host):\(configuration.port)"
+        let detail = messages.isEmpty ? "" : " (libmicrohttpd: \(messages.joined(separator: "; ")))"
+        switch code {
+        case EADDRINUSE:
+            return HTTPServerError(
+                .addressInUse,
+                "cannot listen on \(endpoint): the port is already in use; stop the other server or choose "
+                    + "another port (0 picks a free one)\(detail)")
+        case EADDRNOTAVAIL:
+            return HTTPServerError(
+                .addressNotAvailable,
+                "cannot listen on \(endpoint): the address does not belong to this machine\(detail)")
+        case EACCES:
+            return HTTPServerError(
+                .addressNotAvailable,
+                "cannot listen on \(endpoint): permission denied (ports below 1024 need privileges)\(detail)")
+        default:
+            let reason = code == 0 ? "unknown error" : String(cString: strerror(code))
+            return HTTPServerError(.startFailed, "cannot start the HTTP server on \(endpoint): \(reason)\(detail)")
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+internal import CMicroHTTPD
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A libmicrohttpd response built from an ``HTTPResponse``; owns the C
+/// handle and releases it in `deinit` (a queued response is retained by
+/// libmicrohttpd until sent).
+///
+/// For `HEAD`, and for statuses that carry no body, the body is neither
+/// copied nor opened: a response of the right length whose reader is never
+/// called gives the `Content-Length` a `GET` would have.
+final class MHDResponse {
+    let pointer: OpaquePointer
+    let status: HTTPStatus
+    /// Body bytes that will go on the wire.
+    let bodyBytes: UInt64
+
+    /// Builds the response; a file that cannot be opened gives 404 or 500.
+    /// `nil` only when libmicrohttpd cannot allocate.
+    init?(_ response: HTTPResponse, isHEAD: Bool, closeConnection: Bool) {
+        let sendsBody = !isHEAD && response.status.allowsBody
+        var status = response.status
+        var headers = response.headers
+        let created: OpaquePointer?
+        var length: UInt64 = 0
+        switch response.body {
+        case .empty:
+            created = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+        case .data(let data):
+            length = UInt64(data.count)
+            created =
+                sendsBody
+                ? data.withUnsafeBytes {
+                    MHD_create_response_from_buffer(
+                        $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+                } : Self.bodiless(length: length, status: response.status)
+        case .file(let path, let offset, let requested):
+            switch Self.openFile(path: path, offset: offset, length: requested, open: sendsBody) {
+            case .success(let file):
+                length = file.length
+                created =
+                    file.descriptor.map { descriptor in
+                        let response = MHD_create_response_from_fd_at_offset64(file.length, descriptor, offset)
+                        if response == nil { close(descriptor) }
+                        return response
+                    } ?? Self.bodiless(length: length, status: response.status)
+            case .failure(let failure):
+                status = failure.status
+                headers = ["Content-Type": "text/plain; charset=utf-8"]
+                let message = Data("\(failure.message)\n".utf8)
+                length = UInt64(message.count)
+                created =
+                    isHEAD
+                    ? Self.bodiless(length: length, status: status)
+                    : message.withUnsafeBytes {
+                        MHD_create_response_from_buffer(
+                            $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+                    }
+            }
+        }
+        guard let created else { return nil }
+        pointer = created
+        self.status = status
+        bodyBytes = sendsBody ? length : 0
+        for field in headers where !Self.managedByServer(field.name) {
+            // libmicrohttpd refuses fields with CR or LF; such a field is dropped.
+            _ = MHD_add_response_header(pointer, field.name, field.value)
+        }
+        if closeConnection { _ = MHD_add_response_header(pointer, "Connection", "close") }
+    }
+
+    deinit { MHD_destroy_response(pointer) }
+
+    /// A response that declares `length` bytes but never produces them
+    /// (libmicrohttpd sends no body for `HEAD`, 204 or 304).
+    private static func bodiless(length: UInt64, status: HTTPStatus) -> OpaquePointer? {
+        guard status.allowsBody else { return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT) }
+        return MHD_create_response_from_callback(length, 4096, refuseToRead, nil, nil)
+    }
+
+    /// libmicrohttpd computes these from the body and the connection state.
+    private static func managedByServer(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return lowered == "content-length" || lowered == "transfer-encoding"
+    }
+
+    private struct OpenedFile {
+        var descriptor: Int32?
+        var length: UInt64
+    }
+
+    private struct FileFailure: Error {
+        var status: HTTPStatus
+        var message: String
+    }
+
+    /// Opens (or, for `HEAD`, only inspects) a regular file and checks the range.
+    private static func openFile(path: String, offset: UInt64, length: UInt64?, open shouldOpen: Bool)
+        -> Result<OpenedFile, FileFailure>
+    {
+        var descriptor: Int32? = nil
+        var info = stat()
+        if shouldOpen {
+            let opened = open(path, O_RDONLY | O_CLOEXEC)
+            guard opened >= 0 else { return .failure(failure(errno: errno)) }
+            descriptor = opened
+            guard fstat(opened, &info) == 0 else {
+                let error = failure(errno: errno)
+                close(opened)
+                return .failure(error)
+            }
+        } else if stat(path, &info) != 0 {
+            return .failure(failure(errno: errno))
+        }
+        let size = UInt64(info.st_size)
+        let isRegular = (info.st_mode & S_IFMT) == S_IFREG
+        let wanted = length ?? (size >= offset ? size - offset : 0)
+        guard isRegular, offset <= size, wanted <= size - offset else {
+            if let descriptor { close(descriptor) }
+            return .failure(
+                FileFailure(
+                    status: .internalServerError,
+                    message: isRegular ? "byte range outside the file" : "not a regular file"))
+        }
+        return .success(OpenedFile(descriptor: descriptor, length: wanted))
+    }
+
+    private static func failure(errno code: Int32) -> FileFailure {
+        switch code {
+        case ENOENT, ENOTDIR: FileFailure(status: .notFound, message: "not found")
+        case EACCES, EPERM: FileFailure(status: .forbidden, message: "forbidden")
+        default: FileFailure(status: .internalServerError, message: String(cString: strerror(code)))
+        }
+    }
+}
+
+/// The reader of a bodiless response: never called, since libmicrohttpd
+/// sends no body for it; ends the connection with an error if it were.
+private let refuseToRead: MHD_ContentReaderCallback = { _, _, _, _ in -2 }

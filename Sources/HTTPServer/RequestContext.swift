@@ -1,0 +1,63 @@
+import Foundation
+internal import CMicroHTTPD
+
+/// The server's state for one request, from its request line to the
+/// completion callback. libmicrohttpd keeps it in the request's `con_cls`
+/// as a retained `Unmanaged` reference, released on completion.
+///
+/// `@unchecked Sendable` because the fields are plain vars, yet never used
+/// concurrently: libmicrohttpd calls back for one connection on one thread
+/// at a time, and the handler task touches `status` and `bodyBytes` only
+/// between `MHD_suspend_connection` and `MHD_resume_connection`, while
+/// libmicrohttpd leaves the connection alone. The suspension lock in
+/// ``HTTPServerCore`` (taken around suspend and around queue + resume) orders
+/// the writes before the completion callback reads them.
+final class RequestContext: @unchecked Sendable {
+    enum Phase {
+        /// Request line seen, headers not yet handed to us.
+        case awaitingHead
+        /// Headers seen; body chunks (if any) arriving.
+        case receivingBody
+        /// Handed to the handler, or answered; nothing more to receive.
+        case dispatched
+    }
+
+    let target: String
+    let startedAt = ContinuousClock.now
+    let connection: WatchedConnection?
+
+    var phase = Phase.awaitingHead
+    var method: HTTPMethod?
+    var version = ""
+    var headers = HTTPHeaders()
+    var remoteAddress: String?
+    var body = Data()
+    var bodyTooLarge = false
+
+    var status: HTTPStatus?
+    var bodyBytes: UInt64 = 0
+
+    init(target: String, connection: WatchedConnection?) {
+        self.target = target
+        self.connection = connection
+    }
+
+    var isHEAD: Bool { method == .head }
+
+    func makeRequest() -> HTTPRequest {
+        HTTPRequest(
+            method: method ?? .get, target: target, version: version, headers: headers, body: body,
+            remoteAddress: remoteAddress)
+    }
+}
+
+/// A libmicrohttpd connection pointer that may cross into the handler task.
+///
+/// `@unchecked Sendable` is safe because the pointer is only used while the
+/// connection is suspended (libmicrohttpd neither frees nor processes a
+/// suspended connection), only to queue a response and resume it, exactly
+/// once, under ``HTTPServerCore``'s suspension lock — the only calls that
+/// libmicrohttpd allows from another thread.
+struct SuspendedConnection: @unchecked Sendable {
+    let pointer: OpaquePointer
+}

@@ -1,0 +1,110 @@
+import Foundation
+import HTTPServer
+import Testing
+
+extension LiveTests {
+    @Suite struct Lifecycle {
+        @Test func shutdownWaitsForAnInFlightRequest() async throws {
+            let started = AsyncStream<Void>.makeStream()
+            let server = HTTPServer { _ in
+                started.continuation.yield()
+                try? await Task.sleep(for: .milliseconds(500))
+                return .text(.ok, "finished")
+            }
+            let endpoint = try await server.start()
+            let request = Task { try await fetch(endpoint.url + "/slow") }
+            var iterator = started.stream.makeAsyncIterator()
+            await iterator.next()
+            await server.shutdown()
+            let response = try await request.value
+            #expect(response.status == 200)
+            #expect(String(decoding: response.body, as: UTF8.self) == "finished\n")
+            #expect(response.headers["connection"] == "close")
+            // The listening socket is gone.
+            await #expect(throws: (any Error).self) {
+                try await blocking { _ = try RawHTTPConnection(port: endpoint.port, timeout: 1) }
+            }
+        }
+
+        @Test func handlersPastTheGracePeriodAreAnswered503() async throws {
+            var configuration = HTTPServer.Configuration()
+            configuration.shutdownGracePeriod = .milliseconds(200)
+            let started = AsyncStream<Void>.makeStream()
+            let server = HTTPServer(configuration: configuration) { _ in
+                started.continuation.yield()
+                try? await Task.sleep(for: .seconds(5))
+                return .text(.ok, "too late")
+            }
+            let endpoint = try await server.start()
+            let request = Task { try await fetch(endpoint.url + "/stuck") }
+            var iterator = started.stream.makeAsyncIterator()
+            await iterator.next()
+            await server.shutdown()
+            #expect(try await request.value.status == 503)
+        }
+
+        @Test func shutdownTwiceAndConcurrentlyIsSafe() async throws {
+            let server = HTTPServer { _ in .text(.ok, "x") }
+            try await server.start()
+            async let first: Void = server.shutdown()
+            async let second: Void = server.shutdown()
+            _ = await (first, second)
+            await server.shutdown()
+            #expect(await server.openConnectionCount == 0)
+            await #expect(throws: HTTPServerError.self) { try await server.start() }
+        }
+
+        @Test func shutdownBeforeStartIsSafe() async {
+            let server = HTTPServer { _ in .text(.ok, "x") }
+            await server.shutdown()
+            await server.shutdown()
+        }
+
+        @Test func portInUseIsReportedClearly() async throws {
+            try await withLiveServer(handle: { _ in .text(.ok, "x") }) { _, endpoint in
+                let second = HTTPServer(configuration: .init(host: "127.0.0.1", port: endpoint.port)) { _ in
+                    .text(.ok, "y")
+                }
+                do throws(HTTPServerError) {
+                    try await second.start()
+                    Issue.record("a second server started on port \(endpoint.port)")
+                    await second.shutdown()
+                } catch {
+                    #expect(error.kind == .addressInUse)
+                    #expect(error.description.contains("already in use"))
+                    #expect(error.description.contains("\(endpoint.port)"))
+                }
+            }
+        }
+
+        @Test(arguments: [
+            ("localhost", HTTPServerError.Kind.invalidAddress),
+            ("300.1.1.1", .invalidAddress),
+            ("192.0.2.1", .addressNotAvailable),
+        ])
+        func badAddressesAreReportedClearly(host: String, kind: HTTPServerError.Kind) async {
+            let server = HTTPServer(configuration: .init(host: host, port: 0)) { _ in .text(.ok, "x") }
+            do {
+                try await server.start()
+                Issue.record("started on \(host)")
+                await server.shutdown()
+            } catch {
+                #expect(error.kind == kind)
+                #expect(error.description.contains(host))
+            }
+        }
+
+        @Test func startTwiceFails() async throws {
+            try await withLiveServer(handle: { _ in .text(.ok, "x") }) { server, endpoint in
+                do throws(HTTPServerError) {
+                    try await server.start()
+                    Issue.record("started twice")
+                } catch {
+                    #expect(error.kind == .alreadyStarted)
+                }
+                #expect(await server.endpoint == endpoint)
+                #expect(endpoint.port > 0)
+            }
+        }
+    }
+}

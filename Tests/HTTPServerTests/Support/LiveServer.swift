@@ -1,0 +1,71 @@
+import Foundation
+import HTTPServer
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Starts a server on 127.0.0.1 and an ephemeral port, runs `body`, and
+/// always shuts the server down.
+func withLiveServer<Result>(
+    configuration: HTTPServer.Configuration = HTTPServer.Configuration(),
+    requestLog: (@Sendable (HTTPRequestLog) -> Void)? = nil,
+    handle: @escaping @Sendable (HTTPRequest) async -> HTTPResponse,
+    _ body: (HTTPServer, HTTPServer.Endpoint) async throws -> Result
+) async throws -> Result {
+    var configuration = configuration
+    configuration.host = "127.0.0.1"
+    configuration.port = 0
+    let server = HTTPServer(configuration: configuration, requestLog: requestLog, handle: handle)
+    let endpoint = try await server.start()
+    do {
+        let result = try await body(server, endpoint)
+        await server.shutdown()
+        return result
+    } catch {
+        await server.shutdown()
+        throw error
+    }
+}
+
+/// A URLSession that gives up after 10 s.
+func makeTestSession() -> URLSession {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 10
+    configuration.timeoutIntervalForResource = 20
+    return URLSession(configuration: configuration)
+}
+
+/// Fetches a URL and returns the status and body.
+func fetch(_ url: String, method: String = "GET", body: Data? = nil, headers: [String: String] = [:])
+    async throws -> (status: Int, headers: [String: String], body: Data)
+{
+    var request = URLRequest(url: URL(string: url)!)
+    request.httpMethod = method
+    request.httpBody = body
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    let session = makeTestSession()
+    defer { session.finishTasksAndInvalidate() }
+    let (data, response) = try await session.data(for: request)
+    let http = try #require(response as? HTTPURLResponse)
+    var fields: [String: String] = [:]
+    for case let (name as String, value as String) in http.allHeaderFields { fields[name.lowercased()] = value }
+    return (http.statusCode, fields, data)
+}
+
+/// Counts events across tasks.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    func increment() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
+}
+
+
+/// The largest value seen across tasks.
+final class Maximum: Sendable {
+    private let value = Mutex(0)
+    func record(_ candidate: Int) { value.withLock { $0 = max($0, candidate) } }
+    var peak: Int { value.withLock { $0 } }
+}

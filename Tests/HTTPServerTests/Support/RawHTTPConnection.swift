@@ -1,0 +1,133 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A blocking TCP client for byte-exact HTTP tests (keep-alive, malformed
+/// requests, slow and truncated clients). Every read and write times out,
+/// so a test never hangs; call it through ``blocking(_:)`` to keep it off
+/// Swift's cooperative pool, which runs the server's handlers.
+///
+/// `@unchecked Sendable` so a test can open connections on one thread and
+/// keep them alive on another; each is used by one thread at a time.
+final class RawHTTPConnection: @unchecked Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    struct Response {
+        var status: Int
+        var headers: [(String, String)]
+        var body: Data
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        }
+    }
+
+    let descriptor: Int32
+    private var buffered = Data()
+
+    init(port: Int, timeout: TimeInterval = 5) throws {
+        #if canImport(Glibc)
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        var time = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - timeout.rounded(.down)) * 1e6))
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else {
+            let message = String(cString: strerror(errno))
+            close(descriptor)
+            throw Failure(description: "connect: \(message)")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends all bytes; `MSG_NOSIGNAL` so a server that closed gives an
+    /// error instead of killing the test process with SIGPIPE.
+    func write(_ bytes: Data) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let result = bytes.withUnsafeBytes {
+                send(descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }
+            guard result > 0 else { throw Failure(description: "send: \(String(cString: strerror(errno)))") }
+            sent += result
+        }
+    }
+
+    func write(_ text: String) throws { try write(Data(text.utf8)) }
+
+    /// Reads one response; for `HEAD` (or 204/304) it reads no body.
+    func readResponse(head: Bool = false) throws -> Response {
+        let separator = Data("\r\n\r\n".utf8)
+        while buffered.range(of: separator) == nil {
+            guard try fill() else { throw Failure(description: "connection closed before a response head") }
+        }
+        let end = buffered.range(of: separator)!
+        let headText = String(decoding: buffered[buffered.startIndex..<end.lowerBound], as: UTF8.self)
+        buffered = Data(buffered[end.upperBound...])
+        var lines = headText.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
+            throw Failure(description: "bad status line in \(headText)")
+        }
+        let headers = lines.compactMap { line -> (String, String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        var response = Response(status: status, headers: headers, body: Data())
+        if head || status == 204 || status == 304 { return response }
+        if let length = response.header("Content-Length").flatMap(Int.init) {
+            while buffered.count < length {
+                guard try fill() else { throw Failure(description: "connection closed inside a body") }
+            }
+            response.body = Data(buffered.prefix(length))
+            buffered = Data(buffered.dropFirst(length))
+        } else {
+            while try fill() {}
+            response.body = buffered
+            buffered = Data()
+        }
+        return response
+    }
+
+    /// Reads until the server closes (true) or the read times out (false).
+    func waitForClose() -> Bool {
+        do {
+            while try fill() {}
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Reads more bytes; false at end of stream; throws on timeout or error.
+    private func fill() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = recv(descriptor, &chunk, chunk.count, 0)
+        if count > 0 {
+            buffered.append(contentsOf: chunk[0..<count])
+            return true
+        }
+        if count == 0 { return false }
+        if errno == ECONNRESET { return false }
+        throw Failure(description: "recv: \(String(cString: strerror(errno)))")
+    }
+}
