@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "webp-bridge", targets: ["webp-bridge"]),
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "ImageOrigin", targets: ["ImageOrigin"]),
     ],
     targets: [
         // System libraries (Debian -dev packages; Homebrew on macOS).
@@ -44,8 +45,12 @@ let package = Package(
             dependencies: ["CMicroHTTPD"],
             swiftSettings: swiftSettings),
         .target(
+            name: "ImageOrigin",
+            dependencies: ["HTTPServer", "ImageCodecs"],
+            swiftSettings: swiftSettings),
+        .target(
             name: "WebPBridgeCLI",
-            dependencies: ["ImageCodecs"],
+            dependencies: ["ImageCodecs", "HTTPServer", "ImageOrigin"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "webp-bridge",

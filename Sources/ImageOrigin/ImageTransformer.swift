@@ -74,7 +74,7 @@ public struct ImageTransformer: Sendable {
         if format == .webp, info.frames > 1 {
             var animation = try decodeAnimation(source, decoder: decoder)
             for step in pipeline.steps {
-                animation = apply(step, to: animation)
+                animation = try apply(step, to: animation)
             }
             let data = try WebPEncoder(options: .init(quality: Float(pipeline.quality ?? configuration.defaultWebPQuality)))
                 .encode(animation)
@@ -88,7 +88,7 @@ public struct ImageTransformer: Sendable {
             image = try decoder.decodeStill(source, fittingWidth: geometry.scaledWidth, height: geometry.scaledHeight)
             for (index, step) in pipeline.steps.enumerated() {
                 let geometry = index == 0 ? geometry : Self.geometry(of: step, width: image.width, height: image.height)
-                image = Self.apply(geometry, to: image)
+                image = try Self.apply(geometry, to: image)
             }
         } else {
             image = try decoder.decodeStill(source)
@@ -129,13 +129,13 @@ public struct ImageTransformer: Sendable {
         }
     }
 
-    private func apply(_ step: ImageOperation, to animation: AnimatedImage) -> AnimatedImage {
+    private func apply(_ step: ImageOperation, to animation: AnimatedImage) throws -> AnimatedImage {
         let geometry = Self.geometry(of: step, width: animation.canvasWidth, height: animation.canvasHeight)
         guard geometry.outputWidth != animation.canvasWidth || geometry.outputHeight != animation.canvasHeight else {
             return animation
         }
-        let frames = animation.frames.map { frame in
-            AnimatedImage.Frame(image: Self.apply(geometry, to: frame.image), durationMilliseconds: frame.durationMilliseconds)
+        let frames = try animation.frames.map { frame in
+            AnimatedImage.Frame(image: try Self.apply(geometry, to: frame.image), durationMilliseconds: frame.durationMilliseconds)
         }
         return AnimatedImage(
             canvasWidth: geometry.outputWidth, canvasHeight: geometry.outputHeight, frames: frames,
@@ -152,10 +152,10 @@ public struct ImageTransformer: Sendable {
         }
     }
 
-    static func apply(_ geometry: ThumbnailGeometry, to image: Image) -> Image {
+    static func apply(_ geometry: ThumbnailGeometry, to image: Image) throws -> Image {
         var result = image
         if geometry.scaledWidth != image.width || geometry.scaledHeight != image.height {
-            result = ImageResizer.resize(image, width: geometry.scaledWidth, height: geometry.scaledHeight)
+            result = try ImageResizer().resize(image, width: geometry.scaledWidth, height: geometry.scaledHeight)
         }
         if let cropWidth = geometry.cropWidth, let cropHeight = geometry.cropHeight {
             result = result.croppedToCenter(width: cropWidth, height: cropHeight)

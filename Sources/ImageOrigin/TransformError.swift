@@ -1,4 +1,4 @@
-public import ImageCodecs
+import ImageCodecs
 
 /// Why a transformation failed, with the HTTP status the origin answers.
 public struct TransformError: Error, Sendable, Equatable, CustomStringConvertible {

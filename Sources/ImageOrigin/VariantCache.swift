@@ -1,4 +1,3 @@
-public import Foundation
 import Synchronization
 
 /// Transformed variants in memory, bounded in bytes, least recently used

@@ -11,6 +11,7 @@ public enum WebPBridge {
     static let commands: [any BridgeCommand.Type] = [
         ConvertCommand.self,
         InfoCommand.self,
+        OriginCommand.self,
     ]
 
     /// Runs the tool on the process's arguments and exits.

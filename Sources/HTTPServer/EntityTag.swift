@@ -1,0 +1,33 @@
+/// Entity tags and `If-None-Match`, compared weakly as RFC 9110 requires for
+/// `GET` and `HEAD`.
+public enum EntityTag {
+    /// A strong tag for an opaque value: `"<value>"`.
+    public static func strong(_ value: String) -> String { "\"\(value)\"" }
+
+    /// Whether `ifNoneMatch` (a header value: `*` or a list of tags) matches
+    /// `etag`, ignoring `W/` on either side.
+    public static func ifNoneMatch(_ ifNoneMatch: String, matches etag: String) -> Bool {
+        let wanted = opaque(etag)
+        for candidate in ifNoneMatch.split(separator: ",") {
+            let tag = candidate.trimmingWhitespace()
+            if tag == "*" || opaque(tag) == wanted { return true }
+        }
+        return false
+    }
+
+    private static func opaque(_ tag: some StringProtocol) -> Substring {
+        var text = Substring(tag)
+        if text.hasPrefix("W/") { text = text.dropFirst(2) }
+        return text
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs.
+    func trimmingWhitespace() -> Substring {
+        var text = Substring(self)
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return text
+    }
+}

@@ -1,0 +1,116 @@
+import Synchronization
+
+/// Counters and histograms rendered in Prometheus' text exposition format,
+/// for the `/metrics` endpoints of the origin and the bridge.
+///
+/// Thread-safe: one `Mutex` guards every value; recording is a dictionary
+/// update, cheap enough for every request.
+public final class MetricsRegistry: Sendable {
+    /// A metric's name and help line.
+    public struct Family: Sendable, Hashable {
+        public var name: String
+        public var help: String
+        public init(_ name: String, help: String) {
+            self.name = name
+            self.help = help
+        }
+    }
+
+    private struct Histogram {
+        var buckets: [Double]
+        var counts: [Int]
+        var sum = 0.0
+        var count = 0
+    }
+
+    private struct State {
+        var counters: [Family: [String: Double]] = [:]
+        var gauges: [Family: Double] = [:]
+        var histograms: [Family: Histogram] = [:]
+        var order: [Family] = []
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Adds `amount` to the counter `family{labels}`; labels are written as
+    /// given, e.g. `status="200"`.
+    public func increment(_ family: Family, labels: String = "", by amount: Double = 1) {
+        state.withLock { state in
+            if state.counters[family] == nil {
+                state.counters[family] = [:]
+                state.order.append(family)
+            }
+            state.counters[family]![labels, default: 0] += amount
+        }
+    }
+
+    /// Sets the gauge `family` to `value`.
+    public func set(_ family: Family, to value: Double) {
+        state.withLock { state in
+            if state.gauges[family] == nil { state.order.append(family) }
+            state.gauges[family] = value
+        }
+    }
+
+    /// Records `value` in the histogram `family` with upper `buckets`.
+    public func observe(_ family: Family, _ value: Double, buckets: [Double] = MetricsRegistry.secondsBuckets) {
+        state.withLock { state in
+            if state.histograms[family] == nil {
+                state.histograms[family] = Histogram(buckets: buckets, counts: Array(repeating: 0, count: buckets.count))
+                state.order.append(family)
+            }
+            var histogram = state.histograms[family]!
+            for (index, bound) in histogram.buckets.enumerated() where value <= bound {
+                histogram.counts[index] += 1
+            }
+            histogram.sum += value
+            histogram.count += 1
+            state.histograms[family] = histogram
+        }
+    }
+
+    /// The counter's value for `labels` (0 when never incremented).
+    public func value(_ family: Family, labels: String = "") -> Double {
+        state.withLock { $0.counters[family]?[labels] ?? $0.gauges[family] ?? 0 }
+    }
+
+    /// Latency buckets from 1 ms to 10 s.
+    public static let secondsBuckets: [Double] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10]
+
+    /// Everything in Prometheus text format (version 0.0.4).
+    public func render() -> String {
+        state.withLock { state in
+            var lines: [String] = []
+            for family in state.order {
+                lines.append("# HELP \(family.name) \(family.help)")
+                if let values = state.counters[family] {
+                    lines.append("# TYPE \(family.name) counter")
+                    for (labels, value) in values.sorted(by: { $0.key < $1.key }) {
+                        lines.append("\(family.name)\(labels.isEmpty ? "" : "{\(labels)}") \(format(value))")
+                    }
+                } else if let value = state.gauges[family] {
+                    lines.append("# TYPE \(family.name) gauge")
+                    lines.append("\(family.name) \(format(value))")
+                } else if let histogram = state.histograms[family] {
+                    lines.append("# TYPE \(family.name) histogram")
+                    for (bound, count) in zip(histogram.buckets, histogram.counts) {
+                        lines.append("\(family.name)_bucket{le=\"\(format(bound))\"} \(count)")
+                    }
+                    lines.append("\(family.name)_bucket{le=\"+Inf\"} \(histogram.count)")
+                    lines.append("\(family.name)_sum \(format(histogram.sum))")
+                    lines.append("\(family.name)_count \(histogram.count)")
+                }
+            }
+            return lines.joined(separator: "\n") + "\n"
+        }
+    }
+
+    /// The content type of ``render()``.
+    public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+}
+
+private func format(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+}

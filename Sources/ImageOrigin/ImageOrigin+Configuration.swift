@@ -1,0 +1,44 @@
+public import Foundation
+
+extension ImageOrigin {
+    /// How the origin serves and transforms, with documented defaults.
+    public struct Configuration: Sendable, Equatable {
+        /// The folder whose files are served.
+        public var root: String
+        /// Style suffixes (`photo.jpg-WebPiOSW750`). Default none.
+        public var styles: StyleSheet
+        /// Serve a plain JPEG or PNG URL as WebP to clients whose `Accept`
+        /// lists `image/webp` (q > 0), and the source to others. Default `false`.
+        public var autoWebP: Bool
+        /// Qualities and limits of transformations.
+        public var transformer: ImageTransformer.Configuration
+        /// Bytes of transformed variants kept in memory. Default 256 MiB.
+        public var variantCacheBytes: Int
+        /// Transformations running at once. Default: the number of cores.
+        public var maxConcurrentTransforms: Int
+        /// Transformations waiting for a core before new ones get 503. Default 64.
+        public var maxQueuedTransforms: Int
+        /// `Cache-Control` of every image response. Default one day, public.
+        public var cacheControl: String
+        /// `Retry-After` seconds on 503. Default 1.
+        public var retryAfterSeconds: Int
+
+        public init(
+            root: String, styles: StyleSheet = .empty, autoWebP: Bool = false,
+            transformer: ImageTransformer.Configuration = ImageTransformer.Configuration(),
+            variantCacheBytes: Int = 256 << 20,
+            maxConcurrentTransforms: Int = ProcessInfo.processInfo.activeProcessorCount,
+            maxQueuedTransforms: Int = 64, cacheControl: String = "public, max-age=86400", retryAfterSeconds: Int = 1
+        ) {
+            self.root = root
+            self.styles = styles
+            self.autoWebP = autoWebP
+            self.transformer = transformer
+            self.variantCacheBytes = variantCacheBytes
+            self.maxConcurrentTransforms = maxConcurrentTransforms
+            self.maxQueuedTransforms = maxQueuedTransforms
+            self.cacheControl = cacheControl
+            self.retryAfterSeconds = retryAfterSeconds
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import HTTPServer
+import ImageCodecs
+
+extension ImageOrigin {
+    /// Serves `file` as it is, or a variant of it.
+    func serve(_ file: FileResolver.File, target: Target, request: HTTPRequest) async -> HTTPResponse {
+        guard let sourceFormat = sniffFile(file.path) else {
+            return target.pipeline == nil
+                ? .text(.unsupportedMediaType, "not an image") : .text(.unsupportedMediaType, "source is not an image")
+        }
+        // Negotiation applies when the request names no output format.
+        let negotiable =
+            configuration.autoWebP && target.pipeline?.outputFormat == nil
+            && (sourceFormat == .jpeg || sourceFormat == .png)
+        let wantsWebP = negotiable && AcceptNegotiation.acceptsWebP(request.headers["Accept"])
+        var headers = baseHeaders(for: file)
+        if negotiable { headers["Vary"] = "Accept" }
+
+        guard target.pipeline != nil || wantsWebP else {
+            headers["ETag"] = EntityTag.strong(sourceTag(file))
+            if isNotModified(request, etag: headers["ETag"]!, modified: file.modified) {
+                return HTTPResponse(status: .notModified, headers: headers)
+            }
+            return .file(path: file.path, contentType: sourceFormat.mimeType, headers: headers)
+        }
+
+        let pipeline = target.pipeline ?? ProcessingPipeline(steps: [], ignoresErrors: true)
+        let variantKey = "\(sourceTag(file))|\(target.transformationKey)|\(wantsWebP ? "webp" : "-")"
+        headers["ETag"] = EntityTag.strong(Self.digest(variantKey))
+        if isNotModified(request, etag: headers["ETag"]!, modified: file.modified) {
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        if let cached = variants.value(for: variantKey) {
+            metrics.increment(Self.cacheFamily, labels: "result=\"hit\"")
+            return .data(cached.data, contentType: cached.format.mimeType, headers: headers)
+        }
+        metrics.increment(Self.cacheFamily, labels: "result=\"miss\"")
+
+        let result = await transform(file, pipeline: pipeline, format: wantsWebP ? .webp : nil)
+        switch result {
+        case .success(let variant):
+            variants.insert(variant, cost: variant.data.count, for: variantKey)
+            return .data(variant.data, contentType: variant.format.mimeType, headers: headers)
+        case .failure(.queueFull):
+            return .text(
+                .serviceUnavailable, "too many transformations queued; retry shortly",
+                headers: ["Retry-After": String(configuration.retryAfterSeconds)])
+        case .failure(.transform(let error)):
+            guard pipeline.ignoresErrors else {
+                return .text(HTTPStatus(code: error.statusCode), error.message)
+            }
+            // ignore-error/1: the source bytes, as the CDN does.
+            headers["ETag"] = EntityTag.strong(sourceTag(file))
+            return .file(path: file.path, contentType: sourceFormat.mimeType, headers: headers)
+        }
+    }
+
+    enum VariantFailure: Error {
+        case queueFull
+        case transform(TransformError)
+    }
+
+    /// Runs the transformation on the bounded queue, timing it.
+    private func transform(
+        _ file: FileResolver.File, pipeline: ProcessingPipeline, format: ImageFormat?
+    ) async -> Result<Variant, VariantFailure> {
+        let transformer = self.transformer
+        let maxBytes = configuration.transformer.maxSourceBytes
+        do {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let output = try await queue.run { () throws -> Variant in
+                guard file.size <= maxBytes else {
+                    throw TransformError.tooLarge("source of \(file.size) bytes exceeds the \(maxBytes)-byte limit")
+                }
+                let source = try Data(contentsOf: URL(fileURLWithPath: file.path))
+                let output = try transformer.transform(source, pipeline: pipeline, format: format)
+                return Variant(data: output.data, format: output.format)
+            }
+            let elapsed = clock.now - start
+            metrics.observe(
+                Self.transformFamily,
+                Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            return .success(output)
+        } catch is WorkQueue.Full {
+            return .failure(.queueFull)
+        } catch let error as TransformError {
+            return .failure(.transform(error))
+        } catch {
+            return .failure(.transform(.failed("cannot read the source: \(error.localizedDescription)")))
+        }
+    }
+
+    private func baseHeaders(for file: FileResolver.File) -> HTTPHeaders {
+        ["Last-Modified": HTTPDate.format(file.modified), "Cache-Control": configuration.cacheControl]
+    }
+
+    /// `If-None-Match` wins over `If-Modified-Since`, as RFC 9110 says.
+    private func isNotModified(_ request: HTTPRequest, etag: String, modified: Date) -> Bool {
+        if let ifNoneMatch = request.headers["If-None-Match"] {
+            return EntityTag.ifNoneMatch(ifNoneMatch, matches: etag)
+        }
+        if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse) {
+            return modified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
+        }
+        return false
+    }
+
+    /// Identifies the file's content: inode, size and modification time.
+    private func sourceTag(_ file: FileResolver.File) -> String {
+        "\(String(file.inode, radix: 16))-\(String(file.size, radix: 16))-\(String(Int(file.modified.timeIntervalSince1970 * 1000), radix: 16))"
+    }
+
+    /// The format of a file from its first bytes.
+    private func sniffFile(_ path: String) -> ImageFormat? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        // Enough for RIFF/WEBP, JPEG, GIF and PNG chunks up to a typical first IDAT.
+        let head = (try? handle.read(upToCount: 4096)) ?? Data()
+        return ImageFormat.sniffIfImage(head)
+    }
+
+    /// FNV-1a, 64 bits, in hex: short stable ETags from long keys.
+    static func digest(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import HTTPServer
+import ImageOrigin
+
+/// `webp-bridge origin`: serve a folder of images with Qiniu's grammar.
+struct OriginCommand: BridgeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "origin",
+        abstract: "Serve a folder of images with Qiniu's imageView2/imageMogr2 grammar.",
+        usage: ["--root DIR [--listen HOST:PORT] [--styles FILE] [--auto-webp] [--quality Q]"],
+        discussion: """
+            Serves GET and HEAD for the files under DIR; '?imageView2/<mode>/w/<W>/h/<H>/format/<f>/q/<Q>',
+            '?imageMogr2/thumbnail/<geometry>/format/<f>/quality/<Q>' and '|' pipelines make variants,
+            'ignore-error/1' returns the source when a variant fails, and style suffixes
+            ('photo.jpg-WebPiOSW750') come from the styles file:
+              {"separator": "-", "styles": {"WebPiOSW750": "imageView2/2/w/750/format/webp"}}
+            Also serves /healthz and /metrics (Prometheus text). Prints 'listening on http://HOST:PORT'
+            first (the real port when 0 is asked), one line per request, and stops cleanly on SIGINT or
+            SIGTERM.
+            """,
+        options: [
+            .option("--root", value: "DIR", help: "The folder of images to serve (required)."),
+            .option("--listen", value: "HOST:PORT", help: "Where to listen (default 127.0.0.1:8081; port 0 picks one)."),
+            .option("--styles", value: "FILE", help: "A JSON styles file for style suffixes."),
+            .flag("--auto-webp", help: "Serve WebP to clients whose Accept lists image/webp."),
+            .option("--quality", value: "Q", help: "Default WebP quality of variants, 1-100 (default 75)."),
+        ])
+
+    var root: String
+    var listen: ListenAddress
+    var stylesPath: String?
+    var autoWebP: Bool
+    var quality: Int?
+
+    init(parsed: ParsedArguments) throws(UsageError) {
+        try parsed.requirePositionals(0...0, describing: "")
+        guard let root = parsed.string("--root") else { throw UsageError("missing --root DIR") }
+        self.root = root
+        listen = try parsed.string("--listen").map { text throws(UsageError) in
+            try ListenAddress(parsing: text, option: "--listen")
+        } ?? ListenAddress(host: "127.0.0.1", port: 8081)
+        stylesPath = parsed.string("--styles")
+        autoWebP = parsed.flag("--auto-webp")
+        quality = try parsed.int("--quality", in: 1...100)
+    }
+
+    func makeOrigin() throws -> ImageOrigin {
+        var styles = StyleSheet.empty
+        if let stylesPath {
+            do {
+                styles = try StyleSheet(json: InputFile.read(stylesPath))
+            } catch let error as StyleSheetError {
+                throw CommandFailure("\(stylesPath): \(error.message)")
+            }
+        }
+        var configuration = ImageOrigin.Configuration(root: root, styles: styles, autoWebP: autoWebP)
+        if let quality { configuration.transformer.defaultWebPQuality = quality }
+        do {
+            return try ImageOrigin(configuration: configuration)
+        } catch {
+            throw CommandFailure("--root: \(error.message)")
+        }
+    }
+
+    func run(io: CommandIO) async throws {
+        let origin = try makeOrigin()
+        let server = HTTPServer(
+            configuration: .init(host: listen.host, port: listen.port), handler: origin,
+            requestLog: { io.print($0.description) })
+        try await ServerLifecycle.run(server, io: io, name: "origin")
+    }
+}
