@@ -80,6 +80,10 @@ let package = Package(
             path: "Benchmarks/HTTPServerBenchmark",
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "ImageOriginTests",
+            dependencies: ["ImageOrigin", "HTTPServer", "ImageCodecs", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer"],
             swiftSettings: swiftSettings),

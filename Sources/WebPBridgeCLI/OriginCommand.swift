@@ -23,7 +23,7 @@ struct OriginCommand: BridgeCommand {
             .option("--listen", value: "HOST:PORT", help: "Where to listen (default 127.0.0.1:8081; port 0 picks one)."),
             .option("--styles", value: "FILE", help: "A JSON styles file for style suffixes."),
             .flag("--auto-webp", help: "Serve WebP to clients whose Accept lists image/webp."),
-            .option("--quality", value: "Q", help: "Default WebP quality of variants, 1-100 (default 75)."),
+            .option("--quality", value: "Q", help: "Default WebP quality of variants, 1-100 (default 80)."),
         ])
 
     var root: String
