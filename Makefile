@@ -4,11 +4,11 @@ SHELL := /bin/bash
 
 SWIFT        ?= swift
 UNAME_S      := $(shell uname -s)
-DEBIAN_PKGS  := pkg-config libwebp-dev libturbojpeg0-dev libspng-dev libgif-dev libmicrohttpd-dev webp libjpeg-turbo-progs curl
+DEBIAN_PKGS  := pkg-config libwebp-dev libturbojpeg0-dev libspng-dev libgif-dev libmicrohttpd-dev webp libjpeg-turbo-progs curl time
 BREW_PKGS    := pkg-config webp jpeg-turbo libspng giflib libmicrohttpd
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps build release test bench-codecs clean
+.PHONY: help deps build release test bench-codecs bench-http clean
 
 CORPUS       ?= $(if $(WEBP_BRIDGE_CORPUS),$(WEBP_BRIDGE_CORPUS),../shared/corpus)
 
@@ -44,6 +44,15 @@ bench-codecs: deps bench/bin/codecs_bench ## Swift codecs vs C (and Pillow if in
 	@test -d "$(CORPUS)/kodak" || { echo "bench-codecs needs the Kodak photos: set WEBP_BRIDGE_CORPUS or place shared/corpus beside the project"; exit 1; }
 	$(SWIFT) build -c release --product codecs-benchmark
 	python3 bench/bench_codecs.py "$(CORPUS)" bench/bin/codecs_bench .build/release/codecs-benchmark
+
+bench-http: deps ## The origin vs nginx on the same bytes (installs wrk and nginx when missing)
+	@test -d "$(CORPUS)/kodak" || { echo "bench-http needs the Kodak photos: set WEBP_BRIDGE_CORPUS or place shared/corpus beside the project"; exit 1; }
+ifneq ($(UNAME_S),Darwin)
+	@for tool in wrk nginx; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
+	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk nginx-light >/dev/null; fi
+endif
+	$(SWIFT) build -c release --product webp-bridge
+	python3 bench/bench_http.py .build/release/webp-bridge "$(CORPUS)"
 
 clean: ## Remove build output
 	rm -rf .build bench/bin

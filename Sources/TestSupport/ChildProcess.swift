@@ -6,9 +6,14 @@ public import Foundation
     import Darwin
 #endif
 
-/// Runs a program and reports how it ended and its peak memory, measured by
-/// the kernel for that child alone (`wait4`), so a test can assert that a
-/// decompression bomb was refused before any big allocation.
+/// Runs a program and reports how it ended and, on request, its peak
+/// memory, so a test can assert that a decompression bomb was refused before
+/// any big allocation.
+///
+/// Peak memory is measured by GNU `time` (`/usr/bin/time -f %M`), not by
+/// `wait4` here: a child spawned from the test runner inherits the runner's
+/// high-water mark at `exec`, so only a small intermediate process gives the
+/// program's own figure.
 public struct ChildProcess {
     /// How a run ended.
     public struct Outcome: Sendable {
@@ -18,8 +23,8 @@ public struct ChildProcess {
         public var signal: Int32?
         public var stdout: String
         public var stderr: String
-        /// Peak resident memory in kilobytes.
-        public var peakResidentKilobytes: Int
+        /// Peak resident memory in kilobytes, when measured.
+        public var peakResidentKilobytes: Int?
     }
 
     /// The `webp-bridge` binary that `swift test` built next to the test
@@ -37,10 +42,31 @@ public struct ChildProcess {
         return nil
     }
 
+    /// GNU `time`, which measures peak memory, when installed.
+    public static let timeTool: URL? = {
+        let url = URL(fileURLWithPath: "/usr/bin/time")
+        return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
+    }()
+
     /// Runs `executable` with `arguments`, waiting at most `timeout` seconds
     /// (then it is killed and reported as ended by `SIGKILL`).
-    public static func run(_ executable: URL, _ arguments: [String], timeout: Double = 60) throws -> Outcome {
+    ///
+    /// - Parameter measuringPeakMemory: run it under ``timeTool`` and report
+    ///   its peak resident memory (requires GNU `time`).
+    public static func run(
+        _ executable: URL, _ arguments: [String], timeout: Double = 60, measuringPeakMemory: Bool = false
+    ) throws -> Outcome {
         let folder = try TemporaryDirectory(prefix: "child")
+        let memoryPath = folder.file("peak").path
+        var executable = executable
+        var arguments = arguments
+        if measuringPeakMemory {
+            guard let timeTool else {
+                throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "/usr/bin/time is not installed"])
+            }
+            arguments = ["-f", "%M", "-o", memoryPath, executable.path] + arguments
+            executable = timeTool
+        }
         let outPath = folder.file("stdout").path
         let errPath = folder.file("stderr").path
 
@@ -60,14 +86,13 @@ public struct ChildProcess {
         }
 
         var status: Int32 = 0
-        var usage = rusage()
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            let result = wait4(pid, &status, WNOHANG, &usage)
+            let result = waitpid(pid, &status, WNOHANG)
             if result == pid { break }
             if Date() > deadline {
                 kill(pid, SIGKILL)
-                _ = wait4(pid, &status, 0, &usage)
+                _ = waitpid(pid, &status, 0)
                 break
             }
             usleep(2_000)
@@ -78,6 +103,8 @@ public struct ChildProcess {
             signal: signalled ? status & 0x7F : nil,
             stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
-            peakResidentKilobytes: Int(usage.ru_maxrss))
+            peakResidentKilobytes: measuringPeakMemory
+                ? (try? String(contentsOfFile: memoryPath, encoding: .utf8))
+                    .flatMap { Int($0.split(separator: "\n").last ?? "") } : nil)
     }
 }

@@ -3,10 +3,12 @@ import TestSupport
 import Testing
 
 /// The built `webp-bridge` binary on hostile input: a clear line and exit 1,
-/// never a crash, and decompression bombs refused before any big allocation.
+/// never a crash, and decompression bombs refused before any big allocation
+/// (peak RSS, measured by GNU time, under 50 MB).
 @Suite(
     .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
-    .enabled(if: ChildProcess.webpBridgeBinary != nil, "webp-bridge binary not found beside the tests"))
+    .enabled(if: ChildProcess.webpBridgeBinary != nil, "webp-bridge binary not found beside the tests"),
+    .enabled(if: ChildProcess.timeTool != nil, "GNU time (/usr/bin/time) measures peak memory; make deps installs it"))
 struct BinaryTests {
     static let refused = [
         "broken.png", "broken_data_stream.png", "decompression_bomb.gif", "decompression_bomb_extents.gif",
@@ -18,11 +20,13 @@ struct BinaryTests {
         let binary = try #require(ChildProcess.webpBridgeBinary)
         let folder = try TemporaryDirectory()
         let outcome = try ChildProcess.run(
-            binary, ["convert", try Corpus.url("edge/\(file)").path, folder.file("out.png").path])
+            binary, ["convert", try Corpus.url("edge/\(file)").path, folder.file("out.png").path],
+            measuringPeakMemory: true)
         #expect(outcome.signal == nil)
         #expect(outcome.exitStatus == 1)
         #expect(outcome.stderr.hasPrefix("error: ") && outcome.stderr.split(separator: "\n").count == 1)
-        #expect(outcome.peakResidentKilobytes < 50 * 1024, "\(file): peak RSS \(outcome.peakResidentKilobytes) KB")
+        let peak = try #require(outcome.peakResidentKilobytes)
+        #expect(peak < 50 * 1024, "\(file): peak RSS \(peak) KB")
     }
 
     @Test func usageErrorsExitTwo() throws {
