@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "ImageOrigin", targets: ["ImageOrigin"]),
+        .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
     ],
     targets: [
         // System libraries (Debian -dev packages; Homebrew on macOS).
@@ -47,6 +48,10 @@ let package = Package(
         .target(
             name: "ImageOrigin",
             dependencies: ["HTTPServer", "ImageCodecs"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "ImagePipeline",
+            dependencies: ["ImageCodecs"],
             swiftSettings: swiftSettings),
         .target(
             name: "WebPBridgeCLI",

@@ -1,0 +1,108 @@
+public import Foundation
+
+/// Fetches bytes over the network for the pipeline. Injected, so tests use
+/// mock loaders and each platform its best client: libcurl on Linux
+/// (URLSession there grows without bound in a long-running process),
+/// URLSession on Apple platforms.
+///
+/// Implementations are thread-safe and honour task cancellation: a
+/// cancelled task stops the transfer and throws ``DataLoadingError`` of kind
+/// `cancelled`.
+public protocol DataLoading: Sendable {
+    /// Loads `request`. `onChunk`, when given, receives the body in pieces
+    /// as they arrive (for progressive decoding); the returned response holds
+    /// the whole body either way.
+    ///
+    /// Any HTTP status is a response, not an error; errors are for transfers
+    /// that produced no response (timeout, refused connection, a body over
+    /// ``DataRequest/maxBodyBytes``, cancellation).
+    func load(_ request: DataRequest, onChunk: (@Sendable (Data) -> Void)?) async throws(DataLoadingError)
+        -> DataResponse
+}
+
+extension DataLoading {
+    /// Loads `request` without chunk callbacks.
+    public func load(_ request: DataRequest) async throws(DataLoadingError) -> DataResponse {
+        try await load(request, onChunk: nil)
+    }
+}
+
+/// One GET (or HEAD) to make.
+public struct DataRequest: Sendable, Equatable {
+    public var url: URL
+    /// `GET` (default) or `HEAD`.
+    public var method: String
+    /// Header fields to send, e.g. `Accept`, `If-None-Match`.
+    public var headers: [String: String]
+    /// The whole transfer's time limit. Default 30 s.
+    public var timeout: Duration
+    /// A body larger than this fails with `tooLarge`. Default 32 MiB.
+    public var maxBodyBytes: Int
+    /// Follow up to 5 redirects (default), or return the 3xx itself.
+    public var followsRedirects: Bool
+
+    public init(
+        url: URL, method: String = "GET", headers: [String: String] = [:], timeout: Duration = .seconds(30),
+        maxBodyBytes: Int = 32 << 20, followsRedirects: Bool = true
+    ) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+        self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
+        self.followsRedirects = followsRedirects
+    }
+}
+
+/// What the server answered.
+public struct DataResponse: Sendable, Equatable {
+    /// The URL that answered (after redirects).
+    public var url: URL
+    public var statusCode: Int
+    /// Header fields with lower-cased names; repeated fields joined by `, `.
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(url: URL, statusCode: Int, headers: [String: String], body: Data) {
+        self.url = url
+        self.statusCode = statusCode
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { "\($0), \($1)" })
+        self.body = body
+    }
+
+    /// The value of a header field, by case-insensitive name.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// Why a transfer produced no response.
+public struct DataLoadingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure; new kinds may be added.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        /// The time limit passed.
+        public static let timedOut = Kind("timed out")
+        /// The host could not be resolved or reached, or refused the connection.
+        public static let cannotConnect = Kind("cannot connect")
+        /// The body passed ``DataRequest/maxBodyBytes``.
+        public static let tooLarge = Kind("too large")
+        /// The task was cancelled.
+        public static let cancelled = Kind("cancelled")
+        /// The connection broke or the response was not valid HTTP.
+        public static let networkFailure = Kind("network failure")
+        /// The URL is not one the loader fetches (e.g. not http or https).
+        public static let unsupportedURL = Kind("unsupported URL")
+        public var description: String { name }
+    }
+
+    public let kind: Kind
+    /// What happened, with the client library's own message.
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
