@@ -1,10 +1,12 @@
 import Synchronization
 
-/// Bounds CPU-heavy work: at most `concurrency` jobs run at once, at most
-/// `queueLimit` wait; beyond that a job is refused at once (the origin answers
-/// 503 with `Retry-After`) instead of piling up memory and latency.
+/// Bounds CPU-heavy work such as decoding and encoding: at most
+/// `concurrency` jobs run at once, at most `queueLimit` wait; beyond that a
+/// job is refused at once (a server answers 503 with `Retry-After`) instead
+/// of piling up memory and latency.
 ///
-/// Jobs run on detached tasks, off the server's callers.
+/// Jobs run on detached tasks, off the callers' executors. Shared by the
+/// origin, the pipeline's decoder and the bridge.
 public final class WorkQueue: Sendable {
     /// Thrown when the queue is full.
     public struct Full: Error, Sendable {}

@@ -1,0 +1,69 @@
+import Synchronization
+
+/// Counts where image bytes came from: the network (per host and per
+/// format), the caches, variants versus originals, and fallbacks — the
+/// figures that show what WebP saved.
+///
+/// Thread-safe: one `Mutex`; recording is a few dictionary updates.
+public final class TrafficMeter: Sendable {
+    /// A point-in-time copy of every counter.
+    public struct Snapshot: Sendable, Equatable {
+        /// Body bytes received from the network.
+        public var networkBytes = 0
+        /// Network body bytes by host.
+        public var networkBytesByHost: [String: Int] = [:]
+        /// Network body bytes by sniffed format (`webp`, `jpeg`, …, or `other`).
+        public var networkBytesByFormat: [String: Int] = [:]
+        /// Network requests made (including revalidations and fallbacks).
+        public var networkRequests = 0
+        /// Images served from the memory cache.
+        public var memoryHits = 0
+        /// Disk cache hits and the bytes they served.
+        public var diskHits = 0
+        public var diskBytes = 0
+        /// Stale entries revalidated with a 304.
+        public var revalidations = 0
+        /// Images delivered from a WebP variant URL, and from an original URL.
+        public var variants = 0
+        public var originals = 0
+        /// Times a variant failed and the original was fetched instead.
+        public var fallbacks = 0
+
+        public init() {}
+    }
+
+    private let state = Mutex(Snapshot())
+
+    public init() {}
+
+    /// Everything counted so far.
+    public var snapshot: Snapshot { state.withLock { $0 } }
+
+    func recordNetwork(host: String, format: String, bytes: Int) {
+        state.withLock { counters in
+            counters.networkRequests += 1
+            counters.networkBytes += bytes
+            counters.networkBytesByHost[host, default: 0] += bytes
+            counters.networkBytesByFormat[format, default: 0] += bytes
+        }
+    }
+
+    func recordMemoryHit() { state.withLock { $0.memoryHits += 1 } }
+
+    func recordDiskHit(bytes: Int) {
+        state.withLock { counters in
+            counters.diskHits += 1
+            counters.diskBytes += bytes
+        }
+    }
+
+    func recordRevalidation() { state.withLock { $0.revalidations += 1 } }
+
+    func recordDelivery(variant: Bool) {
+        state.withLock { counters in
+            if variant { counters.variants += 1 } else { counters.originals += 1 }
+        }
+    }
+
+    func recordFallback() { state.withLock { $0.fallbacks += 1 } }
+}
