@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .executable(name: "webp-bridge", targets: ["webp-bridge"]),
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+        .library(name: "URLRewriting", targets: ["URLRewriting"]),
     ],
     targets: [
         // System libraries (Debian -dev packages; Homebrew on macOS).
@@ -36,8 +37,11 @@ let package = Package(
             dependencies: ["CWebP", "CTurboJPEG", "CSPNG", "CGIF"],
             swiftSettings: swiftSettings),
         .target(
+            name: "URLRewriting",
+            swiftSettings: swiftSettings),
+        .target(
             name: "WebPBridgeCLI",
-            dependencies: ["ImageCodecs"],
+            dependencies: ["ImageCodecs", "URLRewriting"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "webp-bridge",
@@ -47,6 +51,11 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["ImageCodecs"],
             swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "rewrite-benchmark",
+            dependencies: ["URLRewriting"],
+            path: "Benchmarks/RewriteBenchmark",
+            swiftSettings: swiftSettings),
 
         .testTarget(
             name: "ImageCodecsTests",
@@ -55,6 +64,10 @@ let package = Package(
         .testTarget(
             name: "WebPBridgeCLITests",
             dependencies: ["WebPBridgeCLI", "ImageCodecs", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLRewritingTests",
+            dependencies: ["URLRewriting", "TestSupport"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,69 @@
+/// Helpers over a raw (still percent-encoded) query string, split on `&`
+/// without decoding, so that editing one item leaves the others byte-identical.
+enum RawQuery {
+    /// The `&`-separated items, empty ones included.
+    static func items(_ query: Substring) -> [Substring] {
+        query.split(separator: "&", omittingEmptySubsequences: false)
+    }
+
+    /// The part of `item` before its first `=` (the whole item without one).
+    static func name(of item: Substring) -> Substring {
+        guard let equals = item.utf8.firstIndex(of: UInt8(ascii: "=")) else { return item }
+        return item[item.startIndex..<equals]
+    }
+
+    /// The part of `item` after its first `=`, or `nil` without one.
+    static func value(of item: Substring) -> Substring? {
+        guard let equals = item.utf8.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+        return item[item.utf8.index(after: equals)...]
+    }
+
+    /// Whether any item is named one of `names` (ASCII case-insensitive).
+    /// `names` must be lower-case.
+    static func containsItem(in query: Substring?, namedAnyOf names: Set<String>) -> Bool {
+        guard let query, !query.isEmpty else { return false }
+        for item in items(query) where names.contains(lowercasedASCII(name(of: item))) {
+            return true
+        }
+        return false
+    }
+
+    /// Whether the query (or `nil`) contains `needle` ignoring ASCII case;
+    /// `needle` must be lower-case ASCII.
+    static func containsIgnoringCase(_ haystack: Substring, _ needle: String) -> Bool {
+        let hay = haystack.utf8
+        let pattern = Array(needle.utf8)
+        guard let first = pattern.first, hay.count >= pattern.count else { return false }
+        var index = hay.startIndex
+        let last = hay.index(hay.endIndex, offsetBy: -pattern.count)
+        while index <= last {
+            if lowercase(hay[index]) == first {
+                var matched = true
+                var probe = hay.index(after: index)
+                for expected in pattern.dropFirst() {
+                    if lowercase(hay[probe]) != expected {
+                        matched = false
+                        break
+                    }
+                    probe = hay.index(after: probe)
+                }
+                if matched { return true }
+            }
+            index = hay.index(after: index)
+        }
+        return false
+    }
+
+    /// `text` with ASCII letters lower-cased (other bytes untouched).
+    static func lowercasedASCII(_ text: some StringProtocol) -> String {
+        if !text.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
+            return String(text)
+        }
+        return String(decoding: text.utf8.map(lowercase), as: UTF8.self)
+    }
+
+    @inline(__always)
+    static func lowercase(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+    }
+}
