@@ -96,7 +96,8 @@ public struct Rewriter: Sendable {
             return .miss(RewriteReason(.schemeNotMatched, "scheme \(parts.scheme) is not one of the rule's schemes"))
         }
         let source = rule.dialect.sourcePath(of: parts)
-        guard source.hasPrefix(rule.pathPrefix) else {
+        // An empty path is the root: `http://host` is `http://host/`.
+        guard source.hasPrefix(rule.pathPrefix) || (source.isEmpty && rule.pathPrefix == "/") else {
             return .miss(RewriteReason(.pathPrefixNotMatched, "path does not start with \(rule.pathPrefix)"))
         }
         switch ImageType(path: source) {
