@@ -39,6 +39,21 @@ public struct RewriteReason: Sendable, Hashable, CustomStringConvertible {
     /// Whether the URL was rewritten.
     public var isRewritten: Bool { kind == .rewritten }
 
-    /// `rewritten: added format/webp to imageView2`.
-    public var description: String { detail.isEmpty ? kind.rawValue : "\(kind.rawValue): \(detail)" }
+    /// `rewritten: added format/webp to imageView2`, `unchanged (signed): signed URL (s=)`.
+    public var description: String {
+        let label: String
+        switch kind {
+        case .rewritten: label = "rewritten"
+        case .notAbsolute: label = "unchanged (not an absolute URL)"
+        case .noRuleForHost: label = "unchanged (no rule for the host)"
+        case .schemeNotMatched: label = "unchanged (scheme)"
+        case .pathPrefixNotMatched: label = "unchanged (path prefix)"
+        case .notAnImage: label = "unchanged (not an image)"
+        case .gifNotEnabled: label = "unchanged (GIF)"
+        case .alreadyWebP: label = "unchanged (already WebP)"
+        case .signed: label = "unchanged (signed)"
+        case .notRewritable: label = "unchanged (not rewritable)"
+        }
+        return detail.isEmpty ? label : "\(label): \(detail)"
+    }
 }

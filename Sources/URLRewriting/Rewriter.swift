@@ -66,7 +66,7 @@ public struct Rewriter: Sendable {
             }
         }
         if let firstMiss { return unchanged(url, parts, rule: firstMiss.rule, firstMiss.reason) }
-        return unchanged(url, parts, rule: nil, RewriteReason(.noRuleForHost, "no rule for host \(parts.host)"))
+        return unchanged(url, parts, rule: nil, RewriteReason(.noRuleForHost, String(parts.host)))
     }
 
     /// The cache key for `url`: the normalised variant when a rule rewrites
