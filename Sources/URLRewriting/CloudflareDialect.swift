@@ -26,8 +26,8 @@ struct CloudflareDialect: DialectRewriting {
             return .rewritten(
                 url.replacing(path: Self.prefix + newOptions + url.path), detail: "added /cdn-cgi/image/\(newOptions)")
         }
-        var list = options.split(separator: ",", omittingEmptySubsequences: false)
-        if let index = list.lastIndex(where: { $0.hasPrefix("format=") || $0.hasPrefix("f=") }) {
+        var list = options.splitBytes(UInt8(ascii: ","))
+        if let index = list.lastIndex(where: { $0.hasBytePrefix("format=") || $0.hasBytePrefix("f=") }) {
             let value = list[index].drop(while: { $0 != "=" }).dropFirst()
             if value == "webp" { return .alreadyWebP("format=webp") }
             if value == "auto" { return .alreadyWebP("format=auto negotiates WebP") }
@@ -42,9 +42,9 @@ struct CloudflareDialect: DialectRewriting {
 
     /// The options and the source path (from its `/`) of a `/cdn-cgi/image/` path.
     static func split(_ path: Substring) -> (options: Substring, source: Substring)? {
-        guard path.hasPrefix(prefix) else { return nil }
+        guard path.hasBytePrefix(prefix) else { return nil }
         let afterPrefix = path.dropFirst(prefix.utf8.count)
-        guard let slash = afterPrefix.firstIndex(of: "/") else { return nil }
+        guard let slash = afterPrefix.firstIndex(ofByte: UInt8(ascii: "/")) else { return nil }
         return (afterPrefix[..<slash], afterPrefix[slash...])
     }
 }

@@ -23,15 +23,15 @@ struct CloudinaryDialect: DialectRewriting {
 
     func rewrite(_ url: URLParts) -> DialectOutcome {
         let path = url.path
-        if path.contains("/image/private/") || path.contains("/image/authenticated/") {
+        if path.containsBytes("/image/private/") || path.containsBytes("/image/authenticated/") {
             return .signed("private or authenticated delivery (signed)")
         }
         guard let delivery = Self.deliveryRange(in: path) else {
             return .notRewritable("not a Cloudinary /image/upload/ or /image/fetch/ path")
         }
         let rest = path[delivery.upperBound...]
-        let segments = rest.split(separator: "/", omittingEmptySubsequences: false)
-        if let first = segments.first, first.hasPrefix("s--"), first.hasSuffix("--") {
+        let segments = rest.splitBytes(UInt8(ascii: "/"))
+        if let first = segments.first, first.hasBytePrefix("s--"), first.hasByteSuffix("--") {
             return .signed("signed URL (s--…--)")
         }
         // Leading segments that are transformations (chained with `/`).
@@ -42,8 +42,8 @@ struct CloudinaryDialect: DialectRewriting {
         }
         var formatAt: (segment: Int, parameter: Int, value: Substring)?
         for (segmentIndex, segment) in transformations.enumerated() {
-            for (parameterIndex, parameter) in segment.split(separator: ",").enumerated()
-            where parameter.hasPrefix("f_") {
+            for (parameterIndex, parameter) in segment.splitBytes(UInt8(ascii: ",")).enumerated()
+            where parameter.hasBytePrefix("f_") {
                 formatAt = (segmentIndex, parameterIndex, parameter.dropFirst(2))
             }
         }
@@ -52,7 +52,7 @@ struct CloudinaryDialect: DialectRewriting {
         if let formatAt {
             if formatAt.value == "webp" { return .alreadyWebP("f_webp") }
             if formatAt.value == "auto" { return .alreadyWebP("f_auto negotiates WebP") }
-            var parameters = transformations[formatAt.segment].split(separator: ",")
+            var parameters = transformations[formatAt.segment].splitBytes(UInt8(ascii: ","))
             parameters[formatAt.parameter] = "f_webp"
             newSegments[formatAt.segment] = parameters.joined(separator: ",")[...]
             detail = "replaced f_\(formatAt.value) with f_webp"
@@ -69,14 +69,14 @@ struct CloudinaryDialect: DialectRewriting {
 
     /// The range of `/image/upload/` or `/image/fetch/` in the path.
     static func deliveryRange(in path: Substring) -> Range<String.Index>? {
-        path.firstRange(of: "/image/upload/") ?? path.firstRange(of: "/image/fetch/")
+        path.byteRange(of: "/image/upload/") ?? path.byteRange(of: "/image/fetch/")
     }
 
     static func isTransformation(_ segment: Substring) -> Bool {
         guard !segment.isEmpty else { return false }
-        for parameter in segment.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let underscore = parameter.firstIndex(of: "_"),
-                parameterNames.contains(parameter[..<underscore]) || parameter.hasPrefix("$")
+        for parameter in segment.splitBytes(UInt8(ascii: ",")) {
+            guard let underscore = parameter.firstIndex(ofByte: UInt8(ascii: "_")),
+                parameterNames.contains(parameter[..<underscore]) || parameter.hasBytePrefix("$")
             else { return false }
         }
         return true

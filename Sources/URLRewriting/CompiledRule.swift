@@ -1,6 +1,9 @@
 /// A ``RewriteRule`` validated and parsed once: lower-cased host sets, the
 /// dialect's fixed strings built, templates and styles parsed.
-struct CompiledRule: Sendable {
+///
+/// A final class of immutable fields (hence `Sendable`): the rewriter walks
+/// its rules for every URL, and a reference avoids copying every field.
+final class CompiledRule: Sendable {
     let name: String
     let exactHosts: Set<String>
     /// `.example.com` for `*.example.com`.
@@ -81,7 +84,11 @@ struct CompiledRule: Sendable {
 
     /// Whether `host` (lower-cased, no trailing dot) is one of the rule's hosts.
     func matchesHost(_ host: String) -> Bool {
-        if exactHosts.contains(host) { return true }
+        exactHosts.contains(host) || matchesWildcard(host)
+    }
+
+    /// Whether `host` (lower-cased, no trailing dot) matches one of the rule's `*.` patterns.
+    func matchesWildcard(_ host: String) -> Bool {
         for suffix in wildcardSuffixes where host.utf8.count > suffix.utf8.count && host.hasSuffix(suffix) {
             return true
         }

@@ -4,10 +4,18 @@
 struct PipelineQueryEditor: Sendable {
     /// The step added when the URL has none, e.g. `imageView2/2/w/750/format/webp/ignore-error/1`.
     let newStep: String
+    private let addedDetail: String
+    private let appendedDetail: String
+
+    init(newStep: String) {
+        self.newStep = newStep
+        addedDetail = "added \(newStep)"
+        appendedDetail = "appended \(newStep) to the pipeline"
+    }
 
     func rewrite(_ url: URLParts) -> DialectOutcome {
         guard let query = url.query, !query.isEmpty else {
-            return .rewritten(url.replacing(query: newStep), detail: "added \(newStep)")
+            return .rewritten(url.replacing(query: newStep), detail: addedDetail)
         }
         var items = RawQuery.items(query)
         if let index = items.firstIndex(where: QiniuPipeline.isPipeline) {
@@ -22,10 +30,10 @@ struct PipelineQueryEditor: Sendable {
                 return .notRewritable(what)
             case .needsStep:
                 items[index] = (items[index] + QiniuPipeline.separator + newStep)[...]
-                detail = "appended \(newStep) to the pipeline"
+                detail = appendedDetail
             }
             return .rewritten(url.replacing(query: items.joined(separator: "&")), detail: detail)
         }
-        return .rewritten(url.replacing(query: newStep + "&" + query), detail: "added \(newStep)")
+        return .rewritten(url.replacing(query: newStep + "&" + query), detail: addedDetail)
     }
 }

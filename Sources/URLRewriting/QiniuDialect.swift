@@ -101,7 +101,7 @@ struct QiniuDialect: DialectRewriting {
                 detail: "style '\(style.name)' → '\(equivalent)'")
         }
         guard stylesOnly, let targetStyle else { return pipeline.rewrite(url) }
-        if separator != "/", let dot = url.path.lastIndex(of: "."), url.path[dot...].contains(separator) {
+        if separator != "/", let dot = url.path.lastIndex(ofByte: UInt8(ascii: ".")), url.path[dot...].containsBytes(separator) {
             return .notRewritable("path ends with an unknown style")
         }
         return .rewritten(url.replacing(path: url.path + targetStyle.suffix), detail: "added style '\(targetStyle.name)'")
@@ -109,7 +109,7 @@ struct QiniuDialect: DialectRewriting {
 
     private func style(of path: Substring) -> Style? {
         guard !styles.isEmpty else { return nil }
-        return styles.first { path.hasSuffix($0.suffix) && path.utf8.count > $0.suffix.utf8.count }
+        return styles.first { path.hasByteSuffix($0.suffix) && path.utf8.count > $0.suffix.utf8.count }
     }
 
     private static func signature(of tokens: [Substring]) -> [Substring] {

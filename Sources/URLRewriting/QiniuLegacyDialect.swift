@@ -31,7 +31,7 @@ struct QiniuLegacyDialect: DialectRewriting {
             }
         }
         if let query = url.query {
-            if query.contains("format/jpg") {
+            if query.containsBytes("format/jpg") {
                 return .rewritten(
                     url.replacing(query: String(query.replacing("format/jpg", with: "format/webp"))),
                     detail: "replaced format/jpg with format/webp")
@@ -50,7 +50,7 @@ struct QiniuLegacyDialect: DialectRewriting {
         }
         // Style branch: `<path without extension>.<extension cut at the first '-'>-WebPiOSW<width>`.
         let path = url.path
-        guard let dot = path.lastIndex(of: ".") else { return .notRewritable("no extension") }
+        guard let dot = path.lastIndex(ofByte: UInt8(ascii: ".")) else { return .notRewritable("no extension") }
         let afterDot = path[path.index(after: dot)...]
         let ext = afterDot.prefix(while: { $0 != "-" })
         return .rewritten(

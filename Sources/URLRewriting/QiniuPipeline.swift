@@ -84,7 +84,7 @@ enum QiniuPipeline {
             let name = firstStepName(step)
             if metadataFops.contains(name) { return .metadata("\(name) returns metadata, not an image") }
             guard formattableFops.contains(name) else { continue }
-            let tokens = step.split(separator: "/", omittingEmptySubsequences: false)
+            let tokens = step.splitBytes(UInt8(ascii: "/"))
             lastFormattable = (range, tokens)
             if let valueIndex = formatValueIndex(tokens) { formatted = (range, tokens, valueIndex) }
         }

@@ -3,7 +3,7 @@
 enum RawQuery {
     /// The `&`-separated items, empty ones included.
     static func items(_ query: Substring) -> [Substring] {
-        query.split(separator: "&", omittingEmptySubsequences: false)
+        query.splitBytes(UInt8(ascii: "&"))
     }
 
     /// The part of `item` before its first `=` (the whole item without one).

@@ -9,6 +9,10 @@ public struct Rewriter: Sendable {
     /// The configuration the rewriter was built from.
     public let configuration: RewriteConfiguration
     private let rules: [CompiledRule]
+    /// Exact host → the indices of the rules that list it, so that one hash
+    /// lookup finds the candidates.
+    private let rulesByHost: [String: [Int]]
+    private let hasWildcards: Bool
 
     /// Compiles `configuration`.
     ///
@@ -22,6 +26,12 @@ public struct Rewriter: Sendable {
             rules.append(try CompiledRule(rule, index: index))
         }
         self.rules = rules
+        var byHost: [String: [Int]] = [:]
+        for (index, rule) in rules.enumerated() {
+            for host in rule.exactHosts { byHost[host, default: []].append(index) }
+        }
+        rulesByHost = byHost
+        hasWildcards = rules.contains { !$0.wildcardSuffixes.isEmpty }
     }
 
     /// Rewrites `url` with the first rule that accepts it.
@@ -43,7 +53,12 @@ public struct Rewriter: Sendable {
         }
         let host = parts.normalizedHost
         var firstMiss: (rule: CompiledRule, reason: RewriteReason)?
-        for rule in rules where rule.matchesHost(host) {
+        let exact = rulesByHost[host]
+        if exact == nil, !hasWildcards {
+            return unchanged(url, parts, rule: nil, RewriteReason(.noRuleForHost, String(parts.host)))
+        }
+        for (index, rule) in rules.enumerated() {
+            guard exact?.contains(index) == true || rule.matchesWildcard(host) else { continue }
             switch check(parts, against: rule) {
             case .miss(let reason):
                 if firstMiss == nil { firstMiss = (rule, reason) }
@@ -97,7 +112,7 @@ public struct Rewriter: Sendable {
         }
         let source = rule.dialect.sourcePath(of: parts)
         // An empty path is the root: `http://host` is `http://host/`.
-        guard source.hasPrefix(rule.pathPrefix) || (source.isEmpty && rule.pathPrefix == "/") else {
+        guard source.hasBytePrefix(rule.pathPrefix) || (source.isEmpty && rule.pathPrefix == "/") else {
             return .miss(RewriteReason(.pathPrefixNotMatched, "path does not start with \(rule.pathPrefix)"))
         }
         switch ImageType(path: source) {

@@ -66,10 +66,10 @@ struct ThumborDialect: DialectRewriting {
 
     /// The option segments and the image part of an `/unsafe/…` path.
     static func split(_ path: Substring) -> (options: [Substring], image: Substring)? {
-        guard path.hasPrefix("/unsafe/") else { return nil }
+        guard path.hasBytePrefix("/unsafe/") else { return nil }
         var rest = path.dropFirst("/unsafe/".count)
         var options: [Substring] = []
-        while let slash = rest.firstIndex(of: "/") {
+        while let slash = rest.firstIndex(ofByte: UInt8(ascii: "/")) {
             let segment = rest[..<slash]
             guard isOption(segment) else { break }
             options.append(segment)

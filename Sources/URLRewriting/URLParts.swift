@@ -26,60 +26,93 @@ struct URLParts: Sendable {
     /// Splits `string`, or returns `nil` when it is not of the form
     /// `scheme://authority…` with a non-empty host.
     init?(_ string: String) {
-        self.string = string
-        let utf8 = string.utf8
-        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-        let scheme = string[string.startIndex..<colon]
-        guard !scheme.isEmpty, scheme.utf8.allSatisfy(URLParts.isSchemeByte) else { return nil }
-        var cursor = utf8.index(after: colon)
-        guard utf8[cursor...].starts(with: "//".utf8) else { return nil }
-        cursor = utf8.index(cursor, offsetBy: 2)
+        var copy = string
+        // One pass over contiguous bytes, recording offsets of the delimiters.
+        let offsets: Offsets? = copy.withUTF8 { bytes in URLParts.scan(bytes) }
+        guard let offsets else { return nil }
+        self.string = copy
+        let utf8 = copy.utf8
+        let start = utf8.startIndex
+        func index(_ offset: Int) -> String.Index { utf8.index(start, offsetBy: offset) }
+        scheme = copy[start..<index(offsets.schemeEnd)]
+        userInfo = offsets.userInfoEnd.map { copy[index(offsets.schemeEnd + 3)..<index($0)] }
+        host = copy[index(offsets.hostStart)..<index(offsets.hostEnd)]
+        port = offsets.hostEnd < offsets.pathStart ? copy[index(offsets.hostEnd + 1)..<index(offsets.pathStart)] : nil
+        path = copy[index(offsets.pathStart)..<index(offsets.pathEnd)]
+        query = offsets.queryEnd.map { copy[index(offsets.pathEnd + 1)..<index($0)] }
+        let fragmentStart = offsets.queryEnd ?? offsets.pathEnd
+        fragment = fragmentStart < offsets.count ? copy[index(fragmentStart + 1)...] : nil
+    }
+
+    /// Delimiter positions, as byte offsets.
+    private struct Offsets {
+        var schemeEnd = 0
+        var userInfoEnd: Int?
+        var hostStart = 0
+        var hostEnd = 0
+        var pathStart = 0
+        var pathEnd = 0
+        var queryEnd: Int?
+        var count = 0
+    }
+
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Offsets? {
+        var offsets = Offsets()
+        offsets.count = bytes.count
+        var cursor = 0
+        while cursor < bytes.count, isSchemeByte(bytes[cursor]) { cursor += 1 }
+        guard cursor > 0, cursor + 2 < bytes.count, bytes[cursor] == UInt8(ascii: ":"),
+            bytes[cursor + 1] == UInt8(ascii: "/"), bytes[cursor + 2] == UInt8(ascii: "/")
+        else { return nil }
+        offsets.schemeEnd = cursor
+        cursor += 3
         let authorityStart = cursor
-        while cursor < utf8.endIndex {
-            let byte = utf8[cursor]
-            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-            cursor = utf8.index(after: cursor)
+        var lastAt: Int?
+        var lastColon: Int?
+        var lastBracket: Int?
+        while cursor < bytes.count {
+            switch bytes[cursor] {
+            case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                break
+            case UInt8(ascii: "@"):
+                lastAt = cursor
+                lastColon = nil
+                cursor += 1
+                continue
+            case UInt8(ascii: ":"):
+                lastColon = cursor
+                cursor += 1
+                continue
+            case UInt8(ascii: "]"):
+                lastBracket = cursor
+                cursor += 1
+                continue
+            default:
+                cursor += 1
+                continue
+            }
+            break
         }
-        let authority = string[authorityStart..<cursor]
-        var hostStart = authority.startIndex
-        if let at = authority.utf8.lastIndex(of: UInt8(ascii: "@")) {
-            userInfo = authority[authority.startIndex..<at]
-            hostStart = authority.utf8.index(after: at)
-        } else {
-            userInfo = nil
-        }
-        let hostAndPort = authority[hostStart...]
+        offsets.userInfoEnd = lastAt
+        offsets.hostStart = lastAt.map { $0 + 1 } ?? authorityStart
         // A colon after the host (and after an IPv6 literal's closing bracket) starts the port.
-        let portSearchStart = hostAndPort.utf8.lastIndex(of: UInt8(ascii: "]")) ?? hostAndPort.startIndex
-        if let portColon = hostAndPort.utf8[portSearchStart...].firstIndex(of: UInt8(ascii: ":")) {
-            host = hostAndPort[hostAndPort.startIndex..<portColon]
-            port = hostAndPort[hostAndPort.utf8.index(after: portColon)...]
+        if let colon = lastColon, colon > (lastBracket ?? -1), colon >= offsets.hostStart {
+            offsets.hostEnd = colon
         } else {
-            host = hostAndPort
-            port = nil
+            offsets.hostEnd = cursor
         }
-        guard !host.isEmpty else { return nil }
-        let pathStart = cursor
-        while cursor < utf8.endIndex {
-            let byte = utf8[cursor]
-            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-            cursor = utf8.index(after: cursor)
+        guard offsets.hostEnd > offsets.hostStart else { return nil }
+        offsets.pathStart = cursor
+        while cursor < bytes.count, bytes[cursor] != UInt8(ascii: "?"), bytes[cursor] != UInt8(ascii: "#") {
+            cursor += 1
         }
-        path = string[pathStart..<cursor]
-        if cursor < utf8.endIndex, utf8[cursor] == UInt8(ascii: "?") {
-            let queryStart = utf8.index(after: cursor)
-            let hash = utf8[queryStart...].firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
-            query = string[queryStart..<hash]
-            cursor = hash
-        } else {
-            query = nil
+        offsets.pathEnd = cursor
+        if cursor < bytes.count, bytes[cursor] == UInt8(ascii: "?") {
+            cursor += 1
+            while cursor < bytes.count, bytes[cursor] != UInt8(ascii: "#") { cursor += 1 }
+            offsets.queryEnd = cursor
         }
-        if cursor < utf8.endIndex {
-            fragment = string[utf8.index(after: cursor)...]
-        } else {
-            fragment = nil
-        }
-        self.scheme = scheme
+        return offsets
     }
 
     /// Everything before the path: `scheme://userinfo@host:port`.
