@@ -23,13 +23,3 @@ enum AcceptHeader {
         return false
     }
 }
-
-extension Substring {
-    /// Without leading and trailing spaces and tabs.
-    var trimmingSpaces: Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" { result.removeFirst() }
-        while let last = result.last, last == " " || last == "\t" { result.removeLast() }
-        return result
-    }
-}

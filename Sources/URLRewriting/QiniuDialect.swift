@@ -127,18 +127,3 @@ struct QiniuDialect: DialectRewriting {
         return result
     }
 }
-
-/// Qiniu private URLs: the signature in `token=` covers the processing.
-enum QiniuSigning {
-    static func isSigned(_ query: Substring?) -> Bool {
-        guard let query, !query.isEmpty else { return false }
-        var hasDeadline = false
-        var hasToken = false
-        for item in RawQuery.items(query) {
-            let name = RawQuery.name(of: item)
-            if name == "e" { hasDeadline = true }
-            if name == "token" { hasToken = true }
-        }
-        return hasDeadline && hasToken
-    }
-}

@@ -6,6 +6,23 @@ enum RawQuery {
         query.splitBytes(UInt8(ascii: "&"))
     }
 
+    /// Calls `body` with each `&`-separated item, without building an array;
+    /// stops when `body` returns `true`. Returns whether it stopped.
+    @discardableResult
+    static func forEachItem(in query: Substring, _ body: (Substring) -> Bool) -> Bool {
+        let utf8 = query.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index < utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "&") {
+                if body(query[start..<index]) { return true }
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        return body(query[start..<utf8.endIndex])
+    }
+
     /// The part of `item` before its first `=` (the whole item without one).
     static func name(of item: Substring) -> Substring {
         guard let equals = item.utf8.firstIndex(of: UInt8(ascii: "=")) else { return item }
@@ -22,10 +39,7 @@ enum RawQuery {
     /// `names` must be lower-case.
     static func containsItem(in query: Substring?, namedAnyOf names: Set<String>) -> Bool {
         guard let query, !query.isEmpty else { return false }
-        for item in items(query) where names.contains(lowercasedASCII(name(of: item))) {
-            return true
-        }
-        return false
+        return forEachItem(in: query) { item in names.contains(lowercasedASCII(name(of: item))) }
     }
 
     /// Whether the query (or `nil`) contains `needle` ignoring ASCII case;

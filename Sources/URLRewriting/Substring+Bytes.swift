@@ -58,4 +58,12 @@ extension Substring {
         pieces.append(self[start..<utf8.endIndex])
         return pieces
     }
+
+    /// Without leading and trailing spaces and tabs.
+    var trimmingSpaces: Substring {
+        var result = self
+        while let first = result.first, first == " " || first == "\t" { result.removeFirst() }
+        while let last = result.last, last == " " || last == "\t" { result.removeLast() }
+        return result
+    }
 }

@@ -112,14 +112,15 @@ struct RewriteCommand: BridgeCommand {
                 continue
             }
             let result = rewriter.rewrite(url)
-            var output = result.url.absoluteString
+            // Unchanged URLs are printed as given (Foundation may have percent-encoded them).
+            var output = result.isRewritten ? result.url.absoluteString : input
             var key = result.cacheKey
             var explanation = (result.ruleName.map { "rule \($0): " } ?? "") + result.reason.description
             if decidesForClient {
                 let decision = policy.decision(
                     for: ClientRequest(url: url, userAgent: userAgent, accept: accept), rewrite: result)
                 if case .passThrough = decision {
-                    output = url.absoluteString
+                    output = input
                     key = Rewriter.normalizedCacheKey(for: url)
                 } else {
                     output = decision.fetchURL(original: url).absoluteString

@@ -68,6 +68,11 @@ import Testing
                 """)
     }
 
+    @Test func unchangedURLsArePrintedAsGiven() async {
+        let result = await run(["--preset", "qiniu", "--host", "img.example.com", "http://other.example/图.jpg"])
+        #expect(result.output == "http://other.example/图.jpg\thttp://other.example/%E5%9B%BE.jpg\n")
+    }
+
     @Test func readsURLsFromStandardInputWhenNoneAreGiven() async {
         let result = await run(
             ["--preset", "tencent-ci", "--host", "*.example.com"],
