@@ -48,6 +48,19 @@ import URLRewriting
         #expect(try RewriteConfiguration(json: encoded) == configuration)
     }
 
+    @Test func everyDialectRoundTripsThroughJSON() throws {
+        let rules = Rules.everyDialect + [
+            DialectExampleTests.qiniuStylesOnly, DialectExampleTests.thumborServer,
+            Rules.rule(.aliyunOSS(AliyunOSSOptions(parameter: .imageProcess)), gif: true),
+            Rules.rule(.tencentCI(TencentCIOptions(ignoreError: false)), width: nil, quality: 60),
+        ]
+        let configuration = RewriteConfiguration(
+            rules: rules,
+            clientPolicy: ClientPolicy(transcodesForOtherClients: false, excludedDeviceClasses: [.tablet, .desktop]))
+        let decoded = try RewriteConfiguration(json: try JSONEncoder().encode(configuration))
+        #expect(decoded == configuration)
+    }
+
     @Test func buildsInCode() throws {
         let configuration = RewriteConfiguration(rules: [
             RewriteRule(name: "photos", hosts: ["img.example.com"], dialect: .imgix, width: 640)
