@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .executable(name: "webp-bridge", targets: ["webp-bridge"]),
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+        .library(name: "URLRewriting", targets: ["URLRewriting"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "ImageOrigin", targets: ["ImageOrigin"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
@@ -37,9 +38,13 @@ let package = Package(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
 
+        // Libraries, lowest first.
         .target(
             name: "ImageCodecs",
             dependencies: ["CWebP", "CTurboJPEG", "CSPNG", "CGIF"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "URLRewriting",
             swiftSettings: swiftSettings),
         .target(
             name: "HTTPServer",
@@ -51,46 +56,58 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "ImagePipeline",
-            dependencies: ["ImageCodecs"],
+            dependencies: ["ImageCodecs", "URLRewriting"],
             swiftSettings: swiftSettings),
         .target(
             name: "WebPBridgeCLI",
-            dependencies: ["ImageCodecs", "HTTPServer", "ImageOrigin"],
+            dependencies: ["ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "webp-bridge",
             dependencies: ["WebPBridgeCLI"],
-            swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "codecs-benchmark",
-            dependencies: ["ImageCodecs"],
-            path: "Benchmarks/CodecsBenchmark",
             swiftSettings: swiftSettings),
         .target(
             name: "TestSupport",
             dependencies: ["ImageCodecs"],
             swiftSettings: swiftSettings),
 
-        .testTarget(
-            name: "ImageCodecsTests",
-            dependencies: ["ImageCodecs", "TestSupport"],
+        // Benchmarks (run by `make bench-…`, never by tests).
+        .executableTarget(
+            name: "codecs-benchmark",
+            dependencies: ["ImageCodecs"],
+            path: "Benchmarks/CodecsBenchmark",
             swiftSettings: swiftSettings),
-        .testTarget(
-            name: "WebPBridgeCLITests",
-            dependencies: ["WebPBridgeCLI", "ImageCodecs", "TestSupport"],
+        .executableTarget(
+            name: "rewrite-benchmark",
+            dependencies: ["URLRewriting"],
+            path: "Benchmarks/RewriteBenchmark",
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "HTTPServerBenchmark",
             dependencies: ["HTTPServer"],
             path: "Benchmarks/HTTPServerBenchmark",
             swiftSettings: swiftSettings),
+
+        // Tests.
+        .testTarget(
+            name: "ImageCodecsTests",
+            dependencies: ["ImageCodecs", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "URLRewritingTests",
+            dependencies: ["URLRewriting", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HTTPServerTests",
+            dependencies: ["HTTPServer"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "ImageOriginTests",
             dependencies: ["ImageOrigin", "HTTPServer", "ImageCodecs", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "HTTPServerTests",
-            dependencies: ["HTTPServer"],
+            name: "WebPBridgeCLITests",
+            dependencies: ["WebPBridgeCLI", "ImageCodecs", "TestSupport"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

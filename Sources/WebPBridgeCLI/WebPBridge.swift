@@ -11,6 +11,7 @@ public enum WebPBridge {
     static let commands: [any BridgeCommand.Type] = [
         ConvertCommand.self,
         InfoCommand.self,
+        RewriteCommand.self,
         OriginCommand.self,
     ]
 
@@ -63,6 +64,13 @@ public enum WebPBridge {
         do {
             try await instance.run(io: io)
             return ExitCode.success
+        } catch let error as UsageError {
+            // Some usage errors show only when running (no URL arguments and
+            // standard input is a terminal); they are still usage errors.
+            io.printError("error: \(error.message)")
+            io.printError("Usage: webp-bridge \(configuration.commandName) \(configuration.usage[0])")
+            io.printError("See 'webp-bridge \(configuration.commandName) --help'.")
+            return ExitCode.usage
         } catch {
             io.printError("error: \(error)")
             return ExitCode.failure

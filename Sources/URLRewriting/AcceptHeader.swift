@@ -1,0 +1,25 @@
+/// Reads an `Accept` header the way WebP negotiation needs.
+enum AcceptHeader {
+    /// Whether `accept` lists `image/webp` with a quality above zero.
+    ///
+    /// `image/*` and `*/*` do not count: Safari 14 on older macOS sends
+    /// `image/*` and cannot decode WebP. A malformed `q` counts as zero, so
+    /// a doubtful client is transcoded for rather than sent bytes it may not show.
+    static func acceptsWebP(_ accept: String?) -> Bool {
+        guard let accept, RawQuery.containsIgnoringCase(accept[...], "image/webp") else { return false }
+        for range in accept.split(separator: ",") {
+            var parameters = range.split(separator: ";").makeIterator()
+            guard let type = parameters.next(),
+                RawQuery.lowercasedASCII(type.trimmingSpaces) == "image/webp"
+            else { continue }
+            var quality = 1.0
+            while let parameter = parameters.next() {
+                let pair = parameter.split(separator: "=", maxSplits: 1)
+                guard pair.count == 2, RawQuery.lowercasedASCII(pair[0].trimmingSpaces) == "q" else { continue }
+                quality = Double(pair[1].trimmingSpaces) ?? 0
+            }
+            if quality > 0 { return true }
+        }
+        return false
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// Aliyun OSS `?x-oss-process=image/resize,w_750/quality,Q_75/format,webp`
+/// and its look-alikes (Huawei OBS `x-image-process`, Baidu BOS
+/// `x-bce-process`): actions separated by `/`, parameters by `,`, format last.
+struct AliyunOSSDialect: DialectRewriting {
+    static let signatureItems: Set<String> = [
+        "ossaccesskeyid", "signature", "x-oss-signature", "x-oss-credential", "accesskeyid", "authorization",
+    ]
+
+    let parameter: String
+    /// `format,webp` (`format,f_webp` on BOS).
+    let formatAction: String
+    /// The whole processing added to a URL without one.
+    let newValue: String
+
+    init(options: AliyunOSSOptions, width: Int?, quality: Int?) {
+        parameter = options.parameter.rawValue
+        var actions: [String] = []
+        switch options.parameter {
+        case .ossProcess:
+            if let width { actions.append("resize,w_\(width)") }
+            if let quality { actions.append("quality,Q_\(quality)") }
+            formatAction = "format,webp"
+        case .imageProcess:
+            if let width { actions.append("resize,w_\(width)") }
+            if let quality { actions.append("quality,q_\(quality)") }
+            formatAction = "format,webp"
+        case .bceProcess:
+            if let width { actions.append("resize,m_lfit,w_\(width)") }
+            if let quality { actions.append("quality,q_\(quality)") }
+            formatAction = "format,f_webp"
+        }
+        actions.append(formatAction)
+        newValue = "image/" + actions.joined(separator: "/")
+    }
+
+    func rewrite(_ url: URLParts) -> DialectOutcome {
+        if RawQuery.containsItem(in: url.query, namedAnyOf: Self.signatureItems) {
+            return .signed("signed URL (Signature / x-oss-signature)")
+        }
+        guard let query = url.query, !query.isEmpty else {
+            return .rewritten(url.replacing(query: "\(parameter)=\(newValue)"), detail: "added \(parameter)=\(newValue)")
+        }
+        var items = RawQuery.items(query)
+        guard let index = items.firstIndex(where: { RawQuery.name(of: $0) == parameter }) else {
+            return .rewritten(
+                url.replacing(query: query + "&\(parameter)=\(newValue)"), detail: "added \(parameter)=\(newValue)")
+        }
+        let raw = RawQuery.value(of: items[index]) ?? ""
+        let value = raw.contains("%") ? (String(raw).removingPercentEncoding ?? String(raw)) : String(raw)
+        if value.hasPrefix("style/") {
+            return .notRewritable("\(parameter)=style/…: the style decides the format")
+        }
+        guard value.hasPrefix("image/") else {
+            return .notRewritable("\(parameter) is not image processing")
+        }
+        var actions = value.dropFirst("image/".count).splitBytes(UInt8(ascii: "/")).filter { !$0.isEmpty }.map(String.init)
+        if let formatIndex = actions.firstIndex(where: { $0.hasPrefix("format,") }) {
+            let format = RawQuery.lowercasedASCII(actions[formatIndex].dropFirst("format,".count))
+            if format == "webp" || format == "f_webp" { return .alreadyWebP("\(parameter) has format,\(format)") }
+            if format == "f_auto" || format == "auto" {
+                return .alreadyWebP("\(parameter) has format,\(format) (negotiated by Accept)")
+            }
+            actions.remove(at: formatIndex)
+        }
+        actions.append(formatAction)
+        let newItem = "\(parameter)=image/" + actions.joined(separator: "/")
+        items[index] = newItem[...]
+        return .rewritten(url.replacing(query: items.joined(separator: "&")), detail: "set \(formatAction) last in \(parameter)")
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// Decides, for each image request, whether to pass it through, serve the
+/// WebP variant, or fetch the WebP variant and transcode it for the client.
+///
+/// The defaults follow the facts in CDN-GRAMMARS.md: a client supports WebP
+/// when its `Accept` header lists `image/webp` with q > 0 (`image/*` and
+/// `*/*` do not count). The legacy app's rules are available as options.
+public struct ClientPolicy: Sendable, Hashable {
+    /// How the policy tells whether a client decodes WebP.
+    public enum WebPSupport: String, Sendable, Hashable, CaseIterable {
+        /// `Accept` lists `image/webp` with q > 0: serve WebP; otherwise transcode
+        /// (or pass through when ``ClientPolicy/transcodesForOtherClients`` is off).
+        case acceptHeader = "accept"
+        /// The legacy rule: a `User-Agent` containing `AppleWebKit` is a WebView
+        /// that cannot decode WebP, so transcode for it; pass everything else through.
+        case legacyAppleWebKit = "apple-webkit"
+    }
+
+    /// How WebP support is detected; default ``WebPSupport/acceptHeader``.
+    public var webPSupport: WebPSupport
+    /// With ``WebPSupport/acceptHeader``: whether clients without WebP support
+    /// get the variant transcoded (saving network bytes) rather than the
+    /// original; default `true`.
+    public var transcodesForOtherClients: Bool
+    /// Device classes that are never rewritten (the legacy app excluded tablets).
+    public var excludedDeviceClasses: Set<DeviceClass>
+
+    /// Creates a policy; every parameter has the documented default.
+    public init(
+        webPSupport: WebPSupport = .acceptHeader, transcodesForOtherClients: Bool = true,
+        excludedDeviceClasses: Set<DeviceClass> = []
+    ) {
+        self.webPSupport = webPSupport
+        self.transcodesForOtherClients = transcodesForOtherClients
+        self.excludedDeviceClasses = excludedDeviceClasses
+    }
+
+    /// The default: negotiate on `Accept`, transcode for the rest.
+    public static let standard = ClientPolicy()
+
+    /// The legacy app's behaviour: `AppleWebKit` user agents are transcoded
+    /// for, tablets are excluded.
+    public static let legacy = ClientPolicy(webPSupport: .legacyAppleWebKit, excludedDeviceClasses: [.tablet])
+
+    /// Decides what to do with `request`, given what the rewriter made of its URL.
+    ///
+    /// - Parameters:
+    ///   - request: the URL and the client's headers.
+    ///   - rewrite: ``Rewriter/rewrite(_:)`` applied to `request.url`.
+    /// - Returns: pass through, serve WebP or transcode. A URL that already asks
+    ///   for WebP is served as is to WebP clients and transcoded for the others.
+    public func decision(for request: ClientRequest, rewrite: RewriteResult) -> ClientDecision {
+        if let deviceClass = request.deviceClass, excludedDeviceClasses.contains(deviceClass) {
+            return .passThrough(reason: "device class '\(deviceClass)' is excluded")
+        }
+        let webPURL: URL
+        switch rewrite.reason.kind {
+        case .rewritten: webPURL = rewrite.url
+        case .alreadyWebP: webPURL = request.url
+        default: return .passThrough(reason: "not rewritten")
+        }
+        switch webPSupport {
+        case .acceptHeader:
+            if AcceptHeader.acceptsWebP(request.accept) { return .serveWebP(webPURL) }
+            return transcodesForOtherClients
+                ? .transcode(webPURL) : .passThrough(reason: "client does not accept image/webp")
+        case .legacyAppleWebKit:
+            guard let userAgent = request.userAgent, userAgent.contains("AppleWebKit") else {
+                return .passThrough(reason: "User-Agent is not AppleWebKit")
+            }
+            return .transcode(webPURL)
+        }
+    }
+
+    /// Rewrites `request.url` with `rewriter` and decides, in one call.
+    public func decision(for request: ClientRequest, using rewriter: Rewriter) -> ClientDecision {
+        decision(for: request, rewrite: rewriter.rewrite(request.url))
+    }
+}

@@ -1,0 +1,97 @@
+/// A ``RewriteRule`` validated and parsed once: lower-cased host sets, the
+/// dialect's fixed strings built, templates and styles parsed.
+///
+/// A final class of immutable fields (hence `Sendable`): the rewriter walks
+/// its rules for every URL, and a reference avoids copying every field.
+final class CompiledRule: Sendable {
+    let name: String
+    let exactHosts: Set<String>
+    /// `.example.com` for `*.example.com`.
+    let wildcardSuffixes: [String]
+    let schemes: Set<String>
+    let pathPrefix: String
+    let convertsGIF: Bool
+    let dialect: any DialectRewriting
+
+    /// Validates `rule` (the `index`-th, 0-based) and compiles it.
+    init(_ rule: RewriteRule, index: Int) throws(RewriteConfigurationError) {
+        let label = RewriteRule.label(index: index, name: rule.name)
+        name = rule.name.isEmpty ? "rule \(index + 1)" : rule.name
+        guard !rule.hosts.isEmpty else {
+            throw .invalid(rule: label, field: "hosts", "needs at least one host (img.example.com or *.example.com)")
+        }
+        var exact: Set<String> = []
+        var wildcards: [String] = []
+        for host in rule.hosts {
+            let lowered = host.lowercased()
+            let bare = lowered.hasPrefix("*.") ? String(lowered.dropFirst(2)) : lowered
+            let isIPv6 = bare.hasPrefix("[") && bare.hasSuffix("]")
+            let valid =
+                !bare.isEmpty && !bare.hasPrefix(".") && !bare.hasSuffix(".") && !bare.contains("..")
+                && bare.allSatisfy { character in
+                    character.isASCII
+                        && (character.isLetter || character.isNumber || character == "-" || character == "."
+                            || character == "_" || (isIPv6 && (character == ":" || character == "[" || character == "]")))
+                }
+            guard valid else {
+                throw .invalid(
+                    rule: label, field: "hosts",
+                    "'\(host)' is not a host name or *.domain pattern (no scheme, port, path or inner *)")
+            }
+            if lowered.hasPrefix("*.") { wildcards.append("." + bare) } else { exact.insert(bare) }
+        }
+        exactHosts = exact
+        wildcardSuffixes = wildcards
+        guard !rule.schemes.isEmpty else { throw .invalid(rule: label, field: "schemes", "needs at least one scheme") }
+        for scheme in rule.schemes where scheme.isEmpty || !scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) {
+            throw .invalid(rule: label, field: "schemes", "'\(scheme)' is not a URL scheme")
+        }
+        schemes = Set(rule.schemes.map { $0.lowercased() })
+        guard rule.pathPrefix.isEmpty || rule.pathPrefix.hasPrefix("/") else {
+            throw .invalid(rule: label, field: "pathPrefix", "must start with '/', got '\(rule.pathPrefix)'")
+        }
+        pathPrefix = rule.pathPrefix
+        convertsGIF = rule.convertsGIF
+        if let width = rule.width, !(1...16_383).contains(width) {
+            throw .invalid(rule: label, field: "width", "must be between 1 and 16383 (WebP's limit), got \(width)")
+        }
+        if let quality = rule.quality, !(1...100).contains(quality) {
+            throw .invalid(rule: label, field: "quality", "must be between 1 and 100, got \(quality)")
+        }
+        let width = rule.width
+        let quality = rule.quality
+        switch rule.dialect {
+        case .qiniu(let options):
+            dialect = try QiniuDialect(options: options, width: width, quality: quality, rule: label)
+        case .qiniuLegacy:
+            dialect = try QiniuLegacyDialect(width: width, rule: label)
+        case .tencentCI(let options):
+            dialect = TencentCIDialect(options: options, width: width, quality: quality)
+        case .aliyunOSS(let options):
+            dialect = AliyunOSSDialect(options: options, width: width, quality: quality)
+        case .cloudinary:
+            dialect = CloudinaryDialect(width: width, quality: quality)
+        case .imgix:
+            dialect = ImgixDialect(width: width, quality: quality)
+        case .cloudflare:
+            dialect = CloudflareDialect(width: width, quality: quality)
+        case .thumbor(let options):
+            dialect = try ThumborDialect(options: options, width: width, quality: quality, rule: label)
+        case .template(let pattern):
+            dialect = try TemplateDialect(pattern: pattern, width: width, quality: quality, rule: label)
+        }
+    }
+
+    /// Whether `host` (lower-cased, no trailing dot) is one of the rule's hosts.
+    func matchesHost(_ host: String) -> Bool {
+        exactHosts.contains(host) || matchesWildcard(host)
+    }
+
+    /// Whether `host` (lower-cased, no trailing dot) matches one of the rule's `*.` patterns.
+    func matchesWildcard(_ host: String) -> Bool {
+        for suffix in wildcardSuffixes where host.utf8.count > suffix.utf8.count && host.hasSuffix(suffix) {
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,110 @@
+public import Foundation
+
+/// The rewrite rules and the client policy, decodable from JSON or built in code.
+///
+/// ```json
+/// { "rules": [ { "name": "photos", "hosts": ["img.example.com"], "dialect": "qiniu", "width": 750 } ],
+///   "client": { "webpSupport": "accept", "excludedDeviceClasses": ["tablet"] } }
+/// ```
+public struct RewriteConfiguration: Sendable, Hashable {
+    /// The rules, tried in order; the first that accepts a URL rewrites it.
+    public var rules: [RewriteRule]
+    /// Who gets WebP, who gets a transcoded variant; default ``ClientPolicy/standard``.
+    public var clientPolicy: ClientPolicy
+
+    /// Creates a configuration. Call ``validate()`` (or build a ``Rewriter``)
+    /// to check it.
+    public init(rules: [RewriteRule], clientPolicy: ClientPolicy = .standard) {
+        self.rules = rules
+        self.clientPolicy = clientPolicy
+    }
+
+    /// Decodes and validates a JSON configuration.
+    ///
+    /// - Throws: ``RewriteConfigurationError`` for malformed JSON, unknown or
+    ///   mistyped fields and invalid values, naming the rule and the field.
+    public init(json: Data) throws(RewriteConfigurationError) {
+        do {
+            self = try JSONDecoder().decode(RewriteConfiguration.self, from: json)
+        } catch let error as RewriteConfigurationError {
+            throw error
+        } catch DecodingError.dataCorrupted(let context) {
+            throw .malformed((context.underlyingError as? NSError)?.localizedDescription ?? context.debugDescription)
+        } catch {
+            throw .malformed(String(describing: error))
+        }
+    }
+
+    /// Reads, decodes and validates a JSON configuration file.
+    ///
+    /// - Throws: ``RewriteConfigurationError`` when the file cannot be read or is invalid.
+    public init(contentsOf file: URL) throws(RewriteConfigurationError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            let problem = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+            throw .unreadable(path: file.path, problem: problem)
+        }
+        try self.init(json: data)
+    }
+
+    /// Checks every rule, as building a ``Rewriter`` does.
+    ///
+    /// - Throws: ``RewriteConfigurationError`` for the first invalid rule.
+    public func validate() throws(RewriteConfigurationError) {
+        _ = try Rewriter(configuration: self)
+    }
+
+    /// This configuration with every rule's width and/or quality replaced
+    /// (the screen width is known only on the device, or on the command line).
+    public func overriding(width: Int?, quality: Int?) -> RewriteConfiguration {
+        var copy = self
+        for index in copy.rules.indices {
+            if let width { copy.rules[index].width = width }
+            if let quality { copy.rules[index].quality = quality }
+        }
+        return copy
+    }
+}
+
+extension RewriteConfiguration: Codable {
+    /// Decodes `{"rules": [...], "client": {...}}` and validates the rules.
+    public init(from decoder: any Decoder) throws {
+        let container: KeyedDecodingContainer<AnyCodingKey>
+        do {
+            container = try decoder.container(keyedBy: AnyCodingKey.self)
+        } catch {
+            throw RewriteConfigurationError.malformed("the top level must be an object with a \"rules\" list")
+        }
+        for key in container.allKeys where key.stringValue != "rules" && key.stringValue != "client" {
+            throw RewriteConfigurationError.invalid(rule: nil, field: key.stringValue, "unknown field (expected rules, client)")
+        }
+        guard container.contains(AnyCodingKey("rules")) else {
+            throw RewriteConfigurationError.invalid(rule: nil, field: "rules", "missing (a list of rules)")
+        }
+        var list: any UnkeyedDecodingContainer
+        do {
+            list = try container.nestedUnkeyedContainer(forKey: AnyCodingKey("rules"))
+        } catch {
+            throw RewriteConfigurationError.invalid(rule: nil, field: "rules", "expected a list of rules")
+        }
+        var rules: [RewriteRule] = []
+        while !list.isAtEnd {
+            rules.append(try RewriteRule(from: try list.superDecoder()))
+        }
+        var policy = ClientPolicy.standard
+        if container.contains(AnyCodingKey("client")) {
+            policy = try container.decode(ClientPolicy.self, forKey: AnyCodingKey("client"))
+        }
+        self.init(rules: rules, clientPolicy: policy)
+        try validate()
+    }
+
+    /// Encodes the JSON form read by ``init(from:)``.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: AnyCodingKey.self)
+        try container.encode(rules, forKey: AnyCodingKey("rules"))
+        try container.encode(clientPolicy, forKey: AnyCodingKey("client"))
+    }
+}

@@ -1,0 +1,73 @@
+/// A named one-rule configuration for a single host, so that
+/// `webp-bridge rewrite --preset qiniu-legacy --host img.host.com --width 750 URL`
+/// works without a file. Every dialect name is a preset (except `template`,
+/// which needs a pattern), plus `huawei-obs` and `baidu-bos` for the OSS
+/// look-alikes.
+public struct RewritePreset: Sendable {
+    /// The name given to `--preset`.
+    public let name: String
+    /// One line for help and documentation.
+    public let summary: String
+    /// The client policy the preset implies (`qiniu-legacy` uses ``ClientPolicy/legacy``).
+    public let clientPolicy: ClientPolicy
+    private let dialect: RewriteDialect
+
+    private init(_ name: String, _ dialect: RewriteDialect, _ summary: String, policy: ClientPolicy = .standard) {
+        self.name = name
+        self.dialect = dialect
+        self.summary = summary
+        self.clientPolicy = policy
+    }
+
+    /// Every preset, in documentation order.
+    public static let all: [RewritePreset] = [
+        RewritePreset("qiniu", .qiniu(QiniuOptions()), "Qiniu imageView2/imageMogr2 (?imageView2/2/w/750/format/webp/ignore-error/1)"),
+        RewritePreset(
+            "qiniu-legacy", .qiniuLegacy, "the legacy app's Qiniu rules (photo.jpg-WebPiOSW750); needs --width",
+            policy: .legacy),
+        RewritePreset("tencent-ci", .tencentCI(TencentCIOptions()), "Tencent Cloud CI (?imageMogr2/thumbnail/750x/format/webp)"),
+        RewritePreset("aliyun-oss", .aliyunOSS(AliyunOSSOptions()), "Aliyun OSS (?x-oss-process=image/resize,w_750/format,webp)"),
+        RewritePreset(
+            "huawei-obs", .aliyunOSS(AliyunOSSOptions(parameter: .imageProcess)),
+            "Huawei OBS (?x-image-process=image/resize,w_750/format,webp)"),
+        RewritePreset(
+            "baidu-bos", .aliyunOSS(AliyunOSSOptions(parameter: .bceProcess)),
+            "Baidu BOS (?x-bce-process=image/resize,m_lfit,w_750/format,f_webp)"),
+        RewritePreset("cloudinary", .cloudinary, "Cloudinary (/image/upload/w_750,c_limit,f_webp/…)"),
+        RewritePreset("imgix", .imgix, "imgix (?w=750&fm=webp)"),
+        RewritePreset("cloudflare", .cloudflare, "Cloudflare (/cdn-cgi/image/width=750,format=webp,onerror=redirect/…)"),
+        RewritePreset("thumbor", .thumbor(ThumborOptions()), "thumbor, unsigned (/unsafe/fit-in/750x0/filters:format(webp)/…)"),
+    ]
+
+    /// The preset called `name`, or `nil`.
+    public static func named(_ name: String) -> RewritePreset? {
+        all.first { $0.name == name }
+    }
+
+    /// A validated configuration with one rule, named after the preset, for `host`.
+    ///
+    /// - Parameters:
+    ///   - host: the host (`img.example.com` or `*.example.com`).
+    ///   - width: the width to ask for, or `nil` to keep the size.
+    ///   - quality: the quality to ask for, or `nil` for the CDN's default.
+    /// - Throws: ``RewriteConfigurationError`` for an invalid host or value.
+    public func configuration(host: String, width: Int? = nil, quality: Int? = nil) throws(RewriteConfigurationError)
+        -> RewriteConfiguration
+    {
+        let rule = RewriteRule(name: name, hosts: [host], dialect: dialect, width: width, quality: quality)
+        let configuration = RewriteConfiguration(rules: [rule], clientPolicy: clientPolicy)
+        try configuration.validate()
+        return configuration
+    }
+
+    /// The preset called `name`'s configuration for `host`.
+    ///
+    /// - Throws: ``RewriteConfigurationError`` for an unknown preset (including
+    ///   `template`, which needs a pattern from a file) or an invalid value.
+    public static func configuration(named name: String, host: String, width: Int? = nil, quality: Int? = nil)
+        throws(RewriteConfigurationError) -> RewriteConfiguration
+    {
+        guard let preset = named(name) else { throw .unknownPreset(name) }
+        return try preset.configuration(host: host, width: width, quality: quality)
+    }
+}

@@ -1,0 +1,41 @@
+/// One rewrite rule: which URLs it applies to (host, scheme, path prefix,
+/// image type) and how it asks the CDN for WebP (dialect, width, quality).
+///
+/// A rule is plain data; ``Rewriter/init(configuration:)`` validates it and
+/// compiles it once into the typed matcher used for every URL.
+public struct RewriteRule: Sendable, Hashable {
+    /// The name shown by `--explain` and in configuration errors.
+    public var name: String
+    /// Hosts the rule applies to: exact (`img.example.com`) or a wildcard for
+    /// every subdomain (`*.example.com`, which does not match `example.com`).
+    /// Compared with the URL's real host, case-insensitively.
+    public var hosts: [String]
+    /// Schemes the rule applies to; default `http` and `https`.
+    public var schemes: [String]
+    /// The rule applies only to paths starting with this prefix (compared with
+    /// the path as written, percent-encoding included); default `/`, every path.
+    public var pathPrefix: String
+    /// Whether GIF paths are rewritten too (animated WebP); default `false`.
+    public var convertsGIF: Bool
+    /// How the CDN is asked for WebP.
+    public var dialect: RewriteDialect
+    /// The width to ask for (the screen width in pixels), or `nil` to keep the size.
+    public var width: Int?
+    /// The WebP quality (1–100) to ask for, or `nil` for the CDN's default.
+    public var quality: Int?
+
+    /// Creates a rule; every parameter after `dialect` has the documented default.
+    public init(
+        name: String, hosts: [String], dialect: RewriteDialect, width: Int? = nil, quality: Int? = nil,
+        schemes: [String] = ["http", "https"], pathPrefix: String = "/", convertsGIF: Bool = false
+    ) {
+        self.name = name
+        self.hosts = hosts
+        self.dialect = dialect
+        self.width = width
+        self.quality = quality
+        self.schemes = schemes
+        self.pathPrefix = pathPrefix
+        self.convertsGIF = convertsGIF
+    }
+}

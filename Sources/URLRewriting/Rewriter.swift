@@ -1,0 +1,133 @@
+public import Foundation
+
+/// Turns image URLs into their CDN's WebP variants: the entry point of this module.
+///
+/// Rules are validated and compiled once, in `init`; ``rewrite(_:)`` is then
+/// a pure function of the URL, safe to call from any thread concurrently.
+/// Rewriting is idempotent: a variant is recognised and left as it is.
+public struct Rewriter: Sendable {
+    /// The configuration the rewriter was built from.
+    public let configuration: RewriteConfiguration
+    private let rules: [CompiledRule]
+    /// Exact host → the indices of the rules that list it, so that one hash
+    /// lookup finds the candidates.
+    private let rulesByHost: [String: [Int]]
+    private let hasWildcards: Bool
+
+    /// Compiles `configuration`.
+    ///
+    /// - Throws: ``RewriteConfigurationError`` naming the rule and field when
+    ///   a rule is invalid (unknown host pattern, width out of range, a
+    ///   template placeholder without its value…).
+    public init(configuration: RewriteConfiguration) throws(RewriteConfigurationError) {
+        self.configuration = configuration
+        var rules: [CompiledRule] = []
+        for (index, rule) in configuration.rules.enumerated() {
+            rules.append(try CompiledRule(rule, index: index))
+        }
+        self.rules = rules
+        var byHost: [String: [Int]] = [:]
+        for (index, rule) in rules.enumerated() {
+            for host in rule.exactHosts { byHost[host, default: []].append(index) }
+        }
+        rulesByHost = byHost
+        hasWildcards = rules.contains { !$0.wildcardSuffixes.isEmpty }
+    }
+
+    /// Rewrites `url` with the first rule that accepts it.
+    ///
+    /// A rule accepts a URL when its host is one of the rule's hosts (the
+    /// real host, compared case-insensitively), its scheme is listed, its
+    /// path starts with the rule's prefix and ends in a JPEG or PNG name (or
+    /// GIF when the rule opts in). The dialect then produces the variant,
+    /// unless the URL is signed or already asks for WebP.
+    ///
+    /// - Returns: the variant (or `url` itself, unchanged), its cache key,
+    ///   the rule that matched the host, and the reason.
+    public func rewrite(_ url: URL) -> RewriteResult {
+        let string = url.absoluteString
+        guard let parts = URLParts(string) else {
+            return RewriteResult(
+                url: url, cacheKey: CacheKey.normalized(unparsed: string), ruleName: nil,
+                reason: RewriteReason(.notAbsolute, "not an absolute URL with a host"))
+        }
+        let host = parts.normalizedHost
+        var firstMiss: (rule: CompiledRule, reason: RewriteReason)?
+        let exact = rulesByHost[host]
+        if exact == nil, !hasWildcards {
+            return unchanged(url, parts, rule: nil, RewriteReason(.noRuleForHost, String(parts.host)))
+        }
+        for (index, rule) in rules.enumerated() {
+            guard exact?.contains(index) == true || rule.matchesWildcard(host) else { continue }
+            switch check(parts, against: rule) {
+            case .miss(let reason):
+                if firstMiss == nil { firstMiss = (rule, reason) }
+            case .stop(let reason):
+                return unchanged(url, parts, rule: rule, reason)
+            case .accepted:
+                switch rule.dialect.rewrite(parts) {
+                case .unchanged(let reason):
+                    return unchanged(url, parts, rule: rule, reason)
+                case .rewritten(let variant, let detail):
+                    guard let variantURL = URL(string: variant), let variantParts = URLParts(variantURL.absoluteString)
+                    else {
+                        return unchanged(
+                            url, parts, rule: rule, RewriteReason(.notRewritable, "the variant would not be a valid URL"))
+                    }
+                    return RewriteResult(
+                        url: variantURL, cacheKey: CacheKey.normalized(variantParts), ruleName: rule.name,
+                        reason: RewriteReason(.rewritten, detail))
+                }
+            }
+        }
+        if let firstMiss { return unchanged(url, parts, rule: firstMiss.rule, firstMiss.reason) }
+        return unchanged(url, parts, rule: nil, RewriteReason(.noRuleForHost, String(parts.host)))
+    }
+
+    /// The cache key for `url`: the normalised variant when a rule rewrites
+    /// it, the normalised URL itself otherwise. A URL and its variant share a key.
+    public func cacheKey(for url: URL) -> String {
+        rewrite(url).cacheKey
+    }
+
+    /// `url` normalised as a cache key (scheme and host lower-cased, default
+    /// port and fragment dropped), without rewriting.
+    public static func normalizedCacheKey(for url: URL) -> String {
+        let string = url.absoluteString
+        guard let parts = URLParts(string) else { return CacheKey.normalized(unparsed: string) }
+        return CacheKey.normalized(parts)
+    }
+
+    private enum Check {
+        case accepted
+        /// This rule does not apply; a later rule for the same host may.
+        case miss(RewriteReason)
+        /// The rule applies and the answer is final (already WebP).
+        case stop(RewriteReason)
+    }
+
+    private func check(_ parts: URLParts, against rule: CompiledRule) -> Check {
+        guard rule.schemes.contains(parts.normalizedScheme) else {
+            return .miss(RewriteReason(.schemeNotMatched, "scheme \(parts.scheme) is not one of the rule's schemes"))
+        }
+        let source = rule.dialect.sourcePath(of: parts)
+        // An empty path is the root: `http://host` is `http://host/`.
+        guard source.hasBytePrefix(rule.pathPrefix) || (source.isEmpty && rule.pathPrefix == "/") else {
+            return .miss(RewriteReason(.pathPrefixNotMatched, "path does not start with \(rule.pathPrefix)"))
+        }
+        switch ImageType(path: source) {
+        case .jpeg, .png:
+            return .accepted
+        case .gif:
+            return rule.convertsGIF ? .accepted : .miss(RewriteReason(.gifNotEnabled, "GIF (the rule does not convert GIFs)"))
+        case .webp:
+            return .stop(RewriteReason(.alreadyWebP, "the path names a .webp file"))
+        case .other:
+            return .miss(RewriteReason(.notAnImage, "the path does not end in .jpg, .jpeg or .png"))
+        }
+    }
+
+    private func unchanged(_ url: URL, _ parts: URLParts, rule: CompiledRule?, _ reason: RewriteReason) -> RewriteResult {
+        RewriteResult(url: url, cacheKey: CacheKey.normalized(parts), ruleName: rule?.name, reason: reason)
+    }
+}

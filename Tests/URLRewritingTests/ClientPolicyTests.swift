@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import URLRewriting
+
+/// Who gets WebP, who gets a transcoded variant, who is passed through.
+@Suite struct ClientPolicyTests {
+    static let rewriter = try! Rewriter(configuration: RewriteConfiguration(rules: [Rules.qiniu]))
+    static let image = URL(string: "http://img.example.com/a.jpg")!
+    static let variant = URL(string: "http://img.example.com/a.jpg?imageView2/2/w/750/format/webp/ignore-error/1")!
+    static let safari = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.1 Safari/605.1.15"
+
+    static let acceptCases: [(accept: String?, decodesWebP: Bool)] = [
+        ("image/webp,*/*", true),
+        ("image/avif,image/webp,image/apng,image/*,*/*;q=0.8", true),
+        ("image/webp;q=0.5", true),
+        ("IMAGE/WEBP", true),
+        (" text/html , image/webp ; q=1.0", true),
+        ("image/webp;q=0", false),
+        ("image/webp;q=0.0", false),
+        ("image/webp;q=abc", false),
+        ("image/*", false),
+        ("*/*", false),
+        ("image/png,image/svg+xml,image/*;q=0.8,video/*;q=0.8,*/*;q=0.5", false),
+        ("image/webpx", false),
+        ("", false),
+        (nil, false),
+    ]
+
+    @Test(arguments: acceptCases)
+    func webPSupportMeansAnExplicitImageWebPWithPositiveQuality(_ accept: String?, _ decodesWebP: Bool) {
+        let decision = ClientPolicy.standard.decision(
+            for: ClientRequest(url: Self.image, accept: accept), using: Self.rewriter)
+        #expect(decision == (decodesWebP ? .serveWebP(Self.variant) : .transcode(Self.variant)))
+    }
+
+    @Test func otherClientsCanBePassedThroughInsteadOfTranscoded() {
+        let policy = ClientPolicy(transcodesForOtherClients: false)
+        let decision = policy.decision(for: ClientRequest(url: Self.image, accept: "image/*"), using: Self.rewriter)
+        #expect(decision == .passThrough(reason: "client does not accept image/webp"))
+    }
+
+    @Test func unmatchedURLsPassThrough() throws {
+        let url = try #require(URL(string: "http://other.example.com/a.jpg"))
+        let decision = ClientPolicy.standard.decision(for: ClientRequest(url: url, accept: "image/webp"), using: Self.rewriter)
+        #expect(decision == .passThrough(reason: "not rewritten"))
+        #expect(decision.fetchURL(original: url) == url)
+    }
+
+    @Test func alreadyWebPURLsAreServedOrTranscoded() {
+        let webP = ClientPolicy.standard.decision(for: ClientRequest(url: Self.variant, accept: "image/webp"), using: Self.rewriter)
+        #expect(webP == .serveWebP(Self.variant))
+        let other = ClientPolicy.standard.decision(for: ClientRequest(url: Self.variant, accept: "*/*"), using: Self.rewriter)
+        #expect(other == .transcode(Self.variant))
+    }
+
+    @Test func legacyPolicyTranscodesForAppleWebKitAndExcludesTablets() {
+        let policy = ClientPolicy.legacy
+        let webView = policy.decision(
+            for: ClientRequest(url: Self.image, userAgent: Self.safari, accept: "image/webp", deviceClass: .phone),
+            using: Self.rewriter)
+        #expect(webView == .transcode(Self.variant))
+        let native = policy.decision(for: ClientRequest(url: Self.image, userAgent: "NewsApp/3.1 CFNetwork"), using: Self.rewriter)
+        #expect(native == .passThrough(reason: "User-Agent is not AppleWebKit"))
+        let iPad = policy.decision(
+            for: ClientRequest(url: Self.image, userAgent: Self.safari, deviceClass: .tablet), using: Self.rewriter)
+        #expect(iPad == .passThrough(reason: "device class 'tablet' is excluded"))
+    }
+
+    @Test func excludedDeviceClassesApplyToTheStandardPolicyToo() {
+        let policy = ClientPolicy(excludedDeviceClasses: [DeviceClass(rawValue: "TV")])
+        let decision = policy.decision(
+            for: ClientRequest(url: Self.image, accept: "image/webp", deviceClass: DeviceClass(rawValue: "tv")),
+            using: Self.rewriter)
+        #expect(decision == .passThrough(reason: "device class 'tv' is excluded"))
+    }
+}
