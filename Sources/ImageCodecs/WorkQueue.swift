@@ -1,20 +1,22 @@
 import Synchronization
 
-/// Bounds CPU-heavy work such as decoding and encoding: at most
-/// `concurrency` jobs run at once, at most `queueLimit` wait; beyond that a
-/// job is refused at once (a server answers 503 with `Retry-After`) instead
-/// of piling up memory and latency.
+/// Bounds work such as decoding and encoding: at most `concurrency` jobs run
+/// at once, at most `queueLimit` wait in order; beyond that a job is refused
+/// at once (a server answers 503 with `Retry-After`) instead of piling up
+/// memory and latency. A waiter whose task is cancelled leaves the queue
+/// without running.
 ///
-/// Jobs run on detached tasks, off the callers' executors. Shared by the
-/// origin, the pipeline's decoder and the bridge.
+/// Shared by the origin, the pipeline's decoder and prefetcher, and the
+/// bridge. Thread-safe: one `Mutex` guards the counters and the waiters,
+/// and each waiter is resumed exactly once, by whoever removes it.
 public final class WorkQueue: Sendable {
-    /// Thrown when the queue is full.
+    /// Thrown when `queueLimit` jobs are already waiting.
     public struct Full: Error, Sendable {}
 
     private struct State {
         var running = 0
-        /// Each waiter is resumed with `true` when a slot passes to it.
-        var waiting: [CheckedContinuation<Bool, Never>] = []
+        var waiters: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
+        var nextID: UInt64 = 0
     }
 
     public let concurrency: Int
@@ -27,47 +29,80 @@ public final class WorkQueue: Sendable {
         self.queueLimit = queueLimit
     }
 
-    /// Runs `job` when a slot is free.
+    /// Runs the synchronous `job` on a detached task, off the caller's
+    /// executor, when a slot is free.
     ///
-    /// - Throws: ``Full`` when `queueLimit` jobs are already waiting, or what `job` throws.
+    /// - Throws: ``Full``, `CancellationError`, or what `job` throws.
     public func run<T: Sendable>(_ job: @escaping @Sendable () throws -> T) async throws -> T {
-        try await acquire()
-        defer { release() }
-        return try await Task.detached(priority: .userInitiated) { try job() }.value
+        try await withSlot {
+            try await Task.detached(priority: .userInitiated) { try job() }.value
+        }
     }
 
+    /// Runs `body` in the caller's task when a slot is free.
+    ///
+    /// - Throws: ``Full``, `CancellationError` (cancelled while waiting), or
+    ///   what `body` throws.
+    public func withSlot<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        try await acquire()
+        defer { release() }
+        return try await body()
+    }
+
+    private enum Admission { case run, wait, refuse, cancelled }
+
     private func acquire() async throws {
-        let admitted = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let decision: Bool? = state.withLock { state in
-                if state.running < concurrency {
-                    state.running += 1
-                    return true
-                }
-                if state.waiting.count < queueLimit {
-                    state.waiting.append(continuation)
-                    return nil
-                }
-                return false
-            }
-            if let decision { continuation.resume(returning: decision) }
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
         }
-        if !admitted { throw Full() }
+        var refused = false
+        let admitted = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let admission: Admission = state.withLock { state in
+                    if Task.isCancelled { return .cancelled }
+                    if state.running < concurrency {
+                        state.running += 1
+                        return .run
+                    }
+                    guard state.waiters.count < queueLimit else { return .refuse }
+                    state.waiters.append((id, continuation))
+                    return .wait
+                }
+                switch admission {
+                case .run: continuation.resume(returning: true)
+                case .refuse:
+                    refused = true
+                    continuation.resume(returning: false)
+                case .cancelled: continuation.resume(returning: false)
+                case .wait: break
+                }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index).continuation
+            }
+            waiter?.resume(returning: false)
+        }
+        if refused { throw Full() }
+        if !admitted { throw CancellationError() }
     }
 
     private func release() {
-        let next: CheckedContinuation<Bool, Never>? = state.withLock { state in
-            if state.waiting.isEmpty {
+        let next = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            if state.waiters.isEmpty {
                 state.running -= 1
                 return nil
             }
             // The slot passes straight to the next waiter.
-            return state.waiting.removeFirst()
+            return state.waiters.removeFirst().continuation
         }
         next?.resume(returning: true)
     }
 
     /// Jobs running and waiting now.
     public var load: (running: Int, waiting: Int) {
-        state.withLock { ($0.running, $0.waiting.count) }
+        state.withLock { ($0.running, $0.waiters.count) }
     }
 }

@@ -1,0 +1,56 @@
+public import Foundation
+public import ImageCodecs
+
+/// Encoded image bytes from the pipeline, with where they came from.
+public struct ImageDataResponse: Sendable, Equatable {
+    /// The bytes as received (never re-encoded).
+    public var data: Data
+    /// Their format, sniffed from the bytes (`ignore-error/1` may answer a
+    /// WebP request with the original JPEG).
+    public var format: ImageFormat
+    /// The URL the bytes were fetched from: the variant, or the original
+    /// after a fallback.
+    public var fetchedURL: URL
+    /// The cache key: the rewritten URL, normalised.
+    public var cacheKey: String
+    /// Whether the bytes are the WebP variant's (not the original's).
+    public var isVariant: Bool
+    /// Whether the variant failed and the original was fetched instead.
+    public var isFallback: Bool
+    public var source: ImageSource
+    /// The upstream's status and cache-relevant headers (lower-cased names):
+    /// `content-type`, `cache-control`, `etag`, `last-modified`, `expires`.
+    public var statusCode: Int
+    public var headers: [String: String]
+    /// Body bytes that crossed the network for this response (0 for cache hits).
+    public var networkBytes: Int
+
+    public init(
+        data: Data, format: ImageFormat, fetchedURL: URL, cacheKey: String, isVariant: Bool, isFallback: Bool,
+        source: ImageSource, statusCode: Int, headers: [String: String], networkBytes: Int
+    ) {
+        self.data = data
+        self.format = format
+        self.fetchedURL = fetchedURL
+        self.cacheKey = cacheKey
+        self.isVariant = isVariant
+        self.isFallback = isFallback
+        self.source = source
+        self.statusCode = statusCode
+        self.headers = headers
+        self.networkBytes = networkBytes
+    }
+}
+
+/// A decoded image from the pipeline.
+public struct ImageResponse: Sendable {
+    public var image: DecodedImage
+    /// The URL the bytes were fetched from.
+    public var fetchedURL: URL
+    public var cacheKey: String
+    public var isVariant: Bool
+    public var isFallback: Bool
+    public var source: ImageSource
+    /// `false` for the partial images of ``ImagePipeline/images(for:)``.
+    public var isFinal: Bool
+}

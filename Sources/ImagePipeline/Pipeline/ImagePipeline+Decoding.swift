@@ -1,0 +1,44 @@
+import Foundation
+import ImageCodecs
+
+extension ImagePipeline {
+    /// Fetches and decodes; a variant that fetches but does not decode is
+    /// treated like any failed variant: remembered, and the original served.
+    func loadImage(_ plan: RequestPlan) async throws -> ImageResponse {
+        let data = try await self.data(forPlan: plan)
+        do {
+            let image = try await decode(data.data)
+            configuration.memoryCache?.insert(image, for: plan.cacheKey)
+            return ImageResponse(
+                image: image, fetchedURL: data.fetchedURL, cacheKey: plan.cacheKey, isVariant: data.isVariant,
+                isFallback: data.isFallback, source: data.source, isFinal: true)
+        } catch let error as ImageCodecError {
+            guard data.isVariant else { throw ImagePipelineError.decoding(error, url: data.fetchedURL.absoluteString) }
+            markVariantFailed(plan)
+            trafficMeter.recordFallback()
+            let original = try await self.data(forPlan: plan)
+            do {
+                let image = try await decode(original.data)
+                configuration.memoryCache?.insert(image, for: plan.cacheKey)
+                return ImageResponse(
+                    image: image, fetchedURL: original.fetchedURL, cacheKey: plan.cacheKey, isVariant: false,
+                    isFallback: true, source: original.source, isFinal: true)
+            } catch let error as ImageCodecError {
+                throw ImagePipelineError.decoding(error, url: original.fetchedURL.absoluteString)
+            }
+        }
+    }
+
+    /// ``data(for:)`` for an already computed plan, sharing in-flight fetches.
+    func data(forPlan plan: RequestPlan) async throws -> ImageDataResponse {
+        try await dataTasks.value(for: plan.cacheKey) { [self] in
+            try await fetchData(plan)
+        }
+    }
+
+    /// Decodes on the bounded decode queue, off the caller's executor.
+    func decode(_ data: Data) async throws -> DecodedImage {
+        let decoder = ImageDecoder(limits: configuration.decodingLimits)
+        return try await decodeQueue.run { try decoder.decode(data) }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import ImageCodecs
+
+extension ImagePipeline {
+    /// Disk, then network; the variant first unless it failed recently, then
+    /// the original. Runs once per cache key at a time (coalesced).
+    func fetchData(_ plan: RequestPlan) async throws -> ImageDataResponse {
+        let now = configuration.now()
+        guard let variantURL = plan.variantURL else {
+            return try await fetchOne(plan.originalURL, key: plan.cacheKey, plan: plan, isVariant: false, isFallback: false)
+        }
+        if !negativeCache.contains(plan.cacheKey, now: now) {
+            do {
+                return try await fetchOne(variantURL, key: plan.cacheKey, plan: plan, isVariant: true, isFallback: false)
+            } catch let error as ImagePipelineError where !error.isCancellation {
+                markVariantFailed(plan)
+            }
+        }
+        trafficMeter.recordFallback()
+        return try await fetchOne(plan.originalURL, key: plan.originalCacheKey, plan: plan, isVariant: false, isFallback: true)
+    }
+
+    /// Remembers that a variant failed and forgets anything cached for it.
+    func markVariantFailed(_ plan: RequestPlan) {
+        negativeCache.insert(plan.cacheKey, now: configuration.now())
+        configuration.dataCache?.remove(plan.cacheKey)
+        configuration.memoryCache?.remove(plan.cacheKey)
+    }
+
+    /// One URL through the disk cache and the network.
+    private func fetchOne(
+        _ url: URL, key: String, plan: RequestPlan, isVariant: Bool, isFallback: Bool
+    ) async throws -> ImageDataResponse {
+        let now = configuration.now()
+        var conditionalHeaders: [String: String] = [:]
+        let cached = configuration.dataCache?.entry(for: key)
+        if let cached {
+            if cached.isFresh(now: now), case .success(let format) = ImageCompleteness.check(cached.data) {
+                trafficMeter.recordDiskHit(bytes: cached.data.count)
+                trafficMeter.recordDelivery(variant: isVariant)
+                return response(cached.data, format: format, cached.response, url: url, key: key,
+                                isVariant: isVariant, isFallback: isFallback, source: .disk, networkBytes: 0)
+            }
+            conditionalHeaders = CachePolicy().revalidationHeaders(for: cached)
+        }
+
+        var headers = conditionalHeaders
+        headers["Accept"] = isVariant ? configuration.variantAccept : configuration.originalAccept
+        let request = DataRequest(
+            url: url, headers: headers, timeout: configuration.requestTimeout, maxBodyBytes: configuration.maxBodyBytes)
+        let loaded: DataResponse
+        do {
+            loaded = try await configuration.dataLoader.load(request)
+        } catch {
+            throw ImagePipelineError.loading(error, url: url.absoluteString)
+        }
+        try Task.checkCancellation()
+        let host = url.host?.lowercased() ?? "-"
+
+        if loaded.statusCode == 304, let cached {
+            trafficMeter.recordNetwork(host: host, format: "not-modified", bytes: loaded.body.count)
+            trafficMeter.recordRevalidation()
+            let refreshed = configuration.dataCache?.refresh(key, with: loaded, now: now) ?? cached
+            guard case .success(let format) = ImageCompleteness.check(refreshed.data) else {
+                configuration.dataCache?.remove(key)
+                throw ImagePipelineError.notAnImage("cached entry is damaged", url: url.absoluteString)
+            }
+            trafficMeter.recordDelivery(variant: isVariant)
+            return response(refreshed.data, format: format, refreshed.response, url: url, key: key,
+                            isVariant: isVariant, isFallback: isFallback, source: .revalidated,
+                            networkBytes: loaded.body.count)
+        }
+
+        let format: ImageFormat
+        switch ImageCompleteness.check(loaded.body) {
+        case .success(let sniffed): format = sniffed
+        case .failure(let failure):
+            trafficMeter.recordNetwork(host: host, format: "other", bytes: loaded.body.count)
+            guard loaded.statusCode == 200 else {
+                throw ImagePipelineError.http(loaded.statusCode, url: url.absoluteString)
+            }
+            throw ImagePipelineError.notAnImage(failure.message, url: url.absoluteString)
+        }
+        trafficMeter.recordNetwork(host: host, format: format.rawValue, bytes: loaded.body.count)
+        guard loaded.statusCode == 200 else {
+            throw ImagePipelineError.http(loaded.statusCode, url: url.absoluteString)
+        }
+        _ = configuration.dataCache?.store(loaded, for: key, now: now)
+        trafficMeter.recordDelivery(variant: isVariant)
+        return response(loaded.body, format: format, loaded, url: url, key: key, isVariant: isVariant,
+                        isFallback: isFallback, source: .network, networkBytes: loaded.body.count)
+    }
+
+    private func response(
+        _ data: Data, format: ImageFormat, _ upstream: DataResponse, url: URL, key: String, isVariant: Bool,
+        isFallback: Bool, source: ImageSource, networkBytes: Int
+    ) -> ImageDataResponse {
+        let kept = ["content-type", "cache-control", "etag", "last-modified", "expires"]
+        var headers: [String: String] = [:]
+        for name in kept { headers[name] = upstream.header(name) }
+        return ImageDataResponse(
+            data: data, format: format, fetchedURL: upstream.url, cacheKey: key, isVariant: isVariant,
+            isFallback: isFallback, source: source, statusCode: 200, headers: headers, networkBytes: networkBytes)
+    }
+}

@@ -1,0 +1,30 @@
+public import Foundation
+
+extension ImagePipeline {
+    /// Fetches `urls` into the disk cache at low priority, a few at a time
+    /// (``Configuration/prefetchConcurrency``), skipping what is cached.
+    /// Prefetch uses the same keys as display, so a prefetched image is a
+    /// cache hit later, and a display request during a prefetch shares its
+    /// fetch.
+    public func prefetch(_ urls: [URL]) {
+        for url in urls {
+            let plan = plan(for: url)
+            if configuration.memoryCache?.image(for: plan.cacheKey) != nil { continue }
+            if let entry = configuration.dataCache?.entry(for: plan.cacheKey), entry.isFresh(now: configuration.now()) {
+                continue
+            }
+            prefetcher.start(plan.cacheKey) { [self] in
+                _ = try? await data(forPlan: plan)
+            }
+        }
+    }
+
+    /// Cancels the prefetches of `urls`; a display request sharing the same
+    /// fetch keeps it alive.
+    public func cancelPrefetch(_ urls: [URL]) {
+        for url in urls { prefetcher.cancel(plan(for: url).cacheKey) }
+    }
+
+    /// Prefetches started and not yet finished.
+    public var activePrefetchCount: Int { prefetcher.runningCount }
+}

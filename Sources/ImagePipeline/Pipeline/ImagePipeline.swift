@@ -1,0 +1,94 @@
+public import Foundation
+import ImageCodecs
+import URLRewriting
+
+/// Loads images: rewrites each URL to its WebP variant, fetches it once
+/// however many callers ask, keeps the bytes as received on disk and the
+/// decoded image in memory — all under one key, the rewritten URL — and
+/// falls back to the original when the variant fails, so no image is lost.
+///
+/// Native views, prefetch and the web bridge share one pipeline and so one
+/// cache entry per image. Thread-safe: every piece of shared state is behind
+/// its own lock; decoding runs off the callers' executors, bounded by cores.
+public final class ImagePipeline: Sendable {
+    public let configuration: Configuration
+    /// What crossed the network and what the caches saved.
+    public let trafficMeter = TrafficMeter()
+
+    let dataTasks = TaskCoalescer<ImageDataResponse>()
+    let imageTasks = TaskCoalescer<ImageResponse>()
+    let negativeCache: NegativeCache
+    let decodeQueue: WorkQueue
+    let prefetcher: Prefetcher
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        negativeCache = NegativeCache(lifetime: configuration.negativeCacheLifetime)
+        decodeQueue = WorkQueue(concurrency: configuration.decodingConcurrency, queueLimit: Int.max)
+        prefetcher = Prefetcher(concurrency: configuration.prefetchConcurrency)
+    }
+
+    /// What the pipeline will fetch for `url`, and the cache key it uses.
+    /// Public so an app can compute the key (e.g. to evict an image).
+    public func plan(for url: URL) -> RequestPlan {
+        let original = Rewriter.normalizedCacheKey(for: url)
+        guard let rewriter = configuration.rewriter else {
+            return RequestPlan(originalURL: url, variantURL: nil, cacheKey: original, originalCacheKey: original)
+        }
+        let result = rewriter.rewrite(url)
+        return RequestPlan(
+            originalURL: url, variantURL: result.isRewritten ? result.url : nil, cacheKey: result.cacheKey,
+            originalCacheKey: original)
+    }
+
+    /// The cache key of `url`: its rewritten URL, normalised.
+    public func cacheKey(for url: URL) -> String { plan(for: url).cacheKey }
+
+    /// The encoded bytes for `url` (the original URL; the rewriter is applied
+    /// here), from the disk cache or the network.
+    ///
+    /// - Throws: ``ImagePipelineError`` when neither the variant nor the
+    ///   original can be had; `CancellationError` when cancelled.
+    public func data(for url: URL) async throws -> ImageDataResponse {
+        let plan = plan(for: url)
+        return try await dataTasks.value(for: plan.cacheKey) { [self] in
+            try await fetchData(plan)
+        }
+    }
+
+    /// The decoded image for `url`, from memory, disk or the network.
+    ///
+    /// - Throws: ``ImagePipelineError``; `CancellationError` when cancelled.
+    public func image(for url: URL) async throws -> ImageResponse {
+        let plan = plan(for: url)
+        if let image = configuration.memoryCache?.image(for: plan.cacheKey) {
+            trafficMeter.recordMemoryHit()
+            return ImageResponse(
+                image: image, fetchedURL: plan.variantURL ?? url, cacheKey: plan.cacheKey,
+                isVariant: plan.variantURL != nil, isFallback: false, source: .memory, isFinal: true)
+        }
+        return try await imageTasks.value(for: plan.cacheKey) { [self] in
+            try await loadImage(plan)
+        }
+    }
+
+    /// Removes `url`'s entries from both caches.
+    public func removeCached(_ url: URL) {
+        let plan = plan(for: url)
+        configuration.memoryCache?.remove(plan.cacheKey)
+        configuration.dataCache?.remove(plan.cacheKey)
+        configuration.dataCache?.remove(plan.originalCacheKey)
+    }
+}
+
+/// How the pipeline will serve one URL.
+public struct RequestPlan: Sendable, Equatable {
+    /// The URL the caller asked for.
+    public var originalURL: URL
+    /// The WebP variant to fetch, or `nil` when no rule rewrites the URL.
+    public var variantURL: URL?
+    /// The key under which both caches keep the image.
+    public var cacheKey: String
+    /// The key of the original's bytes, used after a fallback.
+    public var originalCacheKey: String
+}

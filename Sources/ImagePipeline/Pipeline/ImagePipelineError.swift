@@ -1,0 +1,45 @@
+import ImageCodecs
+
+/// Why the pipeline could not deliver an image: both the variant and the
+/// original failed (or there was no variant and the original failed).
+public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
+    private enum Kind: Sendable {
+        case http(Int)
+        case loading(DataLoadingError)
+        case notAnImage(String)
+        case decoding(ImageCodecError)
+    }
+
+    private let kind: Kind
+    /// The URL whose failure is reported (the original's, after a fallback).
+    public let url: String
+
+    static func http(_ status: Int, url: String) -> ImagePipelineError { .init(kind: .http(status), url: url) }
+    static func loading(_ error: DataLoadingError, url: String) -> ImagePipelineError { .init(kind: .loading(error), url: url) }
+    static func notAnImage(_ detail: String, url: String) -> ImagePipelineError { .init(kind: .notAnImage(detail), url: url) }
+    static func decoding(_ error: ImageCodecError, url: String) -> ImagePipelineError { .init(kind: .decoding(error), url: url) }
+
+    /// The HTTP status the server answered, when that was the failure.
+    public var httpStatus: Int? {
+        if case .http(let status) = kind { return status }
+        return nil
+    }
+
+    /// The transport error, when that was the failure.
+    public var loadingError: DataLoadingError? {
+        if case .loading(let error) = kind { return error }
+        return nil
+    }
+
+    /// Whether the failure was a cancellation.
+    public var isCancellation: Bool { loadingError?.kind == .cancelled }
+
+    public var description: String {
+        switch kind {
+        case .http(let status): "\(url): HTTP \(status)"
+        case .loading(let error): "\(url): \(error.message)"
+        case .notAnImage(let detail): "\(url): not an image (\(detail))"
+        case .decoding(let error): "\(url): \(error.message)"
+        }
+    }
+}

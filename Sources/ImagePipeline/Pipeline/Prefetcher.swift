@@ -1,0 +1,40 @@
+import Foundation
+import ImageCodecs
+import Synchronization
+
+/// Runs prefetches at low priority, a bounded number at a time, and cancels
+/// them on request. Holds only task handles; the pipeline does the work.
+final class Prefetcher: Sendable {
+    private struct State {
+        var tasks: [String: Task<Void, Never>] = [:]
+    }
+
+    private let state = Mutex(State())
+    let slots: WorkQueue
+
+    init(concurrency: Int) {
+        slots = WorkQueue(concurrency: concurrency, queueLimit: Int.max)
+    }
+
+    /// Starts `work` for `key` unless a prefetch for it is already running.
+    func start(_ key: String, work: @escaping @Sendable () async -> Void) {
+        state.withLock { state in
+            guard state.tasks[key] == nil else { return }
+            state.tasks[key] = Task(priority: .utility) { [self] in
+                try? await slots.withSlot { await work() }
+                finish(key)
+            }
+        }
+    }
+
+    func cancel(_ key: String) {
+        let task = state.withLock { $0.tasks.removeValue(forKey: key) }
+        task?.cancel()
+    }
+
+    private func finish(_ key: String) {
+        _ = state.withLock { $0.tasks.removeValue(forKey: key) }
+    }
+
+    var runningCount: Int { state.withLock { $0.tasks.count } }
+}
