@@ -30,6 +30,9 @@ enum QiniuPipeline {
         }
     }
 
+    private static let addedToImageView2 = "added format/webp to imageView2"
+    private static let addedToImageMogr2 = "added format/webp to imageMogr2"
+
     /// The step separator used when adding a step.
     static let separator = "%7C"
 
@@ -137,7 +140,8 @@ enum QiniuPipeline {
             edited += "/format/webp"
             edited += item[end...]
         }
-        return .edited(edited, detail: "added format/webp to \(lastFormattable.name)")
+        let detail = lastFormattable.name == "imageView2" ? addedToImageView2 : addedToImageMogr2
+        return .edited(edited, detail: detail)
     }
 
     /// Whether any formattable step of `item` outputs WebP.
