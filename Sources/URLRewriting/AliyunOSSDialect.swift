@@ -13,6 +13,10 @@ struct AliyunOSSDialect: DialectRewriting {
     let formatAction: String
     /// The whole processing added to a URL without one.
     let newValue: String
+    /// `x-oss-process=image/…/format,webp`, and the explanations, built once.
+    private let newItem: String
+    private let addedDetail: String
+    private let formatLastDetail: String
 
     init(options: AliyunOSSOptions, width: Int?, quality: Int?) {
         parameter = options.parameter.rawValue
@@ -33,6 +37,9 @@ struct AliyunOSSDialect: DialectRewriting {
         }
         actions.append(formatAction)
         newValue = "image/" + actions.joined(separator: "/")
+        newItem = "\(parameter)=\(newValue)"
+        addedDetail = "added \(newItem)"
+        formatLastDetail = "set \(formatAction) last in \(parameter)"
     }
 
     func rewrite(_ url: URLParts) -> DialectOutcome {
@@ -40,12 +47,12 @@ struct AliyunOSSDialect: DialectRewriting {
             return .signed("signed URL (Signature / x-oss-signature)")
         }
         guard let query = url.query, !query.isEmpty else {
-            return .rewritten(url.replacing(query: "\(parameter)=\(newValue)"), detail: "added \(parameter)=\(newValue)")
+            return .rewritten(url.replacing(query: newItem), detail: addedDetail)
         }
         var items = RawQuery.items(query)
         guard let index = items.firstIndex(where: { RawQuery.name(of: $0) == parameter }) else {
             return .rewritten(
-                url.replacing(query: query + "&\(parameter)=\(newValue)"), detail: "added \(parameter)=\(newValue)")
+                url.replacing(query: query + "&" + newItem), detail: addedDetail)
         }
         let raw = RawQuery.value(of: items[index]) ?? ""
         let value = raw.contains("%") ? (String(raw).removingPercentEncoding ?? String(raw)) : String(raw)
@@ -67,6 +74,6 @@ struct AliyunOSSDialect: DialectRewriting {
         actions.append(formatAction)
         let newItem = "\(parameter)=image/" + actions.joined(separator: "/")
         items[index] = newItem[...]
-        return .rewritten(url.replacing(query: items.joined(separator: "&")), detail: "set \(formatAction) last in \(parameter)")
+        return .rewritten(url.replacing(query: items.joined(separator: "&")), detail: formatLastDetail)
     }
 }

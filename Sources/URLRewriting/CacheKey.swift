@@ -5,14 +5,16 @@
 enum CacheKey {
     static func normalized(_ parts: URLParts) -> String {
         let scheme = parts.normalizedScheme
-        let hasUpperHost = parts.host.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
+        let hasUpperHost = parts.hostHasUppercase
         let dropsPort: Bool
         if let port = parts.port {
             dropsPort = port.isEmpty || (scheme == "http" && port == "80") || (scheme == "https" && port == "443")
         } else {
             dropsPort = false
         }
-        if !hasUpperHost, !dropsPort, parts.fragment == nil, scheme.utf8.elementsEqual(parts.scheme.utf8) {
+        if !hasUpperHost, !dropsPort, parts.fragment == nil, scheme.utf8.count == parts.scheme.utf8.count,
+            scheme == parts.scheme
+        {
             return parts.string
         }
         var key = scheme + "://"

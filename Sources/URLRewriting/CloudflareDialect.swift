@@ -6,6 +6,7 @@ struct CloudflareDialect: DialectRewriting {
 
     /// `width=750,quality=75,format=webp,onerror=redirect`.
     let newOptions: String
+    private let addedDetail: String
 
     init(width: Int?, quality: Int?) {
         var options: [String] = []
@@ -13,6 +14,7 @@ struct CloudflareDialect: DialectRewriting {
         if let quality { options.append("quality=\(quality)") }
         options += ["format=webp", "onerror=redirect"]
         newOptions = options.joined(separator: ",")
+        addedDetail = "added /cdn-cgi/image/\(newOptions)"
     }
 
     func sourcePath(of url: URLParts) -> Substring {
@@ -24,7 +26,7 @@ struct CloudflareDialect: DialectRewriting {
         if RawQuery.containsItem(in: url.query, namedAnyOf: ["sig"]) { return .signed("signed URL (sig=)") }
         guard let (options, source) = Self.split(url.path) else {
             return .rewritten(
-                url.replacing(path: Self.prefix + newOptions + url.path), detail: "added /cdn-cgi/image/\(newOptions)")
+                url.replacing(path: Self.prefix + newOptions + url.path), detail: addedDetail)
         }
         var list = options.splitBytes(UInt8(ascii: ","))
         if let index = list.lastIndex(where: { $0.hasBytePrefix("format=") || $0.hasBytePrefix("f=") }) {

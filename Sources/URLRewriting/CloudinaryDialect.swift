@@ -12,6 +12,7 @@ struct CloudinaryDialect: DialectRewriting {
 
     /// `w_750,c_limit,f_webp,q_75`.
     let newTransformation: String
+    private let addedDetail: String
 
     init(width: Int?, quality: Int?) {
         var parameters: [String] = []
@@ -19,6 +20,7 @@ struct CloudinaryDialect: DialectRewriting {
         parameters.append("f_webp")
         if let quality { parameters.append("q_\(quality)") }
         newTransformation = parameters.joined(separator: ",")
+        addedDetail = "added transformation \(newTransformation)"
     }
 
     func rewrite(_ url: URLParts) -> DialectOutcome {
@@ -61,7 +63,7 @@ struct CloudinaryDialect: DialectRewriting {
             detail = "added f_webp to the transformation"
         } else {
             newSegments.insert(newTransformation[...], at: 0)
-            detail = "added transformation \(newTransformation)"
+            detail = addedDetail
         }
         let newPath = path[..<delivery.upperBound] + newSegments.joined(separator: "/")
         return .rewritten(url.replacing(path: newPath), detail: detail)

@@ -8,7 +8,8 @@ final class CompiledRule: Sendable {
     let exactHosts: Set<String>
     /// `.example.com` for `*.example.com`.
     let wildcardSuffixes: [String]
-    let schemes: Set<String>
+    /// Lower-cased.
+    let schemes: [String]
     let pathPrefix: String
     let convertsGIF: Bool
     let dialect: any DialectRewriting
@@ -46,7 +47,9 @@ final class CompiledRule: Sendable {
         for scheme in rule.schemes where scheme.isEmpty || !scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) {
             throw .invalid(rule: label, field: "schemes", "'\(scheme)' is not a URL scheme")
         }
-        schemes = Set(rule.schemes.map { $0.lowercased() })
+        var schemes: [String] = []
+        for scheme in rule.schemes.map({ $0.lowercased() }) where !schemes.contains(scheme) { schemes.append(scheme) }
+        self.schemes = schemes
         guard rule.pathPrefix.isEmpty || rule.pathPrefix.hasPrefix("/") else {
             throw .invalid(rule: label, field: "pathPrefix", "must start with '/', got '\(rule.pathPrefix)'")
         }
@@ -80,6 +83,12 @@ final class CompiledRule: Sendable {
         case .template(let pattern):
             dialect = try TemplateDialect(pattern: pattern, width: width, quality: quality, rule: label)
         }
+    }
+
+    /// Whether `scheme` (lower-cased) is one of the rule's schemes.
+    @inline(__always)
+    func matchesScheme(_ scheme: String) -> Bool {
+        schemes.contains(scheme)
     }
 
     /// Whether `host` (lower-cased, no trailing dot) is one of the rule's hosts.

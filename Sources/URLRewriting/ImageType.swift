@@ -6,28 +6,15 @@ enum ImageType: Sendable, Equatable {
     /// at the first character that is not a letter or digit, so that Qiniu
     /// style paths such as `photo.JPG-thumb` or `photo.jpg!w750` count as JPEG.
     init(path: Substring) {
-        let utf8 = path.utf8
-        let segmentStart = utf8.lastIndex(of: UInt8(ascii: "/")).map { utf8.index(after: $0) } ?? utf8.startIndex
-        guard let dot = utf8[segmentStart...].lastIndex(of: UInt8(ascii: ".")) else {
+        let letters: UInt64?
+        if let found = path.utf8.withContiguousStorageIfAvailable(ImageType.extensionLetters) {
+            letters = found
+        } else {
+            letters = Array(path.utf8).withUnsafeBufferPointer(ImageType.extensionLetters)
+        }
+        guard let letters else {
             self = .other
             return
-        }
-        var letters: UInt64 = 0
-        var count = 0
-        var index = utf8.index(after: dot)
-        while index < utf8.endIndex {
-            let byte = RawQuery.lowercase(utf8[index])
-            let isAlphanumeric =
-                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
-            if !isAlphanumeric { break }
-            count += 1
-            if count > 4 {
-                self = .other
-                return
-            }
-            letters = letters << 8 | UInt64(byte)
-            index = utf8.index(after: index)
         }
         switch letters {
         case ImageType.jpg, ImageType.jpegLetters: self = .jpeg
@@ -36,6 +23,27 @@ enum ImageType: Sendable, Equatable {
         case ImageType.webpLetters: self = .webp
         default: self = .other
         }
+    }
+
+    /// The last segment's extension (up to 4 letters or digits, lower-cased)
+    /// packed into an integer, or `nil` when there is none or it is longer.
+    private static func extensionLetters(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        var dot = bytes.count - 1
+        while dot >= 0, bytes[dot] != UInt8(ascii: "."), bytes[dot] != UInt8(ascii: "/") { dot -= 1 }
+        guard dot >= 0, bytes[dot] == UInt8(ascii: ".") else { return nil }
+        var letters: UInt64 = 0
+        var index = dot + 1
+        while index < bytes.count {
+            let byte = RawQuery.lowercase(bytes[index])
+            let isAlphanumeric =
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            if !isAlphanumeric { break }
+            if index - dot > 4 { return nil }
+            letters = letters << 8 | UInt64(byte)
+            index += 1
+        }
+        return letters
     }
 
     private static let jpg = pack("jpg")

@@ -17,23 +17,33 @@ struct PipelineQueryEditor: Sendable {
         guard let query = url.query, !query.isEmpty else {
             return .rewritten(url.replacing(query: newStep), detail: addedDetail)
         }
-        var items = RawQuery.items(query)
-        if let index = items.firstIndex(where: QiniuPipeline.isPipeline) {
-            let detail: String
-            switch QiniuPipeline.requestWebP(in: items[index]) {
-            case .edited(let item, let what):
-                items[index] = item[...]
-                detail = what
-            case .alreadyWebP(let what):
-                return .alreadyWebP(what)
-            case .metadata(let what):
-                return .notRewritable(what)
-            case .needsStep:
-                items[index] = (items[index] + QiniuPipeline.separator + newStep)[...]
-                detail = appendedDetail
-            }
-            return .rewritten(url.replacing(query: items.joined(separator: "&")), detail: detail)
+        var pipeline: Substring?
+        RawQuery.forEachItem(in: query) { item in
+            guard QiniuPipeline.isPipeline(item) else { return false }
+            pipeline = item
+            return true
         }
-        return .rewritten(url.replacing(query: newStep + "&" + query), detail: addedDetail)
+        guard let pipeline else {
+            return .rewritten(url.replacing(query: newStep + "&" + query), detail: addedDetail)
+        }
+        let newItem: String
+        let detail: String
+        switch QiniuPipeline.requestWebP(in: pipeline) {
+        case .edited(let item, let what):
+            newItem = item
+            detail = what
+        case .alreadyWebP(let what):
+            return .alreadyWebP(what)
+        case .metadata(let what):
+            return .notRewritable(what)
+        case .needsStep:
+            newItem = pipeline + QiniuPipeline.separator + newStep
+            detail = appendedDetail
+        }
+        // Splice the edited item in place: the other items keep their bytes and order.
+        var newQuery = String(query[query.startIndex..<pipeline.startIndex])
+        newQuery += newItem
+        newQuery += query[pipeline.endIndex...]
+        return .rewritten(url.replacing(query: newQuery), detail: detail)
     }
 }

@@ -8,9 +8,12 @@
 /// bridge's business (decided from the pixels' alpha), not the rewriter's.
 struct QiniuLegacyDialect: DialectRewriting {
     static let appendedStep = "imageView2/0/format/webp/ignore-error/1"
+    static let addedDetail = "added \(appendedStep)"
+    static let appendedDetail = "appended \(appendedStep) to the pipeline"
 
     /// `-WebPiOSW750`.
     let styleSuffix: String
+    private let styleDetail: String
     let pipeline = PipelineQueryEditor(newStep: QiniuLegacyDialect.appendedStep)
 
     init(width: Int?, rule: String) throws(RewriteConfigurationError) {
@@ -20,6 +23,7 @@ struct QiniuLegacyDialect: DialectRewriting {
                 "qiniu-legacy needs the screen width in pixels (points × scale, e.g. 750) for its WebPiOSW<width> style")
         }
         styleSuffix = "-WebPiOSW\(width)"
+        styleDetail = "style suffix \(styleSuffix)"
     }
 
     func rewrite(_ url: URLParts) -> DialectOutcome {
@@ -37,14 +41,14 @@ struct QiniuLegacyDialect: DialectRewriting {
                     detail: "replaced format/jpg with format/webp")
             }
             guard !query.isEmpty else {
-                return .rewritten(url.replacing(query: Self.appendedStep), detail: "added \(Self.appendedStep)")
+                return .rewritten(url.replacing(query: Self.appendedStep), detail: Self.addedDetail)
             }
             var items = RawQuery.items(query)
             if let index = items.firstIndex(where: QiniuPipeline.isPipeline) {
                 items[index] = (items[index] + QiniuPipeline.separator + Self.appendedStep)[...]
                 return .rewritten(
                     url.replacing(query: items.joined(separator: "&")),
-                    detail: "appended \(Self.appendedStep) to the pipeline")
+                    detail: Self.appendedDetail)
             }
             return pipeline.rewrite(url)
         }
@@ -54,6 +58,6 @@ struct QiniuLegacyDialect: DialectRewriting {
         let afterDot = path[path.index(after: dot)...]
         let ext = afterDot.prefix(while: { $0 != "-" })
         return .rewritten(
-            url.replacing(path: path[..<dot] + "." + ext + styleSuffix), detail: "style suffix \(styleSuffix)")
+            url.replacing(path: path[..<dot] + "." + ext + styleSuffix), detail: styleDetail)
     }
 }

@@ -5,12 +5,33 @@
 /// Foundation's `URL` percent-encodes `|` as `%7C`, so both spellings separate
 /// steps, and added steps are joined with `%7C` (the CDNs decode it).
 enum QiniuPipeline {
-    /// Fops whose output is an image and that accept `format/<fmt>`.
-    static let formattableFops: Set<Substring> = ["imageView2", "imageMogr2"]
-    /// Other fops that output an image.
-    static let imageFops: Set<Substring> = ["watermark", "imageslim", "roundPic", "imageView2", "imageMogr2"]
-    /// Fops that return metadata (JSON), never an image: such URLs are not rewritten.
-    static let metadataFops: Set<Substring> = ["imageInfo", "exif", "imageAve"]
+    /// What a fop (processing step) is, by name.
+    enum FopKind {
+        /// Outputs an image and accepts `format/<fmt>`: `imageView2`, `imageMogr2`.
+        case formattable
+        /// Outputs an image: `watermark`, `imageslim`, `roundPic`.
+        case image
+        /// Returns metadata (JSON), never an image: `imageInfo`, `exif`, `imageAve`.
+        /// Such URLs are not rewritten.
+        case metadata
+        /// Not a fop this grammar knows.
+        case unknown
+
+        /// Compared as plain strings (no hashing): this runs for every query item.
+        init(name: Substring) {
+            switch name.utf8.count {
+            case 10 where name == "imageView2" || name == "imageMogr2": self = .formattable
+            case 9 where name == "watermark" || name == "imageslim": self = .image
+            case 9 where name == "imageInfo": self = .metadata
+            case 8 where name == "roundPic" || name == "imageAve": self = name == "imageAve" ? .metadata : .image
+            case 4 where name == "exif": self = .metadata
+            default: self = .unknown
+            }
+        }
+    }
+
+    private static let addedToImageView2 = "added format/webp to imageView2"
+    private static let addedToImageMogr2 = "added format/webp to imageMogr2"
 
     /// The step separator used when adding a step.
     static let separator = "%7C"
@@ -29,8 +50,7 @@ enum QiniuPipeline {
 
     /// Whether a query item is a processing pipeline this grammar knows.
     static func isPipeline(_ item: Substring) -> Bool {
-        let name = firstStepName(item)
-        return imageFops.contains(name) || metadataFops.contains(name)
+        FopKind(name: firstStepName(item)) != .unknown
     }
 
     /// The ranges of the steps of `item`, split on `|` and `%7C`.
@@ -75,39 +95,53 @@ enum QiniuPipeline {
     /// Edits `item` to output WebP: replaces the last `format/<x>` of an
     /// `imageView2`/`imageMogr2` step, or adds `format/webp` to the last such
     /// step; reports `needsStep` when there is none.
+    ///
+    /// Works on token ranges rather than split substrings: this runs for
+    /// every URL with processing, and one splice is all the output needs.
     static func requestWebP(in item: Substring) -> Edit {
-        let ranges = stepRanges(item)
-        var lastFormattable: (range: Range<String.Index>, tokens: [Substring])?
-        var formatted: (range: Range<String.Index>, tokens: [Substring], valueIndex: Int)?
-        for range in ranges {
+        var lastFormattable: (name: Substring, tokens: [Range<String.Index>])?
+        var formatValue: (name: Substring, range: Range<String.Index>)?
+        for range in stepRanges(item) {
             let step = item[range]
             let name = firstStepName(step)
-            if metadataFops.contains(name) { return .metadata("\(name) returns metadata, not an image") }
-            guard formattableFops.contains(name) else { continue }
-            let tokens = step.splitBytes(UInt8(ascii: "/"))
-            lastFormattable = (range, tokens)
-            if let valueIndex = formatValueIndex(tokens) { formatted = (range, tokens, valueIndex) }
-        }
-        if let formatted {
-            let value = formatted.tokens[formatted.valueIndex]
-            if RawQuery.lowercasedASCII(value) == "webp" {
-                return .alreadyWebP("\(formatted.tokens[0]) has format/\(value)")
+            switch FopKind(name: name) {
+            case .metadata: return .metadata("\(name) returns metadata, not an image")
+            case .formattable: break
+            case .image, .unknown: continue
             }
-            var tokens = formatted.tokens
-            tokens[formatted.valueIndex] = "webp"
-            return .edited(
-                splice(item, formatted.range, tokens.joined(separator: "/")),
-                detail: "replaced format/\(value) with format/webp in \(tokens[0])")
+            let tokens = tokenRanges(step)
+            lastFormattable = (name, tokens)
+            if let valueIndex = formatValueIndex(in: item, tokens, isImageView2: name == "imageView2") {
+                formatValue = (name, tokens[valueIndex])
+            }
         }
-        if let lastFormattable {
-            var tokens = lastFormattable.tokens
-            let insertAt = formatInsertionIndex(tokens)
-            tokens.insert(contentsOf: ["format", "webp"], at: insertAt)
-            return .edited(
-                splice(item, lastFormattable.range, tokens.joined(separator: "/")),
-                detail: "added format/webp to \(tokens[0])")
+        if let formatValue {
+            let value = item[formatValue.range]
+            if value.utf8.count == 4, RawQuery.lowercasedASCII(value) == "webp" {
+                return .alreadyWebP("\(formatValue.name) has format/\(value)")
+            }
+            var edited = String(item[item.startIndex..<formatValue.range.lowerBound])
+            edited += "webp"
+            edited += item[formatValue.range.upperBound...]
+            return .edited(edited, detail: "replaced format/\(value) with format/webp in \(formatValue.name)")
         }
-        return .needsStep
+        guard let lastFormattable else { return .needsStep }
+        var edited: String
+        if let insertAt = formatInsertionIndex(
+            in: item, lastFormattable.tokens, isImageView2: lastFormattable.name == "imageView2")
+        {
+            let before = lastFormattable.tokens[insertAt].lowerBound
+            edited = String(item[item.startIndex..<before])
+            edited += "format/webp/"
+            edited += item[before...]
+        } else {
+            let end = lastFormattable.tokens[lastFormattable.tokens.count - 1].upperBound
+            edited = String(item[item.startIndex..<end])
+            edited += "/format/webp"
+            edited += item[end...]
+        }
+        let detail = lastFormattable.name == "imageView2" ? addedToImageView2 : addedToImageMogr2
+        return .edited(edited, detail: detail)
     }
 
     /// Whether any formattable step of `item` outputs WebP.
@@ -116,41 +150,54 @@ enum QiniuPipeline {
         return false
     }
 
-    /// The index of the value after `format` in a step's tokens.
-    static func formatValueIndex(_ tokens: [Substring]) -> Int? {
+    /// The ranges of a step's `/`-separated tokens.
+    static func tokenRanges(_ step: Substring) -> [Range<String.Index>] {
+        var ranges: [Range<String.Index>] = []
+        let utf8 = step.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index < utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "/") {
+                ranges.append(start..<index)
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        ranges.append(start..<utf8.endIndex)
+        return ranges
+    }
+
+    /// The position of the token after `format`.
+    static func formatValueIndex(in text: Substring, _ tokens: [Range<String.Index>], isImageView2: Bool) -> Int? {
         guard tokens.count >= 3 else { return nil }
-        if tokens[0] == "imageView2" {
+        if isImageView2 {
             // imageView2/<mode>/key/value…: keys sit at even positions from 2.
             var index = 2
             while index + 1 < tokens.count {
-                if tokens[index] == "format" { return index + 1 }
+                if text[tokens[index]] == "format" { return index + 1 }
                 index += 2
             }
             return nil
         }
         // imageMogr2 mixes valueless flags (auto-orient, strip) with key/value pairs.
-        for index in 1..<(tokens.count - 1) where tokens[index] == "format" {
+        for index in 1..<(tokens.count - 1) where text[tokens[index]] == "format" {
             return index + 1
         }
         return nil
     }
 
-    /// Where `format/webp` goes: before the parameters the grammar lists
-    /// after it (`interlace`, `q`/`quality`, `ignore-error`), else at the end.
-    static func formatInsertionIndex(_ tokens: [Substring]) -> Int {
-        let later: Set<Substring> = ["interlace", "q", "quality", "ignore-error"]
-        if tokens[0] == "imageView2" {
-            var index = 2
-            while index < tokens.count {
-                if later.contains(tokens[index]) { return index }
-                index += 2
+    /// The position of the token `format/webp` goes before: the first of the
+    /// parameters the grammar lists after it (`interlace`, `q`/`quality`,
+    /// `ignore-error`); `nil` to append at the end.
+    static func formatInsertionIndex(in text: Substring, _ tokens: [Range<String.Index>], isImageView2: Bool) -> Int? {
+        var index = isImageView2 ? 2 : 1
+        while index < tokens.count {
+            switch text[tokens[index]] {
+            case "interlace", "q", "quality", "ignore-error": return index
+            default: index += isImageView2 ? 2 : 1
             }
-            return tokens.count
         }
-        for index in 1..<max(tokens.count, 1) where later.contains(tokens[index]) {
-            return index
-        }
-        return tokens.count
+        return nil
     }
 
     /// The width a step resizes to: `imageView2/…/w/750` or `imageMogr2/thumbnail/750x…`.
@@ -168,9 +215,5 @@ enum QiniuPipeline {
             }
         }
         return nil
-    }
-
-    private static func splice(_ item: Substring, _ range: Range<String.Index>, _ replacement: String) -> String {
-        String(item[item.startIndex..<range.lowerBound]) + replacement + item[range.upperBound...]
     }
 }

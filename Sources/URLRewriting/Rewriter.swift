@@ -107,7 +107,7 @@ public struct Rewriter: Sendable {
     }
 
     private func check(_ parts: URLParts, against rule: CompiledRule) -> Check {
-        guard rule.schemes.contains(parts.normalizedScheme) else {
+        guard rule.matchesScheme(parts.normalizedScheme) else {
             return .miss(RewriteReason(.schemeNotMatched, "scheme \(parts.scheme) is not one of the rule's schemes"))
         }
         let source = rule.dialect.sourcePath(of: parts)

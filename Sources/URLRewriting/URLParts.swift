@@ -22,6 +22,11 @@ struct URLParts: Sendable {
     let query: Substring?
     /// The fragment without the `#`, when a `#` is present (may be empty).
     let fragment: Substring?
+    /// The scheme, lower-cased (`http`), for comparison with rules.
+    let normalizedScheme: String
+    /// Whether the host has an upper-case ASCII letter (found by the scan,
+    /// so that already-normal URLs skip every lower-casing step).
+    let hostHasUppercase: Bool
 
     /// Splits `string`, or returns `nil` when it is not of the form
     /// `scheme://authority…` with a non-empty host.
@@ -42,6 +47,8 @@ struct URLParts: Sendable {
         query = offsets.queryEnd.map { copy[index(offsets.pathEnd + 1)..<index($0)] }
         let fragmentStart = offsets.queryEnd ?? offsets.pathEnd
         fragment = fragmentStart < offsets.count ? copy[index(fragmentStart + 1)...] : nil
+        normalizedScheme = offsets.schemeHasUppercase ? scheme.lowercased() : String(scheme)
+        hostHasUppercase = offsets.hostHasUppercase
     }
 
     /// Delimiter positions, as byte offsets.
@@ -54,13 +61,18 @@ struct URLParts: Sendable {
         var pathEnd = 0
         var queryEnd: Int?
         var count = 0
+        var schemeHasUppercase = false
+        var hostHasUppercase = false
     }
 
     private static func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Offsets? {
         var offsets = Offsets()
         offsets.count = bytes.count
         var cursor = 0
-        while cursor < bytes.count, isSchemeByte(bytes[cursor]) { cursor += 1 }
+        while cursor < bytes.count, isSchemeByte(bytes[cursor]) {
+            if isUppercase(bytes[cursor]) { offsets.schemeHasUppercase = true }
+            cursor += 1
+        }
         guard cursor > 0, cursor + 2 < bytes.count, bytes[cursor] == UInt8(ascii: ":"),
             bytes[cursor + 1] == UInt8(ascii: "/"), bytes[cursor + 2] == UInt8(ascii: "/")
         else { return nil }
@@ -70,6 +82,7 @@ struct URLParts: Sendable {
         var lastAt: Int?
         var lastColon: Int?
         var lastBracket: Int?
+        var upperAfterAt = false
         while cursor < bytes.count {
             switch bytes[cursor] {
             case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
@@ -77,6 +90,7 @@ struct URLParts: Sendable {
             case UInt8(ascii: "@"):
                 lastAt = cursor
                 lastColon = nil
+                upperAfterAt = false
                 cursor += 1
                 continue
             case UInt8(ascii: ":"):
@@ -87,12 +101,14 @@ struct URLParts: Sendable {
                 lastBracket = cursor
                 cursor += 1
                 continue
-            default:
+            case let byte:
+                if isUppercase(byte) { upperAfterAt = true }
                 cursor += 1
                 continue
             }
             break
         }
+        offsets.hostHasUppercase = upperAfterAt
         offsets.userInfoEnd = lastAt
         offsets.hostStart = lastAt.map { $0 + 1 } ?? authorityStart
         // A colon after the host (and after an IPv6 literal's closing bracket) starts the port.
@@ -123,20 +139,11 @@ struct URLParts: Sendable {
 
     /// The lower-cased host, without a trailing dot, for comparison with rules.
     var normalizedHost: String {
-        var result = String(host)
-        if result.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) {
-            result = result.lowercased()
-        }
+        var result = hostHasUppercase ? host.lowercased() : String(host)
         if result.utf8.last == UInt8(ascii: "."), result.utf8.count > 1 {
             result.removeLast()
         }
         return result
-    }
-
-    /// The scheme, lower-cased.
-    var normalizedScheme: String {
-        scheme.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") })
-            ? scheme.lowercased() : String(scheme)
     }
 
     /// Builds a URL string from these parts with a new path and query; the
@@ -164,6 +171,11 @@ struct URLParts: Sendable {
     /// Builds a URL string with a new path, keeping everything else as written.
     func replacing(path newPath: some StringProtocol) -> String {
         replacing(path: newPath, query: query)
+    }
+
+    @inline(__always)
+    private static func isUppercase(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")
     }
 
     private static func isSchemeByte(_ byte: UInt8) -> Bool {
