@@ -51,6 +51,7 @@ let package = Package(
         .testTarget(
             name: "ImageCodecsTests",
             dependencies: ["ImageCodecs", "TestSupport"],
+            exclude: ["Scripts"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebPBridgeCLITests",
