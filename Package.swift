@@ -92,6 +92,7 @@ let package = Package(
         .testTarget(
             name: "ImageCodecsTests",
             dependencies: ["ImageCodecs", "TestSupport"],
+            exclude: ["Scripts"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLRewritingTests",

@@ -40,6 +40,7 @@ struct APNGStream {
             if truncated { throw ImageCodecError.truncated(.apng, have: bytes.count, need: nil) }
             throw ImageCodecError.corrupt(.apng, "the first chunk is not a 13-byte IHDR")
         }
+        try Self.verifyCRC(of: ihdr, in: bytes)
         let start = ihdr.dataRange.lowerBound
         width = Int(PNGChunkReader.readUInt32(bytes, at: start))
         height = Int(PNGChunkReader.readUInt32(bytes, at: start + 4))

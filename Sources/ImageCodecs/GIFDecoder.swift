@@ -100,6 +100,9 @@ public struct GIFDecoder: Sendable {
         walk: while true {
             switch try file.nextRecord() {
             case .image:
+                if let rect = file.peekImageRect() {
+                    try checkLimits(of: rect, frameNumber: frames.count + 1, width: width, height: height)
+                }
                 let descriptor = try file.imageDescriptor()
                 try checkLimits(of: descriptor.rect, frameNumber: frames.count + 1, width: width, height: height)
                 guard let colors = descriptor.colors else {

@@ -23,7 +23,7 @@ final class GIFFile {
         var error: Int32 = 0
         // The file keeps `source` alive, so an unretained pointer is enough.
         guard let handle = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), readFromSource, &error) else {
-            throw Self.error(code: error, operation: "reading the GIF header", bytesRead: source.offset)
+            throw Self.error(code: error, operation: "reading the GIF header", bytesRead: source.offset, totalBytes: bytes.count)
         }
         self.handle = handle
         self.source = source
@@ -60,6 +60,18 @@ final class GIFFile {
         var interlaced: Bool
         /// RGB triples of the local colour table, else the global one; `nil` when neither exists.
         var colors: [UInt8]?
+    }
+
+    /// The rectangle of the image descriptor that follows an image record,
+    /// read from the bytes before giflib parses the descriptor (which
+    /// allocates its colour map and may fail on the bytes after it), so limits
+    /// can be checked first. `nil` when the descriptor is cut short.
+    func peekImageRect() -> PixelRect? {
+        // giflib reads the record type byte by byte, so the ',' was the last byte read.
+        let start = source.offset
+        guard start >= 1, start + 9 <= source.bytes.count, source.bytes[start - 1] == 0x2C else { return nil }
+        func field(_ index: Int) -> Int { Int(source.bytes[start + index]) | Int(source.bytes[start + index + 1]) << 8 }
+        return PixelRect(x: field(0), y: field(2), width: field(4), height: field(6))
     }
 
     /// Reads the image descriptor (not its pixels).
@@ -122,13 +134,14 @@ final class GIFFile {
     /// Throws the ``ImageCodecError`` for giflib's current error unless `result` is `GIF_OK`.
     func check(_ result: Int32, _ operation: String) throws(ImageCodecError) {
         guard result != GIF_OK else { return }
-        throw Self.error(code: handle.pointee.Error, operation: operation, bytesRead: source.offset)
+        throw Self.error(code: handle.pointee.Error, operation: operation, bytesRead: source.offset, totalBytes: source.bytes.count)
     }
 
-    private static func error(code: Int32, operation: String, bytesRead: Int) -> ImageCodecError {
+    private static func error(code: Int32, operation: String, bytesRead: Int, totalBytes: Int) -> ImageCodecError {
         let libraryMessage = GifErrorString(code).map { String(cString: $0) } ?? "unknown giflib error"
         let kind: ImageCodecError.Kind
         switch code {
+        case _ where bytesRead >= totalBytes && code != D_GIF_ERR_NOT_GIF_FILE: kind = .truncated
         case D_GIF_ERR_READ_FAILED, D_GIF_ERR_EOF_TOO_SOON: kind = .truncated
         case D_GIF_ERR_NOT_ENOUGH_MEM: kind = .outOfMemory
         case D_GIF_ERR_NOT_GIF_FILE: kind = .unknownFormat

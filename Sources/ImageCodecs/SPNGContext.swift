@@ -79,7 +79,7 @@ final class SPNGContext {
         var trns = spng_trns()
         let status = spng_get_trns(handle, &trns)
         if status == SPNG_ECHUNKAVAIL.rawValue { return false }
-        try check(status, "reading tRNS")
+        try check(status, "reading the chunks before the image data")
         return true
     }
 
@@ -152,6 +152,11 @@ final class SPNGContext {
         case .outOfMemory: prefix = "out of memory in libspng (\(format))"
         default: prefix = "\(kind) \(format)"
         }
-        throw ImageCodecError(kind, format: format, "\(prefix): \(operation): \(libraryMessage) (libspng error \(code))")
+        let advice =
+            code == SPNG_ECHUNK_LIMITS.rawValue
+            ? "; metadata chunks may hold \(Self.maxAncillaryChunkBytes >> 20) MiB each (decompressed), \(Self.maxChunkCacheBytes >> 20) MiB in all"
+            : ""
+        throw ImageCodecError(
+            kind, format: format, "\(prefix): \(operation): \(libraryMessage) (libspng error \(code))\(advice)")
     }
 }

@@ -45,35 +45,40 @@ public enum SSIM {
         let x = lumaPlane(first)
         let y = lumaPlane(second)
 
-        // Horizontal pass over the five signals, keeping only whole windows.
+        // Horizontal pass over the five signals (x, y, x², y², xy), keeping
+        // only whole windows. Tap-outer loops let the compiler vectorise.
         let innerWidth = width - 2 * radius
         let innerHeight = height - 2 * radius
-        var rows = [Double](repeating: 0, count: 5 * innerWidth * height)
+        let plane = innerWidth * height
+        var rows = [Double](repeating: 0, count: 5 * plane)
+        var products = [Double](repeating: 0, count: 3 * width)
         kernel.withUnsafeBufferPointer { k in
             x.withUnsafeBufferPointer { xs in
                 y.withUnsafeBufferPointer { ys in
-                    rows.withUnsafeMutableBufferPointer { out in
-                        let plane = innerWidth * height
-                        for row in 0..<height {
-                            let source = row * width
-                            let target = row * innerWidth
-                            for column in 0..<innerWidth {
-                                var mx = 0.0, my = 0.0, mxx = 0.0, myy = 0.0, mxy = 0.0
-                                for tap in 0..<window {
-                                    let weight = k[tap]
-                                    let a = xs[source + column + tap]
-                                    let b = ys[source + column + tap]
-                                    mx += weight * a
-                                    my += weight * b
-                                    mxx += weight * a * a
-                                    myy += weight * b * b
-                                    mxy += weight * a * b
+                    products.withUnsafeMutableBufferPointer { product in
+                        rows.withUnsafeMutableBufferPointer { out in
+                            for row in 0..<height {
+                                let a = xs.baseAddress! + row * width
+                                let b = ys.baseAddress! + row * width
+                                let aa = product.baseAddress!
+                                let bb = aa + width
+                                let ab = bb + width
+                                for column in 0..<width {
+                                    aa[column] = a[column] * a[column]
+                                    bb[column] = b[column] * b[column]
+                                    ab[column] = a[column] * b[column]
                                 }
-                                out[target + column] = mx
-                                out[plane + target + column] = my
-                                out[2 * plane + target + column] = mxx
-                                out[3 * plane + target + column] = myy
-                                out[4 * plane + target + column] = mxy
+                                let target = row * innerWidth
+                                for (signal, source) in [a, b, UnsafePointer(aa), UnsafePointer(bb), UnsafePointer(ab)].enumerated() {
+                                    let destination = out.baseAddress! + signal * plane + target
+                                    for tap in 0..<window {
+                                        let weight = k[tap]
+                                        let shifted = source + tap
+                                        for column in 0..<innerWidth {
+                                            destination[column] += weight * shifted[column]
+                                        }
+                                    }
+                                }
                             }
                         }
                     }
@@ -89,7 +94,6 @@ public enum SSIM {
         kernel.withUnsafeBufferPointer { k in
             rows.withUnsafeBufferPointer { filtered in
                 sums.withUnsafeMutableBufferPointer { sum in
-                    let plane = innerWidth * height
                     for row in 0..<innerHeight {
                         for index in 0..<sum.count { sum[index] = 0 }
                         for tap in 0..<window {
