@@ -52,7 +52,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "ImageOrigin",
-            dependencies: ["HTTPServer", "ImageCodecs"],
+            dependencies: ["HTTPServer", "ImageCodecs", "URLRewriting"],
             swiftSettings: swiftSettings),
         .target(
             name: "ImagePipeline",

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import ImageCodecs
+import URLRewriting
 
 extension ImageOrigin {
     /// Serves `file` as it is, or a variant of it.
@@ -13,7 +14,7 @@ extension ImageOrigin {
         let negotiable =
             configuration.autoWebP && target.pipeline?.outputFormat == nil
             && (sourceFormat == .jpeg || sourceFormat == .png)
-        let wantsWebP = negotiable && AcceptNegotiation.acceptsWebP(request.headers["Accept"])
+        let wantsWebP = negotiable && AcceptHeader.acceptsWebP(request.headers["Accept"])
         var headers = baseHeaders(for: file)
         if negotiable { headers["Vary"] = "Accept" }
 

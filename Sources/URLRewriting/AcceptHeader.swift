@@ -1,11 +1,11 @@
 /// Reads an `Accept` header the way WebP negotiation needs.
-enum AcceptHeader {
+public enum AcceptHeader {
     /// Whether `accept` lists `image/webp` with a quality above zero.
     ///
     /// `image/*` and `*/*` do not count: Safari 14 on older macOS sends
     /// `image/*` and cannot decode WebP. A malformed `q` counts as zero, so
     /// a doubtful client is transcoded for rather than sent bytes it may not show.
-    static func acceptsWebP(_ accept: String?) -> Bool {
+    public static func acceptsWebP(_ accept: String?) -> Bool {
         guard let accept, RawQuery.containsIgnoringCase(accept[...], "image/webp") else { return false }
         for range in accept.split(separator: ",") {
             var parameters = range.split(separator: ";").makeIterator()
