@@ -107,6 +107,10 @@ let package = Package(
             dependencies: ["ImageOrigin", "HTTPServer", "ImageCodecs", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "ImagePipelineTests",
+            dependencies: ["ImagePipeline", "ImageOrigin", "HTTPServer", "URLRewriting", "ImageCodecs", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "WebPBridgeCLITests",
             dependencies: ["WebPBridgeCLI", "ImageCodecs", "TestSupport"],
             swiftSettings: swiftSettings),

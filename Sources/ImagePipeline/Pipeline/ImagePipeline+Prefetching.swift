@@ -1,8 +1,10 @@
 public import Foundation
 
 extension ImagePipeline {
-    /// Fetches `urls` into the disk cache at low priority, a few at a time
-    /// (``Configuration/prefetchConcurrency``), skipping what is cached.
+    /// Fetches `urls` at low priority, a few at a time
+    /// (``Configuration/prefetchConcurrency``), skipping what is cached: into
+    /// the disk cache when there is one (bytes are small; decoding waits for
+    /// display), else decoded into the memory cache.
     /// Prefetch uses the same keys as display, so a prefetched image is a
     /// cache hit later, and a display request during a prefetch shares its
     /// fetch.
@@ -13,8 +15,13 @@ extension ImagePipeline {
             if let entry = configuration.dataCache?.entry(for: plan.cacheKey), entry.isFresh(now: configuration.now()) {
                 continue
             }
+            let hasDiskCache = configuration.dataCache != nil
             prefetcher.start(plan.cacheKey) { [self] in
-                _ = try? await data(forPlan: plan)
+                if hasDiskCache {
+                    _ = try? await data(forPlan: plan)
+                } else {
+                    _ = try? await image(for: url)
+                }
             }
         }
     }
