@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "ImageOrigin", targets: ["ImageOrigin"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+        .library(name: "WebPURLProtocol", targets: ["WebPURLProtocol"]),
     ],
     targets: [
         // System libraries (Debian -dev packages; Homebrew on macOS).
@@ -57,6 +58,10 @@ let package = Package(
         .target(
             name: "ImagePipeline",
             dependencies: ["ImageCodecs", "URLRewriting"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "WebPURLProtocol",
+            dependencies: ["ImagePipeline", "URLRewriting", "ImageCodecs"],
             swiftSettings: swiftSettings),
         .target(
             name: "WebPBridgeCLI",
