@@ -36,6 +36,9 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
 
         .target(
             name: "ImageCodecs",
@@ -51,7 +54,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "ImagePipeline",
-            dependencies: ["ImageCodecs"],
+            dependencies: ["ImageCodecs", "CCurl"],
             swiftSettings: swiftSettings),
         .target(
             name: "WebPBridgeCLI",
