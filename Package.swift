@@ -95,6 +95,15 @@ let package = Package(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer"],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ImagePipelineTests",
+            dependencies: ["ImagePipeline", "HTTPServer", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "loader-memory",
+            dependencies: ["ImagePipeline", "HTTPServer"],
+            path: "Benchmarks/LoaderMemory",
+            swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )
