@@ -29,7 +29,9 @@ struct Options {
             return value
         }
         func count(_ flag: String) throws -> Int {
-            guard let number = Int(try value(flag)), number > 0 else { throw OptionsError("\(flag) needs a positive integer") }
+            guard let number = Int(try value(flag)), number > 0 else {
+                throw OptionsError("\(flag) needs a positive integer")
+            }
             return number
         }
         while let flag = rest.popFirst() {

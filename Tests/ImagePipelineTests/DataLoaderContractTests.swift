@@ -81,7 +81,9 @@ struct DataLoaderContractTests {
             }
             if kind == .curl {
                 // curl_easy_strerror's text, then the error buffer's detail.
-                #expect(error?.message.hasPrefix("GET \(base)/slow: Timeout was reached (") == true, "\(error?.message ?? "")")
+                #expect(
+                    error?.message.hasPrefix("GET \(base)/slow: Timeout was reached (") == true,
+                    "\(error?.message ?? "")")
             }
         }
     }

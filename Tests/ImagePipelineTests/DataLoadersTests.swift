@@ -4,9 +4,9 @@ import Testing
 @Suite struct DataLoadersTests {
     @Test func platformDefaultIsCurlOnLinuxAndURLSessionElsewhere() {
         #if os(Linux)
-        #expect(DataLoaders.platformDefault is CurlDataLoader)
+            #expect(DataLoaders.platformDefault is CurlDataLoader)
         #else
-        #expect(DataLoaders.platformDefault is URLSessionDataLoader)
+            #expect(DataLoaders.platformDefault is URLSessionDataLoader)
         #endif
     }
 

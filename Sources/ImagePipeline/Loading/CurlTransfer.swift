@@ -76,7 +76,8 @@ final class CurlTransfer: @unchecked Sendable {
         try CurlCode.check(
             webpbridge_curl_easy_setopt_offset(raw, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodyBytes)),
             "CURLOPT_MAXFILESIZE_LARGE")
-        if let userAgent = configuration.userAgent, request.headers.keys.allSatisfy({ $0.lowercased() != "user-agent" }) {
+        if let userAgent = configuration.userAgent, request.headers.keys.allSatisfy({ $0.lowercased() != "user-agent" })
+        {
             try set(CURLOPT_USERAGENT, userAgent, "CURLOPT_USERAGENT")
         }
         switch request.method.uppercased() {

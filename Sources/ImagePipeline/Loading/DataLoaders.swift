@@ -1,10 +1,11 @@
-/// The loader each platform should use by default: ``CurlDataLoader`` on
-/// Linux (URLSession there grows without bound in a long-running process),
-/// ``URLSessionDataLoader`` on Apple platforms.
 #if os(Linux)
-public typealias DefaultDataLoader = CurlDataLoader
+    /// The loader each platform should use by default: ``CurlDataLoader`` on
+    /// Linux, where URLSession grows without bound in a long-running process.
+    public typealias DefaultDataLoader = CurlDataLoader
 #else
-public typealias DefaultDataLoader = URLSessionDataLoader
+    /// The loader each platform should use by default: ``URLSessionDataLoader``
+    /// on Apple platforms.
+    public typealias DefaultDataLoader = URLSessionDataLoader
 #endif
 
 /// Ready-made data loaders.

@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// A ``DataLoading`` over `URLSession`: the default on Apple platforms.
@@ -67,7 +67,8 @@ public final class URLSessionDataLoader: DataLoading {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw DataLoadingError(.unsupportedURL, "\(request.url.absoluteString): only http and https are fetched")
         }
-        let seconds = Double(request.timeout.components.seconds)
+        let seconds =
+            Double(request.timeout.components.seconds)
             + Double(request.timeout.components.attoseconds) / 1e18
         var urlRequest = URLRequest(
             url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(seconds, 0.001))
@@ -79,12 +80,13 @@ public final class URLSessionDataLoader: DataLoading {
         let delegate = self.delegate
         delegate.register(id, request: request, label: label, onChunk: onChunk)
         // URLSession's timeouts are per idle interval; the request's is for
-        // the whole transfer.
-        let deadline = DispatchWorkItem {
+        // the whole transfer. A sleeping task, not a dispatch timer: a
+        // cancelled sleep is freed at once, a cancelled timer only when due.
+        let deadline = Task {
+            guard (try? await Task.sleep(for: request.timeout)) != nil else { return }
             delegate.fail(id, DataLoadingError(.timedOut, "\(label): timed out after \(request.timeout)"))
             handle.task.cancel()
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: deadline)
         defer { deadline.cancel() }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

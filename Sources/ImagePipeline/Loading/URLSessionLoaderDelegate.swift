@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The delegate of ``URLSessionDataLoader``'s session: collects each task's
@@ -126,7 +126,7 @@ final class URLSessionLoaderDelegate: NSObject, URLSessionDataDelegate, @uncheck
             return .failure(DataLoadingError(.networkFailure, "\(entry.label): the response was not HTTP"))
         }
         var headers: [String: String] = [:]
-        for case let (name as String, value as String) in http.allHeaderFields { headers[name] = value }
+        for case (let name as String, let value as String) in http.allHeaderFields { headers[name] = value }
         let url = http.url ?? task.currentRequest?.url ?? entry.request.url
         return .success(DataResponse(url: url, statusCode: http.statusCode, headers: headers, body: entry.body))
     }

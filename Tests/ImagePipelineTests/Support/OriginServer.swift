@@ -1,8 +1,8 @@
-import Testing
 import Foundation
 import HTTPServer
 import ImagePipeline
 import Synchronization
+import Testing
 
 /// A live origin on 127.0.0.1, port 0, with one route per behaviour the
 /// loaders are tested against.
