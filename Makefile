@@ -4,8 +4,8 @@ SHELL := /bin/bash
 
 SWIFT        ?= swift
 UNAME_S      := $(shell uname -s)
-DEBIAN_PKGS  := pkg-config libwebp-dev libturbojpeg0-dev libspng-dev libgif-dev libmicrohttpd-dev webp libjpeg-turbo-progs curl time
-BREW_PKGS    := pkg-config webp jpeg-turbo libspng giflib libmicrohttpd
+DEBIAN_PKGS  := pkg-config libwebp-dev libturbojpeg0-dev libspng-dev libgif-dev libmicrohttpd-dev libcurl4-openssl-dev webp libjpeg-turbo-progs curl time
+BREW_PKGS    := pkg-config webp jpeg-turbo libspng giflib libmicrohttpd curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help deps build release test bench-codecs bench-http clean
@@ -58,3 +58,4 @@ clean: ## Remove build output
 	rm -rf .build bench/bin
 
 include bench/rewrite.mk
+include bench/pipeline.mk

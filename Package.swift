@@ -38,6 +38,9 @@ let package = Package(
         .systemLibrary(
             name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
 
         // Libraries, lowest first.
         .target(
@@ -57,7 +60,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "ImagePipeline",
-            dependencies: ["ImageCodecs", "URLRewriting"],
+            dependencies: ["ImageCodecs", "URLRewriting", "CCurl"],
             swiftSettings: swiftSettings),
         .target(
             name: "WebPURLProtocol",
@@ -86,6 +89,11 @@ let package = Package(
             name: "rewrite-benchmark",
             dependencies: ["URLRewriting"],
             path: "Benchmarks/RewriteBenchmark",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "loader-memory",
+            dependencies: ["ImagePipeline", "HTTPServer"],
+            path: "Benchmarks/LoaderMemory",
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "HTTPServerBenchmark",

@@ -1,0 +1,219 @@
+internal import CCurl
+import Foundation
+import Synchronization
+
+/// One request's life inside ``CurlMultiDriver``: the options it sets on an
+/// easy handle, the body and headers received, and the continuation it
+/// resumes exactly once.
+///
+/// `@unchecked Sendable` because it crosses from the calling task to the
+/// curl thread: the request and chunk callback are immutable, the
+/// cancellation flag is an `Atomic`, and every other property is touched on
+/// the curl thread only (the libcurl callbacks run there too).
+final class CurlTransfer: @unchecked Sendable {
+    typealias Continuation = CheckedContinuation<Result<DataResponse, DataLoadingError>, Never>
+
+    let request: DataRequest
+    private let onChunk: (@Sendable (Data) -> Void)?
+    private let cancelled = Atomic<Bool>(false)
+
+    // Curl thread only.
+    private var continuation: Continuation?
+    private(set) var easy: CurlEasyHandle?
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var body = Data()
+    private var headers: [String: String] = [:]
+    private var abortReason: DataLoadingError?
+    private var finished = false
+
+    init(request: DataRequest, onChunk: (@Sendable (Data) -> Void)?) {
+        self.request = request
+        self.onChunk = onChunk
+    }
+
+    deinit {
+        curl_slist_free_all(headerList)
+    }
+
+    /// `GET http://…`, the prefix of every message about this transfer.
+    var label: String { "\(request.method) \(request.url.absoluteString)" }
+
+    /// Marks the transfer cancelled; any thread. The next libcurl callback
+    /// aborts the transfer, and the driver removes it from the multi handle.
+    func markCancelled() { cancelled.store(true, ordering: .releasing) }
+
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+    /// Remembers where to deliver the result.
+    func attach(_ continuation: Continuation) { self.continuation = continuation }
+
+    /// Sets every option for this request on `easy`, which was just reset.
+    func configure(_ easy: CurlEasyHandle, _ configuration: CurlDataLoader.Configuration) throws(DataLoadingError) {
+        self.easy = easy
+        let raw = easy.raw
+        func set(_ option: CURLoption, _ value: Int, _ name: String) throws(DataLoadingError) {
+            try CurlCode.check(webpbridge_curl_easy_setopt_long(raw, option, value), name)
+        }
+        func set(_ option: CURLoption, _ value: String, _ name: String) throws(DataLoadingError) {
+            try CurlCode.check(webpbridge_curl_easy_setopt_string(raw, option, value), name)
+        }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        try set(CURLOPT_URL, request.url.absoluteString, "CURLOPT_URL")
+        try set(CURLOPT_PROTOCOLS_STR, "http,https", "CURLOPT_PROTOCOLS_STR")
+        try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https", "CURLOPT_REDIR_PROTOCOLS_STR")
+        try set(CURLOPT_NOSIGNAL, 1, "CURLOPT_NOSIGNAL")
+        try set(CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1), "CURLOPT_HTTP_VERSION")
+        try set(CURLOPT_TCP_KEEPALIVE, 1, "CURLOPT_TCP_KEEPALIVE")
+        let timeout = Self.milliseconds(request.timeout)
+        try set(CURLOPT_TIMEOUT_MS, timeout, "CURLOPT_TIMEOUT_MS")
+        try set(
+            CURLOPT_CONNECTTIMEOUT_MS, min(timeout, Self.milliseconds(configuration.connectTimeout)),
+            "CURLOPT_CONNECTTIMEOUT_MS")
+        try set(CURLOPT_FOLLOWLOCATION, request.followsRedirects ? 1 : 0, "CURLOPT_FOLLOWLOCATION")
+        try set(CURLOPT_MAXREDIRS, CurlDataLoader.maxRedirects, "CURLOPT_MAXREDIRS")
+        // A declared Content-Length over the limit fails before any byte of
+        // the body; the write callback enforces it for chunked bodies.
+        try CurlCode.check(
+            webpbridge_curl_easy_setopt_offset(raw, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodyBytes)),
+            "CURLOPT_MAXFILESIZE_LARGE")
+        if let userAgent = configuration.userAgent, request.headers.keys.allSatisfy({ $0.lowercased() != "user-agent" })
+        {
+            try set(CURLOPT_USERAGENT, userAgent, "CURLOPT_USERAGENT")
+        }
+        switch request.method.uppercased() {
+        case "GET": break
+        case "HEAD": try set(CURLOPT_NOBODY, 1, "CURLOPT_NOBODY")
+        default: try set(CURLOPT_CUSTOMREQUEST, request.method, "CURLOPT_CUSTOMREQUEST")
+        }
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+            guard let list = curl_slist_append(headerList, "\(name): \(value)") else {
+                throw DataLoadingError(.networkFailure, "\(label): out of memory for the request headers")
+            }
+            headerList = list
+        }
+        if let headerList {
+            try CurlCode.check(
+                webpbridge_curl_easy_setopt_pointer(raw, CURLOPT_HTTPHEADER, UnsafeMutableRawPointer(headerList)),
+                "CURLOPT_HTTPHEADER")
+        }
+        try CurlCode.check(
+            webpbridge_curl_easy_setopt_function(raw, CURLOPT_WRITEFUNCTION, Self.writeCallback),
+            "CURLOPT_WRITEFUNCTION")
+        try CurlCode.check(webpbridge_curl_easy_setopt_pointer(raw, CURLOPT_WRITEDATA, context), "CURLOPT_WRITEDATA")
+        try CurlCode.check(
+            webpbridge_curl_easy_setopt_function(raw, CURLOPT_HEADERFUNCTION, Self.headerCallback),
+            "CURLOPT_HEADERFUNCTION")
+        try CurlCode.check(webpbridge_curl_easy_setopt_pointer(raw, CURLOPT_HEADERDATA, context), "CURLOPT_HEADERDATA")
+    }
+
+    /// Builds the result once libcurl reports the transfer done (the easy
+    /// handle is already out of the multi handle) and delivers it. Returns
+    /// the easy handle, for the driver to pool.
+    func complete(_ code: CURLcode) -> CurlEasyHandle? {
+        if let abortReason {
+            return finish(.failure(abortReason))
+        } else if isCancelled {
+            return finish(.failure(Self.cancellation(label)))
+        } else if code != CURLE_OK {
+            return finish(.failure(CurlCode.error(code, detail: easy?.errorText ?? "", context: label)))
+        } else if let easy {
+            var status = 0
+            var effective: UnsafePointer<CChar>?
+            _ = webpbridge_curl_easy_getinfo_long(easy.raw, CURLINFO_RESPONSE_CODE, &status)
+            _ = webpbridge_curl_easy_getinfo_string(easy.raw, CURLINFO_EFFECTIVE_URL, &effective)
+            let url = effective.flatMap { URL(string: String(cString: $0)) } ?? request.url
+            return finish(.success(DataResponse(url: url, statusCode: status, headers: headers, body: body)))
+        } else {
+            return finish(.failure(DataLoadingError(.networkFailure, "\(label): finished without a handle")))
+        }
+    }
+
+    /// Resumes the continuation (once) and lets go of the handle's resources.
+    /// Returns the easy handle, for the driver to pool.
+    @discardableResult
+    func finish(_ result: Result<DataResponse, DataLoadingError>) -> CurlEasyHandle? {
+        guard !finished else { return nil }
+        finished = true
+        curl_slist_free_all(headerList)
+        headerList = nil
+        body = Data()
+        headers = [:]
+        let easy = self.easy
+        self.easy = nil
+        continuation?.resume(returning: result)
+        continuation = nil
+        return easy
+    }
+
+    static func cancellation(_ label: String) -> DataLoadingError {
+        DataLoadingError(.cancelled, "\(label): cancelled")
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        let total = seconds.multipliedReportingOverflow(by: 1000)
+        if total.overflow { return Int.max }
+        return max(1, Int(total.partialValue + attoseconds / 1_000_000_000_000_000))
+    }
+
+    // MARK: libcurl callbacks (on the curl thread, inside curl_multi_perform)
+
+    /// A write callback's value that aborts the transfer (anything other
+    /// than the byte count given).
+    private static let abort = 0
+
+    private func receiveBody(_ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        if isCancelled {
+            abortReason = Self.cancellation(label)
+            return Self.abort
+        }
+        guard body.count + count <= request.maxBodyBytes else {
+            abortReason = DataLoadingError(
+                .tooLarge, "\(label): the body passed the limit of \(request.maxBodyBytes) bytes")
+            return Self.abort
+        }
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
+        if let onChunk {
+            let piece = Data(bytes)
+            body.append(piece)
+            onChunk(piece)
+        } else {
+            body.append(contentsOf: bytes)
+        }
+        return count
+    }
+
+    private func receiveHeader(_ buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        if isCancelled {
+            abortReason = Self.cancellation(label)
+            return Self.abort
+        }
+        let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: count), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            // A new response (after a redirect or a 100 Continue): only the
+            // final response's fields are kept.
+            headers = [:]
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+            if name == "content-length", let length = Int(value), length <= request.maxBodyBytes,
+                body.isEmpty
+            {
+                body.reserveCapacity(length)
+            }
+        }
+        return count
+    }
+
+    private static let writeCallback: webpbridge_curl_data_callback = { buffer, size, count, context in
+        guard let buffer, let context else { return 0 }
+        return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().receiveBody(buffer, size * count)
+    }
+
+    private static let headerCallback: webpbridge_curl_data_callback = { buffer, size, count, context in
+        guard let buffer, let context else { return 0 }
+        return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().receiveHeader(buffer, size * count)
+    }
+}

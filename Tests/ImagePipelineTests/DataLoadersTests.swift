@@ -1,0 +1,20 @@
+import ImagePipeline
+import Testing
+
+@Suite struct DataLoadersTests {
+    @Test func platformDefaultIsCurlOnLinuxAndURLSessionElsewhere() {
+        #if os(Linux)
+            #expect(DataLoaders.platformDefault is CurlDataLoader)
+        #else
+            #expect(DataLoaders.platformDefault is URLSessionDataLoader)
+        #endif
+    }
+
+    @Test func curlConfigurationDefaults() {
+        let configuration = CurlDataLoader.Configuration()
+        #expect(configuration.connectTimeout == .seconds(10))
+        #expect(configuration.maxIdleConnections == 16)
+        #expect(configuration.maxPooledHandles == 16)
+        #expect(CurlDataLoader.maxRedirects == 5)
+    }
+}

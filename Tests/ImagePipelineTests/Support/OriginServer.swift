@@ -1,0 +1,112 @@
+import Foundation
+import HTTPServer
+import ImagePipeline
+import Synchronization
+import Testing
+
+/// A live origin on 127.0.0.1, port 0, with one route per behaviour the
+/// loaders are tested against.
+enum OriginServer {
+    /// 6 MiB of varied bytes, the "large image".
+    static let largeBody: Data = {
+        var data = Data(count: 6 << 20)
+        data.withUnsafeMutableBytes { raw in
+            for index in raw.indices { raw[index] = UInt8(truncatingIfNeeded: index &* 31 &+ index >> 9) }
+        }
+        return data
+    }()
+
+    /// 64 MiB, for cancelling while the body arrives.
+    static let hugeBody = Data(repeating: 0x5A, count: 64 << 20)
+
+    static func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        switch request.path {
+        case "/hello":
+            return .data(Data("hello, loader".utf8), contentType: "text/plain", headers: ["X-Origin": "test"])
+        case "/missing":
+            return .text(.notFound, "no such image")
+        case "/large":
+            return .data(largeBody, contentType: "application/octet-stream")
+        case "/huge":
+            return .data(hugeBody, contentType: "application/octet-stream")
+        case "/slow":
+            try? await Task.sleep(for: .seconds(5))
+            return .text(.ok, "too late")
+        case "/redirect":
+            return HTTPResponse(status: .found, headers: ["Location": "/hello", "X-Hop": "first"])
+        case "/echo":
+            let tag = request.headers["If-None-Match"] ?? "none"
+            return .text(.ok, tag, headers: ["X-Echo-If-None-Match": tag])
+        default:
+            return .text(.notFound, "unknown route")
+        }
+    }
+
+    /// Runs `body` with a started origin and always shuts it down.
+    static func with<Result>(_ body: (String) async throws -> Result) async throws -> Result {
+        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
+        configuration.shutdownGracePeriod = .milliseconds(100)
+        let server = HTTPServer(configuration: configuration, handle: handle)
+        let endpoint = try await server.start()
+        do {
+            let result = try await body(endpoint.url)
+            await server.shutdown()
+            return result
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+    }
+
+    /// A loopback URL where nothing listens: the port of a server that was
+    /// started and shut down.
+    static func refusedURL() async throws -> URL {
+        let server = HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0)) { _ in
+            .text(.ok, "")
+        }
+        let endpoint = try await server.start()
+        await server.shutdown()
+        return URL(string: "\(endpoint.url)/hello")!
+    }
+}
+
+/// Collects the pieces `onChunk` receives, from any thread.
+final class ChunkCollector: Sendable {
+    private let state = Mutex((data: Data(), pieces: 0))
+
+    func append(_ piece: Data) {
+        state.withLock {
+            $0.data.append(piece)
+            $0.pieces += 1
+        }
+    }
+
+    var data: Data { state.withLock { $0.data } }
+    var pieces: Int { state.withLock { $0.pieces } }
+}
+
+/// Runs `body`, expecting it to fail with `kind`; returns the error.
+@discardableResult
+func expectFailure(
+    _ kind: DataLoadingError.Kind, _ body: () async throws(DataLoadingError) -> DataResponse
+) async -> DataLoadingError? {
+    do {
+        let response = try await body()
+        Issue.record("expected \(kind), got HTTP \(response.statusCode) with \(response.body.count) bytes")
+        return nil
+    } catch {
+        #expect(error.kind == kind, "\(error.message)")
+        #expect(!error.message.isEmpty)
+        return error
+    }
+}
+
+extension DataLoading {
+    /// `load` as a `Result`, for unstructured tasks (which cannot carry a
+    /// typed error).
+    func result(_ request: DataRequest, onChunk: (@Sendable (Data) -> Void)? = nil) async
+        -> Result<DataResponse, DataLoadingError>
+    {
+        do { return .success(try await load(request, onChunk: onChunk)) } catch { return .failure(error) }
+    }
+}

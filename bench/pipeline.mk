@@ -1,0 +1,12 @@
+# Image pipeline benchmarks; the top-level Makefile includes this file.
+#   include bench/pipeline.mk
+
+LOADER_MEMORY_REQUESTS ?= 200000
+LOADER_MEMORY_FLAGS    ?= --requests $(LOADER_MEMORY_REQUESTS) --concurrency 8 --warm-up 20000 --interval 20000 --time-limit 900
+
+.PHONY: bench-loader-memory
+
+bench-loader-memory: deps ## Resident memory over 200,000 loopback requests: curl (must stay within 10%) and URLSession
+	$(SWIFT) build -c release --product loader-memory
+	.build/release/loader-memory --loader curl $(LOADER_MEMORY_FLAGS) --max-growth 10
+	.build/release/loader-memory --loader urlsession $(LOADER_MEMORY_FLAGS)
