@@ -68,7 +68,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "WebPBridgeCLI",
-            dependencies: ["ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin"],
+            dependencies: ["ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin", "ImagePipeline", "WebPURLProtocol"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "webp-bridge",
@@ -125,7 +125,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebPBridgeCLITests",
-            dependencies: ["WebPBridgeCLI", "ImageCodecs", "TestSupport"],
+            dependencies: ["WebPBridgeCLI", "ImageCodecs", "ImageOrigin", "HTTPServer", "TestSupport"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -13,7 +13,8 @@ public struct ClientPolicy: Sendable, Hashable {
         /// (or pass through when ``ClientPolicy/transcodesForOtherClients`` is off).
         case acceptHeader = "accept"
         /// The legacy rule: a `User-Agent` containing `AppleWebKit` is a WebView
-        /// that cannot decode WebP, so transcode for it; pass everything else through.
+        /// that cannot decode WebP, so transcode for it — unless its `Accept`
+        /// lists `image/webp` (iOS 14+), then serve WebP; pass everything else through.
         case legacyAppleWebKit = "apple-webkit"
     }
 
@@ -69,6 +70,9 @@ public struct ClientPolicy: Sendable, Hashable {
             guard let userAgent = request.userAgent, userAgent.contains("AppleWebKit") else {
                 return .passThrough(reason: "User-Agent is not AppleWebKit")
             }
+            // A WebKit that says it decodes WebP (iOS 14+) gets it: transcoding
+            // would only cost bytes and quality.
+            if AcceptHeader.acceptsWebP(request.accept) { return .serveWebP(webPURL) }
             return .transcode(webPURL)
         }
     }

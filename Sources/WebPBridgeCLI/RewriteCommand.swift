@@ -29,50 +29,14 @@ struct RewriteCommand: BridgeCommand {
             .flag("--explain", help: "Add a third column: the rule and why the URL changed or not."),
         ])
 
-    enum Source {
-        case file(String)
-        case preset(RewriteConfiguration)
-    }
-
-    let source: Source
-    let width: Int?
-    let quality: Int?
+    let source: RewriteSource
     let userAgent: String?
     let accept: String?
     let explains: Bool
     let urls: [String]
 
     init(parsed: ParsedArguments) throws(UsageError) {
-        width = try parsed.int("--width", in: 1...16_383)
-        quality = try parsed.int("--quality", in: 1...100)
-        let config = parsed.string("--config")
-        let preset = parsed.string("--preset")
-        let host = parsed.string("--host")
-        switch (config, preset, host) {
-        case (nil, nil, nil):
-            throw UsageError("give --config FILE, or --preset NAME with --host HOST")
-        case (_?, _?, _):
-            throw UsageError("--config and --preset cannot be combined")
-        case (_?, nil, _?):
-            throw UsageError("--host goes with --preset; a configuration file lists its own hosts")
-        case (nil, _?, nil):
-            throw UsageError("--preset needs --host HOST")
-        case (nil, nil, _?):
-            throw UsageError("--host needs --preset NAME")
-        case (let file?, nil, nil):
-            source = .file(file)
-        case (nil, let name?, let host?):
-            do {
-                source = .preset(
-                    try RewritePreset.configuration(named: name, host: host, width: width, quality: quality))
-            } catch where error.field == "width" && width == nil {
-                throw UsageError("preset '\(name)' needs --width W (the screen width in pixels, e.g. 750)")
-            } catch where error.field == "hosts" {
-                throw UsageError("--host '\(host)' is not a host name or *.domain pattern")
-            } catch {
-                throw UsageError(error.description)
-            }
-        }
+        source = try RewriteSource(parsed: parsed)
         userAgent = parsed.string("--user-agent")
         accept = parsed.string("--accept")
         explains = parsed.flag("--explain")
@@ -80,18 +44,7 @@ struct RewriteCommand: BridgeCommand {
     }
 
     func run(io: CommandIO) async throws {
-        let rewriter: Rewriter
-        do {
-            switch source {
-            case .file(let path):
-                let configuration = try RewriteConfiguration(contentsOf: URL(fileURLWithPath: path))
-                rewriter = try Rewriter(configuration: configuration.overriding(width: width, quality: quality))
-            case .preset(let configuration):
-                rewriter = try Rewriter(configuration: configuration)
-            }
-        } catch {
-            throw CommandFailure(error.description)
-        }
+        let rewriter = try source.makeRewriter()
         var inputs = urls
         if inputs.isEmpty {
             guard !io.inputIsTerminal else {

@@ -12,6 +12,7 @@ public enum WebPBridge {
         ConvertCommand.self,
         InfoCommand.self,
         RewriteCommand.self,
+        FetchCommand.self,
         OriginCommand.self,
     ]
 

@@ -28,7 +28,7 @@ struct HelpTests {
     @Test func everyCommandHasHelpAndTheOverviewListsThem() async {
         let overview = await CapturedIO.run(["--help"])
         #expect(overview.status == 0)
-        for command in ["convert", "info", "origin"] {
+        for command in ["convert", "info", "rewrite", "fetch", "origin"] {
             #expect(overview.stdout.contains("\n  \(command) "))
             let help = await CapturedIO.run([command, "-h"])
             #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW: "))

@@ -1,0 +1,143 @@
+import Foundation
+import ImageCodecs
+import ImagePipeline
+import URLRewriting
+import WebPURLProtocol
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `webp-bridge fetch`: one URL through a URLSession with the bridge's
+/// URL protocol installed — exactly as a WebView's request would go.
+struct FetchCommand: BridgeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Load one image URL through the in-process bridge and report what happened.",
+        usage: [
+            "URL (--config FILE | --preset NAME --host HOST) [--width W] [--user-agent UA] [--accept A] [--cache-dir DIR] [-o FILE] [--json]"
+        ],
+        discussion: """
+            The request goes through a URLSession with the bridge's URLProtocol installed: a URL a rule
+            rewrites, from a client the policy says cannot decode WebP (the legacy default: a User-Agent
+            containing AppleWebKit), is fetched as the WebP variant and delivered as JPEG, PNG or APNG;
+            a client that accepts image/webp gets the WebP. Reports the URL fetched upstream, the content
+            type delivered, the bytes on the wire, the cache outcome (memory, disk, network, revalidated)
+            and whether the original was used instead of a failed variant. With --json, one object with
+            the keys requestedURL, fetchedURL, contentType, wireBytes, cache, fallback, bytes.
+            Run it twice with the same --cache-dir to see the disk cache answer.
+            """,
+        arguments: [("URL", "The image URL, as the page or app has it.")],
+        options: RewriteSource.options + [
+            .option("--user-agent", value: "UA", help: "The client's User-Agent (default: an iOS WebView's)."),
+            .option("--accept", value: "A", help: "The client's Accept header (default: no WebP)."),
+            .option("--cache-dir", value: "DIR", help: "Disk cache folder, kept between runs (default: none)."),
+            .option("--output", "-o", value: "FILE", help: "Write the delivered body to FILE."),
+            .flag("--json", help: "Print one JSON object instead of text."),
+        ])
+
+    /// What an iOS WebView sends: AppleWebKit, and no WebP in Accept.
+    static let webViewUserAgent =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
+    static let webViewAccept = "image/png,image/svg+xml,image/*;q=0.8,video/*;q=0.8,*/*;q=0.5"
+
+    let url: URL
+    let source: RewriteSource
+    let userAgent: String
+    let accept: String
+    let cacheDirectory: String?
+    let output: String?
+    let json: Bool
+
+    init(parsed: ParsedArguments) throws(UsageError) {
+        try parsed.requirePositionals(1...1, describing: "URL")
+        guard let url = URL(string: parsed.positionals[0]), let scheme = url.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", url.host != nil
+        else { throw UsageError("'\(parsed.positionals[0])' is not an http or https URL") }
+        self.url = url
+        source = try RewriteSource(parsed: parsed)
+        userAgent = parsed.string("--user-agent") ?? Self.webViewUserAgent
+        accept = parsed.string("--accept") ?? Self.webViewAccept
+        cacheDirectory = parsed.string("--cache-dir")
+        output = parsed.string("--output")
+        json = parsed.flag("--json")
+    }
+
+    func run(io: CommandIO) async throws {
+        let rewriter = try source.makeRewriter()
+        var dataCache: (any DataCaching)?
+        if let cacheDirectory {
+            do {
+                dataCache = try DiskCache(folder: URL(fileURLWithPath: cacheDirectory, isDirectory: true))
+            } catch {
+                throw CommandFailure("--cache-dir \(cacheDirectory): \(error)")
+            }
+        }
+        let pipeline = ImagePipeline(
+            configuration: .init(rewriter: rewriter, dataLoader: DataLoaders.platformDefault, dataCache: dataCache))
+        WebPBridgeURLProtocol.bind(.init(pipeline: pipeline, policy: rewriter.configuration.clientPolicy))
+        defer { WebPBridgeURLProtocol.bind(nil) }
+
+        let session = URLSession(configuration: WebPBridgeURLProtocol.sessionConfiguration(base: .ephemeral))
+        defer { session.finishTasksAndInvalidate() }
+        var request = URLRequest(url: url, timeoutInterval: 60)
+        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
+        request.setValue(accept, forHTTPHeaderField: "Accept")
+        let (body, response): (Data, URLResponse)
+        do {
+            (body, response) = try await session.data(for: request)
+        } catch {
+            throw CommandFailure("\(url.absoluteString): \((error as NSError).localizedDescription)")
+        }
+        guard let http = response as? HTTPURLResponse else { throw CommandFailure("\(url.absoluteString): no HTTP response") }
+        guard http.statusCode == 200 else {
+            throw CommandFailure("\(url.absoluteString): no image could be delivered (HTTP \(http.statusCode))")
+        }
+        let report = Report(requested: url, response: http, body: body)
+        if let output { try InputFile.write(body, to: output) }
+        io.print(json ? report.json : report.text)
+    }
+
+    /// What the bridge did, from its diagnostic headers (absent when it
+    /// passed the request through untouched).
+    struct Report {
+        var requestedURL: String
+        var fetchedURL: String
+        var contentType: String
+        var wireBytes: Int
+        var cache: String
+        var fallback: Bool
+        var bytes: Int
+
+        init(requested: URL, response: HTTPURLResponse, body: Data) {
+            typealias Header = WebPBridgeURLProtocol.DiagnosticHeader
+            let header = { (name: String) in response.value(forHTTPHeaderField: name) }
+            requestedURL = requested.absoluteString
+            fetchedURL = header(Header.fetchedURL) ?? requested.absoluteString
+            contentType = header("Content-Type") ?? (ImageFormat.sniffIfImage(body)?.mimeType ?? "application/octet-stream")
+            wireBytes = header(Header.wireBytes).flatMap(Int.init) ?? body.count
+            cache = header(Header.source) ?? "network"
+            fallback = header(Header.fallback) == "1"
+            bytes = body.count
+        }
+
+        var json: String {
+            func quoted(_ text: String) -> String {
+                let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                return "\"\(escaped)\""
+            }
+            return "{\"requestedURL\":\(quoted(requestedURL)),\"fetchedURL\":\(quoted(fetchedURL)),"
+                + "\"contentType\":\(quoted(contentType)),\"wireBytes\":\(wireBytes),\"cache\":\(quoted(cache)),"
+                + "\"fallback\":\(fallback),\"bytes\":\(bytes)}"
+        }
+
+        var text: String {
+            [
+                "requested:  \(requestedURL)",
+                "fetched:    \(fetchedURL)\(fallback ? " (fallback: the variant failed)" : "")",
+                "delivered:  \(contentType), \(bytes.formattedBytes)",
+                "wire:       \(wireBytes.formattedBytes) (\(cache))",
+            ].joined(separator: "\n")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import URLRewriting
+
+/// Where a command's rewrite rules come from — `--config FILE`, or
+/// `--preset NAME --host HOST` — with `--width`/`--quality` overrides:
+/// parsed and validated once for `rewrite`, `fetch` and `proxy`.
+struct RewriteSource: Sendable {
+    enum Origin: Sendable {
+        case file(String)
+        case preset(RewriteConfiguration)
+    }
+
+    let origin: Origin
+    let width: Int?
+    let quality: Int?
+
+    /// The options every rule-taking command declares.
+    static let options: [OptionSpec] = [
+        .option("--config", value: "FILE", help: "JSON rewrite rules (see docs/rewrite.md)."),
+        .option("--preset", value: "NAME", help: "One rule for --host in a CDN's dialect."),
+        .option("--host", value: "HOST", help: "The host the preset applies to (img.example.com, *.example.com)."),
+        .option("--width", value: "W", help: "Target width in pixels (the screen width, e.g. 750)."),
+        .option("--quality", value: "Q", help: "WebP quality the variant asks for, 1-100."),
+    ]
+
+    init(parsed: ParsedArguments) throws(UsageError) {
+        width = try parsed.int("--width", in: 1...16_383)
+        quality = try parsed.int("--quality", in: 1...100)
+        let config = parsed.string("--config")
+        let preset = parsed.string("--preset")
+        let host = parsed.string("--host")
+        switch (config, preset, host) {
+        case (nil, nil, nil):
+            throw UsageError("give --config FILE, or --preset NAME with --host HOST")
+        case (_?, _?, _):
+            throw UsageError("--config and --preset cannot be combined")
+        case (_?, nil, _?):
+            throw UsageError("--host goes with --preset; a configuration file lists its own hosts")
+        case (nil, _?, nil):
+            throw UsageError("--preset needs --host HOST")
+        case (nil, nil, _?):
+            throw UsageError("--host needs --preset NAME")
+        case (let file?, nil, nil):
+            origin = .file(file)
+        case (nil, let name?, let host?):
+            do {
+                origin = .preset(
+                    try RewritePreset.configuration(named: name, host: host, width: width, quality: quality))
+            } catch where error.field == "width" && width == nil {
+                throw UsageError("preset '\(name)' needs --width W (the screen width in pixels, e.g. 750)")
+            } catch where error.field == "hosts" {
+                throw UsageError("--host '\(host)' is not a host name or *.domain pattern")
+            } catch {
+                throw UsageError(error.description)
+            }
+        }
+    }
+
+    /// The compiled rules; a bad or unreadable file is a ``CommandFailure`` (exit 1).
+    func makeRewriter() throws -> Rewriter {
+        do {
+            switch origin {
+            case .file(let path):
+                let configuration = try RewriteConfiguration(contentsOf: URL(fileURLWithPath: path))
+                return try Rewriter(configuration: configuration.overriding(width: width, quality: quality))
+            case .preset(let configuration):
+                return try Rewriter(configuration: configuration)
+            }
+        } catch {
+            throw CommandFailure(error.description)
+        }
+    }
+}

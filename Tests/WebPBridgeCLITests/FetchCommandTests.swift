@@ -1,0 +1,87 @@
+import Foundation
+import HTTPServer
+import ImageCodecs
+import ImageOrigin
+import TestSupport
+import Testing
+
+/// `fetch` against a live origin on loopback that knows the legacy app's
+/// style, as the original app's CDN did. Serialized: the URL protocol's
+/// binding is process-wide.
+@Suite(.serialized)
+struct FetchCommandTests {
+    /// Starts an origin with `photo.jpg` (opaque) and `logo.png` (alpha).
+    static func withOrigin(_ body: (String, TemporaryDirectory) async throws -> Void) async throws {
+        let folder = try TemporaryDirectory(prefix: "fetch-origin")
+        try JPEGEncoder(options: .init(quality: 90)).encode(SyntheticImages.photo(width: 1000, height: 600))
+            .write(to: folder.file("photo.jpg"))
+        try PNGEncoder().encode(SyntheticImages.photo(width: 200, height: 120, alpha: true)).write(to: folder.file("logo.png"))
+        let styles = try StyleSheet(json: Data(#"{"separator": "-", "styles": {"WebPiOSW750": "imageView2/2/w/750/format/webp"}}"#.utf8))
+        let origin = try ImageOrigin(configuration: .init(root: folder.url.path, styles: styles))
+        let server = HTTPServer(handler: origin)
+        let endpoint = try await server.start()
+        do {
+            try await body(endpoint.url, folder)
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+        await server.shutdown()
+    }
+
+    static func fetch(_ url: String, _ extra: [String] = []) async -> (status: Int32, json: [String: Any], stderr: String) {
+        let result = await CapturedIO.run(
+            ["fetch", url, "--preset", "qiniu-legacy", "--host", "127.0.0.1", "--width", "750", "--json"] + extra)
+        let json = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
+        return (result.status, json, result.stderr)
+    }
+
+    @Test func aWebViewGetsJPEGForAPhotoAndPNGForAlpha() async throws {
+        try await Self.withOrigin { base, folder in
+            let photo = await Self.fetch("\(base)/photo.jpg")
+            #expect(photo.status == 0, "\(photo.stderr)")
+            #expect(photo.json["contentType"] as? String == "image/jpeg")
+            #expect((photo.json["fetchedURL"] as? String)?.hasSuffix("/photo.jpg-WebPiOSW750") == true)
+            #expect(photo.json["fallback"] as? Bool == false)
+            let logo = await Self.fetch("\(base)/logo.png")
+            #expect(logo.json["contentType"] as? String == "image/png")
+            #expect(Set(photo.json.keys) == ["requestedURL", "fetchedURL", "contentType", "wireBytes", "cache", "fallback", "bytes"])
+        }
+    }
+
+    @Test func twiceWithOneCacheDirIsNetworkThenDisk() async throws {
+        try await Self.withOrigin { base, folder in
+            let cache = folder.file("cache").path
+            let first = await Self.fetch("\(base)/photo.jpg", ["--cache-dir", cache])
+            let second = await Self.fetch("\(base)/photo.jpg", ["--cache-dir", cache])
+            #expect(first.json["cache"] as? String == "network")
+            #expect(second.json["cache"] as? String == "disk")
+            #expect((first.json["wireBytes"] as? Int ?? 0) > 0)
+            #expect(second.json["wireBytes"] as? Int == 0)
+        }
+    }
+
+    @Test func aClientAcceptingWebPGetsWebP() async throws {
+        try await Self.withOrigin { base, folder in
+            let output = folder.file("out.webp")
+            let result = await Self.fetch("\(base)/photo.jpg", ["--accept", "image/webp,*/*", "-o", output.path])
+            #expect(result.json["contentType"] as? String == "image/webp")
+            let info = try ImageInfo(Data(contentsOf: output))
+            #expect(info.width == 750)
+        }
+    }
+
+    @Test func noImageAtAllExitsOne() async throws {
+        try await Self.withOrigin { base, _ in
+            let result = await Self.fetch("\(base)/missing.jpg")
+            #expect(result.status == 1)
+            #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains("missing.jpg"))
+        }
+    }
+
+    @Test func usageErrors() async {
+        #expect(await CapturedIO.run(["fetch"]).status == 2)
+        #expect(await CapturedIO.run(["fetch", "ftp://x/a.jpg", "--preset", "qiniu", "--host", "x"]).status == 2)
+        #expect(await CapturedIO.run(["fetch", "http://x/a.jpg"]).status == 2)
+    }
+}
