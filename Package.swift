@@ -92,6 +92,16 @@ let package = Package(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer"],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ImagePipelineTests",
+            dependencies: ["ImagePipeline", "TestSupport"],
+            swiftSettings: swiftSettings),
+        // Writes disk cache entries until killed: the kill -9 test's child.
+        .executableTarget(
+            name: "cache-writer",
+            dependencies: ["ImagePipeline", "TestSupport"],
+            path: "Benchmarks/CacheWriter",
+            swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
 )
