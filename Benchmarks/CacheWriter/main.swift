@@ -24,7 +24,9 @@ let synchronizesWrites = arguments.contains("--sync")
 
 let cache: DiskCache
 do {
-    cache = try DiskCache(folder: folder, configuration: DiskCache.Configuration(capacity: capacity, synchronizesWrites: synchronizesWrites))
+    cache = try DiskCache(
+        folder: folder,
+        configuration: DiskCache.Configuration(capacity: capacity, synchronizesWrites: synchronizesWrites))
 } catch {
     FileHandle.standardError.write(Data("cache-writer: \(error)\n".utf8))
     exit(1)

@@ -19,8 +19,10 @@ import Testing
     }
 
     @Test func silentResponseLivesSevenDays() {
-        #expect(policy.decision(for: response(), now: now) == .store(
-            expiresAt: now.addingTimeInterval(7 * 24 * 3600), requiresRevalidation: false))
+        #expect(
+            policy.decision(for: response(), now: now)
+                == .store(
+                    expiresAt: now.addingTimeInterval(7 * 24 * 3600), requiresRevalidation: false))
     }
 
     @Test func defaultLifetimeIsConfigurable() {

@@ -106,7 +106,8 @@ enum EntryFile {
         let bodyLength = littleEndian(bytes, at: 12, count: 8)
         guard metadataLength <= UInt64(maxMetadataLength), bodyLength <= UInt64(Int.max / 2) else { return nil }
         return Header(
-            metadataLength: Int(metadataLength), bodyLength: Int(bodyLength), checksum: littleEndian(bytes, at: 20, count: 8))
+            metadataLength: Int(metadataLength), bodyLength: Int(bodyLength),
+            checksum: littleEndian(bytes, at: 20, count: 8))
     }
 
     private static func append(_ value: UInt64, bytes: Int, to buffer: inout [UInt8]) {
