@@ -204,6 +204,7 @@ final class TestClock: Sendable {
         #expect(cache.count == 3)
         #expect(cache.totalBytes <= cache.configuration.capacity)
         #expect(try files().count == 3)
+        #expect(cache.sweep() == 0)  // already within the bound
     }
 
     @Test func useOrderRoughlySurvivesARestart() throws {
@@ -344,6 +345,18 @@ final class TestClock: Sendable {
         #expect(reopened.count == 1)
         #expect(reopened.entry(for: "k") != nil)
         #expect(FileManager.default.fileExists(atPath: folder.file("README").path))  // not the cache's to delete
+    }
+
+    @Test func unusableFolderIsAReadableError() throws {
+        let file = folder.file("a-file")
+        try Data("x".utf8).write(to: file)
+        let error = try #require(throws: DiskCacheError.self) {
+            try DiskCache(folder: file.appendingPathComponent("cache"))
+        }
+        #expect(error.description.contains("cannot create the disk cache folder"))
+        #expect(throws: DiskCacheError.self) {
+            try DiskCache(folder: folder.url, configuration: .init(capacity: -1))
+        }
     }
 
     // MARK: Keys
