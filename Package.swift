@@ -90,6 +90,12 @@ let package = Package(
             dependencies: ["URLRewriting"],
             path: "Benchmarks/RewriteBenchmark",
             swiftSettings: swiftSettings),
+        // Writes disk cache entries until killed: the kill -9 test's child.
+        .executableTarget(
+            name: "cache-writer",
+            dependencies: ["ImagePipeline", "TestSupport"],
+            path: "Benchmarks/CacheWriter",
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "loader-memory",
             dependencies: ["ImagePipeline", "HTTPServer"],

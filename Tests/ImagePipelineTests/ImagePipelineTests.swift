@@ -68,7 +68,7 @@ struct ImagePipelineTests {
 
     @Test func theNegativeCacheExpires() async throws {
         let clock = TestClock()
-        let pipeline = try fixture.pipeline(now: { clock.now })
+        let pipeline = try fixture.pipeline(now: { clock.now() })
         fixture.loader.inject(.status(404), whereURLContains: "format/webp")
         _ = try await pipeline.data(for: PipelineFixture.photo)
         fixture.loader.inject(.status(200), whereURLContains: "format/webp")
@@ -138,13 +138,6 @@ struct ImagePipelineTests {
         let response = try await pipeline.data(for: PipelineFixture.photo)
         #expect(response.isVariant)
     }
-}
-
-/// A clock tests move by hand.
-final class TestClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-    var now: Date { current.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
 }
 
 /// Polls `condition` every 10 ms for at most 10 s.

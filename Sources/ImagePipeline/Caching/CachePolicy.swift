@@ -128,7 +128,8 @@ public struct CachePolicy: Sendable, Equatable {
     /// Seconds the response stays fresh from when it was received; may be
     /// zero or negative (stale on arrival).
     private func freshnessLifetime(of response: DataResponse, cacheControl: CacheControl, now: Date) -> TimeInterval {
-        let age = response.header("age").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
+        let age =
+            response.header("age").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
         if let maxAge = cacheControl.maxAge ?? cacheControl.sharedMaxAge {
             return TimeInterval(maxAge - age)
         }

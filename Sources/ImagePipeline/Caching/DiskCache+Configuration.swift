@@ -7,7 +7,7 @@ extension DiskCache {
 
         /// The most bytes the entry files may take together (headers and
         /// metadata included); past it, the least recently used entries are
-        /// evicted. Default 150 MiB.
+        /// evicted down to 90% of it. Default 150 MiB.
         public var capacity: Int
         /// The largest single entry file stored, or `nil` (default) for
         /// ``capacity``: a bigger response is not stored at all, rather than

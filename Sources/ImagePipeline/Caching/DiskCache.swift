@@ -27,8 +27,8 @@ import Synchronization
 /// store replaces the earlier and the earlier key misses).
 ///
 /// **Eviction.** Least recently used first, once the files pass
-/// ``Configuration/capacity`` (checked after every store, and by
-/// ``sweep()``). Use order is kept in memory and written to each file's
+/// ``Configuration/capacity`` (checked after every store, at open, and by
+/// ``sweep()``), down to 90% of it. Use order is kept in memory and written to each file's
 /// modification date, so it roughly survives a restart.
 ///
 /// **Thread safety.** All methods may be called from any thread. One `Mutex`
@@ -174,18 +174,21 @@ public final class DiskCache: DataCaching, Sendable {
     /// and its file fits ``Configuration/effectiveMaxEntrySize``; then evicts
     /// least recently used entries until the cache fits its capacity.
     ///
-    /// A `200` the policy refuses (e.g. `no-store`) also removes the previous
-    /// entry for `key`, which it supersedes.
+    /// A `200` that is not stored (the policy refuses it, e.g. `no-store`;
+    /// it is too large; the write fails) also removes the previous entry for
+    /// `key`, which it supersedes.
     ///
     /// - Returns: whether it was stored; `false` also when the file could not
     ///   be written (e.g. the disk is full). Thread-safe.
     @discardableResult
     public func store(_ response: DataResponse, for key: String, now: Date) -> Bool {
-        guard let entry = configuration.policy.entry(for: response, key: key, now: now) else {
+        guard let entry = configuration.policy.entry(for: response, key: key, now: now),
+            write(entry, modified: now)
+        else {
             if response.statusCode == 200 { remove(key) }
             return false
         }
-        return write(entry, modified: now)
+        return true
     }
 
     /// Stores `response` under `key` at the clock's current time.
@@ -233,8 +236,8 @@ public final class DiskCache: DataCaching, Sendable {
         }
     }
 
-    /// Evicts least recently used entries until the files fit
-    /// ``Configuration/capacity``.
+    /// Evicts least recently used entries when the files take more than
+    /// ``Configuration/capacity``, down to 90% of it.
     ///
     /// - Returns: how many entries were evicted. Thread-safe.
     @discardableResult
@@ -275,14 +278,17 @@ public final class DiskCache: DataCaching, Sendable {
         }
     }
 
-    /// Removes least recently used entries (never `keeping`) until the total
-    /// fits the capacity. Called under the lock: only `unlink`s, no reads.
+    /// Once the total passes the capacity, removes least recently used
+    /// entries (never `keeping`) until it is back under 90% of it, so the
+    /// sort by use happens once per many stores, not on every one. Called
+    /// under the lock: only `unlink`s, no reads.
     private func evict(_ state: inout State, keeping: String?) -> Int {
         guard state.totalBytes > configuration.capacity else { return 0 }
+        let target = configuration.capacity - configuration.capacity / 10
         let victims = state.records.filter { $0.key != keeping }.sorted { $0.value.lastUse < $1.value.lastUse }
         var evicted = 0
         for (name, record) in victims {
-            if state.totalBytes <= configuration.capacity { break }
+            if state.totalBytes <= target { break }
             unlink(path(name))
             state.records[name] = nil
             state.totalBytes -= record.size

@@ -106,7 +106,8 @@ enum EntryFile {
         let bodyLength = littleEndian(bytes, at: 12, count: 8)
         guard metadataLength <= UInt64(maxMetadataLength), bodyLength <= UInt64(Int.max / 2) else { return nil }
         return Header(
-            metadataLength: Int(metadataLength), bodyLength: Int(bodyLength), checksum: littleEndian(bytes, at: 20, count: 8))
+            metadataLength: Int(metadataLength), bodyLength: Int(bodyLength),
+            checksum: littleEndian(bytes, at: 20, count: 8))
     }
 
     private static func append(_ value: UInt64, bytes: Int, to buffer: inout [UInt8]) {
@@ -195,18 +196,13 @@ enum EntryFile {
     /// Sets the file's access and modification dates to `date`; best effort
     /// (the file may have just been evicted).
     static func touch(_ path: String, _ date: Date) {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        setModificationDate(fd: fd, date)
-        close(fd)
+        var times = [timespec(date), timespec(date)]
+        _ = utimensat(AT_FDCWD, path, &times, 0)
     }
 
     private static func setModificationDate(fd: Int32, _ date: Date) {
-        let seconds = date.timeIntervalSince1970
-        let whole = seconds.rounded(.down)
-        let time = timespec(tv_sec: time_t(whole), tv_nsec: Int((seconds - whole) * 1e9))
-        let times = [time, time]
-        _ = times.withUnsafeBufferPointer { futimens(fd, $0.baseAddress) }
+        var times = [timespec(date), timespec(date)]
+        _ = futimens(fd, &times)
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
@@ -235,5 +231,14 @@ enum EntryFile {
     static func posixError(_ message: String) -> any Error {
         let reason = String(cString: strerror(errno))
         return CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "\(message): \(reason)"])
+    }
+}
+
+extension timespec {
+    /// `date` as a `timespec`, for file times.
+    fileprivate init(_ date: Date) {
+        let seconds = date.timeIntervalSince1970
+        let whole = seconds.rounded(.down)
+        self.init(tv_sec: time_t(whole), tv_nsec: Int((seconds - whole) * 1e9))
     }
 }

@@ -15,9 +15,16 @@ struct FNV1a64 {
 
     /// Feeds `bytes` into the hash.
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        let pointer = base.assumingMemoryBound(to: UInt8.self)
         var hash = value
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* Self.prime
+        let count = bytes.count
+        var index = 0
+        // An index loop rather than `for byte in bytes`: several times faster
+        // in debug builds, which the tests and the kill -9 writer run.
+        while index < count {
+            hash = (hash ^ UInt64(pointer[index])) &* Self.prime
+            index += 1
         }
         value = hash
     }
