@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "ImageOrigin", targets: ["ImageOrigin"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+        .library(name: "BridgeProxy", targets: ["BridgeProxy"]),
     ],
     targets: [
         // System libraries (Debian -dev packages; Homebrew on macOS).
@@ -59,8 +60,12 @@ let package = Package(
             dependencies: ["ImageCodecs", "URLRewriting"],
             swiftSettings: swiftSettings),
         .target(
+            name: "BridgeProxy",
+            dependencies: ["HTTPServer", "ImagePipeline", "URLRewriting", "ImageCodecs"],
+            swiftSettings: swiftSettings),
+        .target(
             name: "WebPBridgeCLI",
-            dependencies: ["ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin"],
+            dependencies: ["ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin", "ImagePipeline", "BridgeProxy"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "webp-bridge",
@@ -109,6 +114,10 @@ let package = Package(
         .testTarget(
             name: "ImagePipelineTests",
             dependencies: ["ImagePipeline", "ImageOrigin", "HTTPServer", "URLRewriting", "ImageCodecs", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "BridgeProxyTests",
+            dependencies: ["BridgeProxy", "HTTPServer", "ImagePipeline", "ImageOrigin", "URLRewriting", "ImageCodecs", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebPBridgeCLITests",
