@@ -31,14 +31,32 @@ struct BridgeFixture {
     static let noWebPAccept = "image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5"
     static let webPAccept = "image/webp,image/apng,image/*,*/*;q=0.8"
 
+    /// The encoded samples, made once per test process: encoding is the
+    /// costly part of a fixture, and suites run in parallel on few cores.
+    private struct Samples: Sendable {
+        var photoJPEG: Data
+        var logoPNG: Data
+        var animatedWebP: Data
+        var stillWebP: Data
+    }
+
+    private static let samples = Result { () throws -> Samples in
+        Samples(
+            photoJPEG: try JPEGEncoder(options: .init(quality: 90)).encode(SyntheticImages.photo(width: 1200, height: 800)),
+            logoPNG: try PNGEncoder().encode(SyntheticImages.photo(width: 300, height: 200, alpha: true)),
+            animatedWebP: try WebPEncoder().encode(SyntheticImages.animation(width: 64, height: 48, frameCount: 4)),
+            stillWebP: try WebPEncoder().encode(SyntheticImages.photo(width: 200, height: 100)))
+    }
+
     init() throws {
         folder = try TemporaryDirectory(prefix: "bridge")
-        photoJPEG = try JPEGEncoder(options: .init(quality: 90)).encode(SyntheticImages.photo(width: 1200, height: 800))
+        let samples = try Self.samples.get()
+        photoJPEG = samples.photoJPEG
         try photoJPEG.write(to: folder.file("photo.jpg"))
-        logoPNG = try PNGEncoder().encode(SyntheticImages.photo(width: 300, height: 200, alpha: true))
+        logoPNG = samples.logoPNG
         try logoPNG.write(to: folder.file("logo.png"))
-        let animatedWebP = try WebPEncoder().encode(SyntheticImages.animation(width: 64, height: 48, frameCount: 4))
-        let stillWebP = try WebPEncoder().encode(SyntheticImages.photo(width: 200, height: 100))
+        let animatedWebP = samples.animatedWebP
+        let stillWebP = samples.stillWebP
         let origin = try ImageOrigin(configuration: .init(root: folder.url.path))
         let photo = photoJPEG
         upstream = InProcessUpstream(

@@ -35,7 +35,7 @@ struct LiveBridgeTests {
 
         let image = try await runOffThePool(
             curl,
-            ["-sS", "--max-time", "20", "-o", output.path, "-D", "-", "-w", "\n%{http_code} %{content_type}",
+            ["-sS", "--max-time", "60", "-o", output.path, "-D", "-", "-w", "\n%{http_code} %{content_type}",
              "-H", "User-Agent: \(BridgeFixture.webKitUserAgent)", "-H", "Accept: \(BridgeFixture.noWebPAccept)",
              "\(endpoint.url)/photo.jpg"])
         #expect(image.exitStatus == 0, "\(image.stderr)")
@@ -45,23 +45,23 @@ struct LiveBridgeTests {
         #expect(try ImageFormat.sniff(Data(contentsOf: output)) == .jpeg)
 
         let page = try await runOffThePool(
-            curl, ["-sS", "--max-time", "20", "-o", output.path, "-w", "%{http_code}", "\(endpoint.url)/index.html"])
+            curl, ["-sS", "--max-time", "60", "-o", output.path, "-w", "%{http_code}", "\(endpoint.url)/index.html"])
         #expect(page.stdout == "200")
         #expect(try Data(contentsOf: output) == BridgeFixture.html)
 
         let redirect = try await runOffThePool(
-            curl, ["-sS", "--max-time", "20", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "\(endpoint.url)/old"])
+            curl, ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "\(endpoint.url)/old"])
         #expect(redirect.stdout == "302 \(endpoint.url)/new?from=old", "\(redirect.stdout)")
 
         // A browser configured with the bridge as its proxy would tunnel HTTPS with CONNECT: 501, clearly.
         let connect = try await runOffThePool(
             curl,
-            ["-sS", "--max-time", "20", "-o", "/dev/null", "-w", "%{http_connect}", "-p", "-x", endpoint.url,
+            ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_connect}", "-p", "-x", endpoint.url,
              "https://img.test/photo.jpg"])
         #expect(connect.stdout == "501", "\(connect.stdout) \(connect.stderr)")
 
         let health = try await runOffThePool(
-            curl, ["-sS", "--max-time", "20", "-w", " %{http_code}", "\(endpoint.url)/__bridge/healthz"])
+            curl, ["-sS", "--max-time", "60", "-w", " %{http_code}", "\(endpoint.url)/__bridge/healthz"])
         #expect(health.stdout == "ok\n 200")
         await server.shutdown()
     }
