@@ -25,7 +25,7 @@ extension BridgeProxy {
             }
             return await passThrough(request, url: url, vary: varyFields)
         } catch {
-            return refusal(.serviceUnavailable, "the request was cancelled", outcome: .overloaded)
+            return refusal(.serviceUnavailable, "the request was cancelled", outcome: .cancelled)
         }
         recordImageSource(image.source)
         recordUpstreamBytes(image.networkBytes, path: .image)
@@ -74,7 +74,7 @@ extension BridgeProxy {
                         headers: ["Retry-After": String(configuration.retryAfterSeconds)]),
                     outcome: .overloaded)
             } catch is CancellationError {
-                return refusal(.serviceUnavailable, "the request was cancelled", outcome: .overloaded)
+                return refusal(.serviceUnavailable, "the request was cancelled", outcome: .cancelled)
             } catch {
                 // Bytes that sniff as an image but do not decode: the original, as the upstream has it.
                 return await passThrough(request, url: url, vary: varyFields, countsOriginal: true)

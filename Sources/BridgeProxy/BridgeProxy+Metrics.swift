@@ -27,6 +27,8 @@ extension BridgeProxy {
         case overloaded
         /// 502: the upstream could not be reached, timed out or was too large.
         case error
+        /// The client went away before the answer (its task was cancelled).
+        case cancelled
         /// `/__bridge/healthz` and `/__bridge/metrics`.
         case local
     }

@@ -132,3 +132,25 @@ final class LoopbackLoader: DataLoading, Sendable {
         return DataResponse(url: request.url, statusCode: response.status.code, headers: fields, body: response.bodyData)
     }
 }
+
+/// Forward mode with a wildcard rule: subdomains at a label boundary only.
+@Suite(.timeLimit(.minutes(2)))
+struct WildcardForwardTests {
+    @Test(arguments: [
+        ("http://cdn.example.test/a.jpg", true), ("http://a.b.example.test/a.jpg", true),
+        ("http://example.test/a.jpg", false), ("http://badexample.test/a.jpg", false),
+        ("http://cdn.example.test.evil.example/a.jpg", false),
+    ])
+    func wildcardRulesAllowSubdomainsOnly(target: String, allowed: Bool) async throws {
+        let fixture = try BridgeFixture()
+        let rules = try RewritePreset.configuration(named: "qiniu", host: "*.example.test", width: 750)
+        let pipeline = ImagePipeline(
+            configuration: .init(rewriter: try Rewriter(configuration: rules), dataLoader: fixture.upstream, memoryCache: nil))
+        let bridge = try BridgeProxy(
+            configuration: .init(mode: .forward(allowedHosts: []), pipeline: pipeline, passthroughLoader: fixture.upstream))
+        let response = await bridge.handle(HTTPRequest(target: target))
+        #expect((response.status != .forbidden) == allowed, "\(response.status) \(response.bodyText)")
+    }
+}
+
+import URLRewriting
