@@ -97,7 +97,8 @@ extension BridgeProxy {
                 }
                 guard upstream.query == nil, upstream.fragment == nil else {
                     throw .invalidConfiguration(
-                        "upstream '\(upstream.absoluteString)' has a query or fragment; give scheme, host, port and path only")
+                        "upstream '\(upstream.absoluteString)' has a query or fragment; give scheme, host, port and path only"
+                    )
                 }
             case .forward(let hosts):
                 for host in hosts where host.isEmpty || host.contains(where: { "/@: \t".contains($0) }) {
@@ -115,7 +116,8 @@ extension BridgeProxy {
                 throw .invalidConfiguration("retryAfterSeconds \(retryAfterSeconds) is negative")
             }
             guard !viaToken.isEmpty, !viaToken.contains(where: { " \t,()\r\n".contains($0) }) else {
-                throw .invalidConfiguration("viaToken '\(viaToken)' is not a single token (no spaces, commas or brackets)")
+                throw .invalidConfiguration(
+                    "viaToken '\(viaToken)' is not a single token (no spaces, commas or brackets)")
             }
         }
     }

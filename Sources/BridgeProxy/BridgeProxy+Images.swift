@@ -113,7 +113,8 @@ extension BridgeProxy {
         case .timedOut: reason = "upstream timed out: \(url): \(error.message)"
         case .cannotConnect: reason = "cannot reach upstream: \(url): \(error.message)"
         case .tooLarge:
-            reason = "upstream body is larger than the bridge's limit "
+            reason =
+                "upstream body is larger than the bridge's limit "
                 + "(\(configuration.limits.maxPassthroughBodyBytes) bytes): \(url)"
         case .cancelled: reason = "upstream request cancelled: \(url)"
         default: reason = "upstream failed: \(url): \(error.message)"

@@ -36,7 +36,8 @@ extension BridgeProxy {
         if countsOriginal { recordOriginalBytes(loaded.body.count) }
         guard (100...599).contains(loaded.statusCode), !(100...199).contains(loaded.statusCode) else {
             return Reply(
-                response: .text(.badGateway, "upstream sent an invalid status \(loaded.statusCode): \(url.absoluteString)"),
+                response: .text(
+                    .badGateway, "upstream sent an invalid status \(loaded.statusCode): \(url.absoluteString)"),
                 outcome: .error)
         }
 
@@ -52,7 +53,9 @@ extension BridgeProxy {
             // would send; declare the upstream's length without holding the bytes
             // (zero pages are not touched: the server never reads them for HEAD).
             let declared = loaded.header("content-length").flatMap(Int.init) ?? 0
-            body = (1...configuration.limits.maxPassthroughBodyBytes).contains(declared) ? .data(Data(count: declared)) : .empty
+            body =
+                (1...configuration.limits.maxPassthroughBodyBytes).contains(declared)
+                ? .data(Data(count: declared)) : .empty
         } else {
             body = loaded.body.isEmpty ? .empty : .data(loaded.body)
         }

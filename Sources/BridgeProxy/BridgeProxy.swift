@@ -69,8 +69,9 @@ public final class BridgeProxy: HTTPHandler {
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         var reply = await answer(request)
         if reply.outcome != .local {
-            reply.response.headers["Via"] = via.appended(to: reply.response.headers.values(for: "Via").joined(separator: ", ")
-                .nilIfEmpty)
+            reply.response.headers["Via"] = via.appended(
+                to: reply.response.headers.values(for: "Via").joined(separator: ", ")
+                    .nilIfEmpty)
         }
         record(reply, isHEAD: request.method == .head)
         return reply.response
@@ -80,12 +81,14 @@ public final class BridgeProxy: HTTPHandler {
         if request.target.hasPrefix(Self.localPathPrefix) { return serveLocal(request) }
         if via.isLoop(request.headers.values(for: "Via")) {
             return refusal(
-                508, "loop detected: this request has already passed through \(via.token) (Via); "
+                508,
+                "loop detected: this request has already passed through \(via.token) (Via); "
                     + "check that the upstream is not the bridge itself", outcome: .loop)
         }
         if request.method == .connect {
             return refusal(
-                .notImplemented, "CONNECT is not supported: the bridge does not tunnel HTTPS; "
+                .notImplemented,
+                "CONNECT is not supported: the bridge does not tunnel HTTPS; "
                     + "start it with --upstream https://… so that it talks HTTPS to the site itself")
         }
         let url: URL
@@ -128,7 +131,8 @@ public final class BridgeProxy: HTTPHandler {
                 response: .data(Data(renderMetrics().utf8), contentType: MetricsRegistry.contentType), outcome: .local)
         default:
             return Reply(
-                response: .text(.notFound, "the bridge serves \(Self.localPathPrefix)healthz and \(Self.localPathPrefix)metrics"),
+                response: .text(
+                    .notFound, "the bridge serves \(Self.localPathPrefix)healthz and \(Self.localPathPrefix)metrics"),
                 outcome: .local)
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads the one `Cache-Control` directive the bridge acts on.
 enum CacheDirectives {
     /// Whether any `Cache-Control` value has `no-transform` (RFC 9111
@@ -16,5 +18,3 @@ enum CacheDirectives {
         value.map { containsNoTransform([$0]) } ?? false
     }
 }
-
-import Foundation

@@ -31,7 +31,8 @@ struct ProxyCommand: BridgeCommand {
         options: [
             .option("--upstream", value: "URL", help: "Reverse proxy in front of this site (http:// or https://)."),
             .flag("--forward", help: "Forward proxy for absolute-form requests to allowed hosts."),
-            .option("--listen", value: "HOST:PORT", help: "Where to listen (default 127.0.0.1:8080; port 0 picks one)."),
+            .option(
+                "--listen", value: "HOST:PORT", help: "Where to listen (default 127.0.0.1:8080; port 0 picks one)."),
             .option("--config", value: "FILE", help: "JSON rewrite rules (see docs/rewrite.md)."),
             .option("--preset", value: "NAME", help: "One rule for --host in a CDN's dialect."),
             .option("--host", value: "HOST", help: "The host the preset applies to (img.example.com, *.example.com)."),
@@ -68,7 +69,8 @@ struct ProxyCommand: BridgeCommand {
         case (nil, false): throw UsageError("give --upstream URL (reverse proxy) or --forward (browser proxy)")
         case (_?, true): throw UsageError("--upstream and --forward cannot be combined")
         case (let text?, false):
-            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                ["http", "https"].contains(scheme),
                 let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
             else {
                 throw UsageError("--upstream '\(text)' is not an http:// or https:// URL with a host (and no query)")
@@ -77,9 +79,10 @@ struct ProxyCommand: BridgeCommand {
         case (nil, true):
             mode = .forward
         }
-        listen = try parsed.string("--listen").map { text throws(UsageError) in
-            try ListenAddress(parsing: text, option: "--listen")
-        } ?? ListenAddress(host: "127.0.0.1", port: 8080)
+        listen =
+            try parsed.string("--listen").map { text throws(UsageError) in
+                try ListenAddress(parsing: text, option: "--listen")
+            } ?? ListenAddress(host: "127.0.0.1", port: 8080)
         width = try parsed.int("--width", in: 1...16_383)
         quality = try parsed.int("--quality", in: 1...100)
         switch (parsed.string("--config"), parsed.string("--preset"), parsed.string("--host")) {
@@ -91,10 +94,11 @@ struct ProxyCommand: BridgeCommand {
         case (let file?, nil, nil): rules = .file(file)
         case (nil, let name?, let host?):
             do {
-                rules = .preset(try RewritePreset.configuration(named: name, host: host, width: width, quality: quality))
-            } catch where error.field == "width" && width == nil {
+                rules = .preset(
+                    try RewritePreset.configuration(named: name, host: host, width: width, quality: quality))
+            } catch  where error.field == "width" && width == nil {
                 throw UsageError("preset '\(name)' needs --width W (the screen width in pixels, e.g. 750)")
-            } catch where error.field == "hosts" {
+            } catch  where error.field == "hosts" {
                 throw UsageError("--host '\(host)' is not a host name or *.domain pattern")
             } catch {
                 throw UsageError(error.description)

@@ -42,7 +42,8 @@ struct BridgeFixture {
 
     private static let samples = Result { () throws -> Samples in
         Samples(
-            photoJPEG: try JPEGEncoder(options: .init(quality: 90)).encode(SyntheticImages.photo(width: 1200, height: 800)),
+            photoJPEG: try JPEGEncoder(options: .init(quality: 90)).encode(
+                SyntheticImages.photo(width: 1200, height: 800)),
             logoPNG: try PNGEncoder().encode(SyntheticImages.photo(width: 300, height: 200, alpha: true)),
             animatedWebP: try WebPEncoder().encode(SyntheticImages.animation(width: 64, height: 48, frameCount: 4)),
             stillWebP: try WebPEncoder().encode(SyntheticImages.photo(width: 200, height: 100)))
@@ -76,7 +77,8 @@ struct BridgeFixture {
                     // The variant would be WebP, but the site forbids transforming it.
                     return request.query == nil
                         ? .data(photo, contentType: "image/jpeg", headers: ["Cache-Control": "public, no-transform"])
-                        : .data(stillWebP, contentType: "image/webp", headers: ["Cache-Control": "public, no-transform"])
+                        : .data(
+                            stillWebP, contentType: "image/webp", headers: ["Cache-Control": "public, no-transform"])
                 case "/old":
                     return HTTPResponse(status: .found, headers: ["Location": "http://img.test/new?from=old"])
                 case "/away":
@@ -130,7 +132,8 @@ struct BridgeFixture {
     /// A forward-mode bridge that also allows `static.test`.
     func forwardBridge(allowing hosts: Set<String> = ["static.test"]) throws -> BridgeProxy {
         try BridgeProxy(
-            configuration: .init(mode: .forward(allowedHosts: hosts), pipeline: try pipeline(), passthroughLoader: upstream))
+            configuration: .init(
+                mode: .forward(allowedHosts: hosts), pipeline: try pipeline(), passthroughLoader: upstream))
     }
 }
 

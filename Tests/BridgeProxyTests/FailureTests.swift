@@ -40,7 +40,9 @@ struct FailureTests {
         let fixture = try BridgeFixture()
         fixture.upstream.inject(.fail(kind))
         let bridge = try fixture.bridge()
-        for request in [HTTPRequest.webView("/photo.jpg"), .webView("/index.html"), HTTPRequest(method: .post, target: "/echo")] {
+        for request in [
+            HTTPRequest.webView("/photo.jpg"), .webView("/index.html"), HTTPRequest(method: .post, target: "/echo"),
+        ] {
             let response = await bridge.handle(request)
             #expect(response.status == .badGateway)
             #expect(response.headers["Content-Type"]?.hasPrefix("text/plain") == true, "never a broken image")

@@ -1,8 +1,8 @@
 import BridgeProxy
 import Foundation
 import HTTPServer
-import ImagePipeline
 import ImageCodecs
+import ImagePipeline
 import Testing
 import URLRewriting
 

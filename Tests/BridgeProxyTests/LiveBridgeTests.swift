@@ -1,9 +1,9 @@
 import BridgeProxy
+import Dispatch
 import Foundation
 import HTTPServer
 import ImageCodecs
 import TestSupport
-import Dispatch
 import Testing
 
 /// Runs a child process on a Dispatch thread: `ChildProcess.run` blocks, and
@@ -35,9 +35,11 @@ struct LiveBridgeTests {
 
         let image = try await runOffThePool(
             curl,
-            ["-sS", "--max-time", "60", "-o", output.path, "-D", "-", "-w", "\n%{http_code} %{content_type}",
-             "-H", "User-Agent: \(BridgeFixture.webKitUserAgent)", "-H", "Accept: \(BridgeFixture.noWebPAccept)",
-             "\(endpoint.url)/photo.jpg"])
+            [
+                "-sS", "--max-time", "60", "-o", output.path, "-D", "-", "-w", "\n%{http_code} %{content_type}",
+                "-H", "User-Agent: \(BridgeFixture.webKitUserAgent)", "-H", "Accept: \(BridgeFixture.noWebPAccept)",
+                "\(endpoint.url)/photo.jpg",
+            ])
         #expect(image.exitStatus == 0, "\(image.stderr)")
         #expect(image.stdout.hasSuffix("200 image/jpeg"), "\(image.stdout)")
         #expect(image.stdout.lowercased().contains("vary: accept"))
@@ -50,14 +52,17 @@ struct LiveBridgeTests {
         #expect(try Data(contentsOf: output) == BridgeFixture.html)
 
         let redirect = try await runOffThePool(
-            curl, ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "\(endpoint.url)/old"])
+            curl,
+            ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "\(endpoint.url)/old"])
         #expect(redirect.stdout == "302 \(endpoint.url)/new?from=old", "\(redirect.stdout)")
 
         // A browser configured with the bridge as its proxy would tunnel HTTPS with CONNECT: 501, clearly.
         let connect = try await runOffThePool(
             curl,
-            ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_connect}", "-p", "-x", endpoint.url,
-             "https://img.test/photo.jpg"])
+            [
+                "-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_connect}", "-p", "-x", endpoint.url,
+                "https://img.test/photo.jpg",
+            ])
         #expect(connect.stdout == "501", "\(connect.stdout) \(connect.stderr)")
 
         let health = try await runOffThePool(

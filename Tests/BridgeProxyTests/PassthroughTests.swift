@@ -51,7 +51,9 @@ struct PassthroughTests {
                 ]))
         #expect(response.status == .ok)
         #expect(response.bodyText == "hop\n")
-        for name in ["Connection", "X-Secret", "Keep-Alive", "Transfer-Encoding", "Upgrade", "Proxy-Authenticate", "Trailer"] {
+        for name in [
+            "Connection", "X-Secret", "Keep-Alive", "Transfer-Encoding", "Upgrade", "Proxy-Authenticate", "Trailer",
+        ] {
             #expect(response.headers[name] == nil, "\(name) is hop-by-hop")
         }
         #expect(response.headers["X-End"] == "kept")

@@ -1,7 +1,10 @@
 import BridgeProxy
 import Foundation
 import HTTPServer
+import ImagePipeline
+import Synchronization
 import Testing
+import URLRewriting
 
 /// What the bridge refuses: foreign hosts in forward mode (no open proxy),
 /// the wrong request form, CONNECT, and requests that already passed it.
@@ -110,9 +113,6 @@ struct RefusalTests {
     }
 }
 
-import ImagePipeline
-import Synchronization
-
 /// Sends upstream requests back into a bridge, as a misconfigured
 /// `--upstream` pointing at the bridge itself would.
 final class LoopbackLoader: DataLoading, Sendable {
@@ -129,7 +129,8 @@ final class LoopbackLoader: DataLoading, Sendable {
         let response = await bridge.handle(HTTPRequest(target: target, headers: headers))
         var fields: [String: String] = [:]
         for field in response.headers { fields[field.name] = field.value }
-        return DataResponse(url: request.url, statusCode: response.status.code, headers: fields, body: response.bodyData)
+        return DataResponse(
+            url: request.url, statusCode: response.status.code, headers: fields, body: response.bodyData)
     }
 }
 
@@ -145,12 +146,12 @@ struct WildcardForwardTests {
         let fixture = try BridgeFixture()
         let rules = try RewritePreset.configuration(named: "qiniu", host: "*.example.test", width: 750)
         let pipeline = ImagePipeline(
-            configuration: .init(rewriter: try Rewriter(configuration: rules), dataLoader: fixture.upstream, memoryCache: nil))
+            configuration: .init(
+                rewriter: try Rewriter(configuration: rules), dataLoader: fixture.upstream, memoryCache: nil))
         let bridge = try BridgeProxy(
-            configuration: .init(mode: .forward(allowedHosts: []), pipeline: pipeline, passthroughLoader: fixture.upstream))
+            configuration: .init(
+                mode: .forward(allowedHosts: []), pipeline: pipeline, passthroughLoader: fixture.upstream))
         let response = await bridge.handle(HTTPRequest(target: target))
         #expect((response.status != .forbidden) == allowed, "\(response.status) \(response.bodyText)")
     }
 }
-
-import URLRewriting

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import TestSupport
 import Testing
@@ -53,7 +54,9 @@ struct ProxyCommandTests {
 
     /// The real binary: `listening on` first, one line per request,
     /// a clean stop on SIGTERM.
-    @Test(.enabled(if: ChildProcess.webpBridgeBinary != nil && ExternalTool.available("curl"), "needs the binary and curl"))
+    @Test(
+        .enabled(
+            if: ChildProcess.webpBridgeBinary != nil && ExternalTool.available("curl"), "needs the binary and curl"))
     func servesLogsAndStopsOnSIGTERM() async throws {
         let process = Process()
         process.executableURL = ChildProcess.webpBridgeBinary!
@@ -105,5 +108,3 @@ private func runOffThePool(_ tool: URL, _ arguments: [String]) async throws -> C
         }
     }
 }
-
-import Dispatch
