@@ -102,9 +102,11 @@ public final class BridgeProxy: HTTPHandler {
         let rewrite = rewriter.rewrite(url)
         let claimsURL = rewrite.isRewritten || rewrite.reason.kind == .alreadyWebP
         guard claimsURL else { return await passThrough(request, url: url) }
+        let userAgent = request.headers["User-Agent"]
         let decision = configuration.clientPolicy.decision(
             for: ClientRequest(
-                url: url, userAgent: request.headers["User-Agent"], accept: request.headers["Accept"]),
+                url: url, userAgent: userAgent, accept: request.headers["Accept"],
+                deviceClass: Self.deviceClass(userAgent: userAgent)),
             rewrite: rewrite)
         if case .passThrough = decision {
             // Other clients get a transformed body for this URL, so caches must key on the client too.
@@ -117,9 +119,20 @@ public final class BridgeProxy: HTTPHandler {
     }
 
     /// The request fields the image path's bodies depend on: `Accept`, and
-    /// `User-Agent` when the policy reads it.
+    /// `User-Agent` when the policy reads it (the legacy rule, or excluded
+    /// device classes).
     var varyFields: String {
-        configuration.clientPolicy.webPSupport == .legacyAppleWebKit ? "Accept, User-Agent" : "Accept"
+        let policy = configuration.clientPolicy
+        return policy.webPSupport == .legacyAppleWebKit || !policy.excludedDeviceClasses.isEmpty
+            ? "Accept, User-Agent" : "Accept"
+    }
+
+    /// What a proxy can tell of the device: an iPad's WebView names itself
+    /// in its `User-Agent` (the legacy app excluded tablets); nothing else is
+    /// guessed.
+    static func deviceClass(userAgent: String?) -> DeviceClass? {
+        guard let userAgent, userAgent.contains("iPad") else { return nil }
+        return .tablet
     }
 
     private func serveLocal(_ request: HTTPRequest) -> Reply {

@@ -97,6 +97,17 @@ struct ImagePathTests {
                 ]))
         #expect(chrome.headers["Content-Type"] == "image/webp")
 
+        // The legacy app never rewrote on iPads: the original passes through.
+        let iPad = await bridge.handle(
+            HTTPRequest(
+                target: "/photo.jpg",
+                headers: [
+                    "User-Agent": "Mozilla/5.0 (iPad; CPU OS 12_0 like Mac OS X) AppleWebKit/605.1.15",
+                    "Accept": BridgeFixture.noWebPAccept,
+                ]))
+        #expect(iPad.bodyData == fixture.photoJPEG)
+        #expect(iPad.headers["Vary"] == "Accept, User-Agent")
+
         // Not a WebKit client: the legacy policy passes the original through, still varying.
         let curl = await bridge.handle(HTTPRequest(target: "/photo.jpg", headers: ["User-Agent": "curl/8.0"]))
         #expect(curl.status == .ok)
