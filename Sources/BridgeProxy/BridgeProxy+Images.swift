@@ -20,6 +20,9 @@ extension BridgeProxy {
         do {
             image = try await configuration.pipeline.data(for: url)
         } catch let error as ImagePipelineError {
+            if error.isCancellation {
+                return refusal(.serviceUnavailable, "the request was cancelled", outcome: .cancelled)
+            }
             if let loading = error.loadingError, loading.kind != .tooLarge {
                 return upstreamFailure(loading, url: error.url)
             }
