@@ -38,7 +38,7 @@ struct ProxyCommand: BridgeCommand {
             .option("--host", value: "HOST", help: "The host the preset applies to (img.example.com, *.example.com)."),
             .option("--width", value: "W", help: "Width to ask for in pixels (1-16383); overrides the rules'."),
             .option("--quality", value: "Q", help: "WebP quality (1-100); overrides the rules'."),
-            .option("--cache-dir", value: "DIR", help: "Keep fetched images on disk here (default: memory only)."),
+            .option("--cache-dir", value: "DIR", help: "Keep fetched images on disk here (default: 64 MiB in memory)."),
             .option(
                 "--allow-host", value: "HOST", help: "With --forward: also pass through this host (repeatable).",
                 repeatable: true),
@@ -143,7 +143,8 @@ struct ProxyCommand: BridgeCommand {
     func makeBridge(io: CommandIO) throws -> BridgeProxy {
         let rewriter = try makeRewriter()
         let viaToken = "webp-bridge"
-        var dataCache: (any DataCaching)?
+        // Without a folder the bytes are kept in memory, so a page's images are not fetched twice.
+        var dataCache: any DataCaching = MemoryDataCache()
         if let cacheDirectory {
             do {
                 dataCache = try DiskCache(folder: URL(fileURLWithPath: cacheDirectory))
