@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "ImageOrigin", targets: ["ImageOrigin"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
         .library(name: "WebPURLProtocol", targets: ["WebPURLProtocol"]),
+        .library(name: "BridgeProxy", targets: ["BridgeProxy"]),
     ],
     targets: [
         // System libraries (Debian -dev packages; Homebrew on macOS).
@@ -67,8 +68,15 @@ let package = Package(
             dependencies: ["ImagePipeline", "URLRewriting", "ImageCodecs"],
             swiftSettings: swiftSettings),
         .target(
+            name: "BridgeProxy",
+            dependencies: ["HTTPServer", "ImagePipeline", "URLRewriting", "ImageCodecs"],
+            swiftSettings: swiftSettings),
+        .target(
             name: "WebPBridgeCLI",
-            dependencies: ["ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin", "ImagePipeline", "WebPURLProtocol"],
+            dependencies: [
+                "ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin", "ImagePipeline", "WebPURLProtocol",
+                "BridgeProxy",
+            ],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "webp-bridge",
@@ -128,6 +136,10 @@ let package = Package(
         .testTarget(
             name: "ImagePipelineTests",
             dependencies: ["ImagePipeline", "ImageOrigin", "HTTPServer", "URLRewriting", "ImageCodecs", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "BridgeProxyTests",
+            dependencies: ["BridgeProxy", "HTTPServer", "ImagePipeline", "ImageOrigin", "URLRewriting", "ImageCodecs", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebPBridgeCLITests",

@@ -14,6 +14,7 @@ public enum WebPBridge {
         RewriteCommand.self,
         FetchCommand.self,
         OriginCommand.self,
+        ProxyCommand.self,
     ]
 
     /// Runs the tool on the process's arguments and exits.

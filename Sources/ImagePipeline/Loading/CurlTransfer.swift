@@ -80,6 +80,18 @@ final class CurlTransfer: @unchecked Sendable {
         {
             try set(CURLOPT_USERAGENT, userAgent, "CURLOPT_USERAGENT")
         }
+        if let body = request.body {
+            // COPYPOSTFIELDS copies the bytes now, so `body` need not outlive this call;
+            // the size comes first so binary bodies are not cut at a NUL.
+            try CurlCode.check(
+                webpbridge_curl_easy_setopt_offset(raw, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)),
+                "CURLOPT_POSTFIELDSIZE_LARGE")
+            let copied = body.withUnsafeBytes { bytes in
+                let pointer = UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!)
+                return webpbridge_curl_easy_setopt_pointer(raw, CURLOPT_COPYPOSTFIELDS, pointer)
+            }
+            try CurlCode.check(copied, "CURLOPT_COPYPOSTFIELDS")
+        }
         switch request.method.uppercased() {
         case "GET": break
         case "HEAD": try set(CURLOPT_NOBODY, 1, "CURLOPT_NOBODY")

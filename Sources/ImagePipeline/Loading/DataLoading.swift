@@ -27,10 +27,11 @@ extension DataLoading {
     }
 }
 
-/// One GET (or HEAD) to make.
+/// One request to make: a GET (or HEAD) for the pipeline, any method for
+/// the bridge's passthrough.
 public struct DataRequest: Sendable, Equatable {
     public var url: URL
-    /// `GET` (default) or `HEAD`.
+    /// `GET` (default), `HEAD`, or any method the bridge passes through.
     public var method: String
     /// Header fields to send, e.g. `Accept`, `If-None-Match`.
     public var headers: [String: String]
@@ -40,10 +41,13 @@ public struct DataRequest: Sendable, Equatable {
     public var maxBodyBytes: Int
     /// Follow up to 5 redirects (default), or return the 3xx itself.
     public var followsRedirects: Bool
+    /// The request body to send (`POST`, `PUT`, `PATCH` passed through by the
+    /// bridge), or `nil` (default) for none. Loaders must send it as is.
+    public var body: Data?
 
     public init(
         url: URL, method: String = "GET", headers: [String: String] = [:], timeout: Duration = .seconds(30),
-        maxBodyBytes: Int = 32 << 20, followsRedirects: Bool = true
+        maxBodyBytes: Int = 32 << 20, followsRedirects: Bool = true, body: Data? = nil
     ) {
         self.url = url
         self.method = method
@@ -51,6 +55,7 @@ public struct DataRequest: Sendable, Equatable {
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
         self.followsRedirects = followsRedirects
+        self.body = body
     }
 }
 

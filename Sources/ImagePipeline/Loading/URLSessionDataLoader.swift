@@ -73,6 +73,7 @@ public final class URLSessionDataLoader: DataLoading {
         var urlRequest = URLRequest(
             url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(seconds, 0.001))
         urlRequest.httpMethod = request.method
+        urlRequest.httpBody = request.body
         for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
         let task = session.dataTask(with: urlRequest)
         let handle = URLSessionLoaderDelegate.TaskHandle(task)

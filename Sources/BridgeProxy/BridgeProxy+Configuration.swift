@@ -1,0 +1,165 @@
+public import Foundation
+public import ImageCodecs
+public import ImagePipeline
+public import URLRewriting
+
+extension BridgeProxy {
+    /// What a bridge is built from, with documented defaults. A `Sendable`
+    /// value; ``BridgeProxy/init(configuration:)`` checks it with
+    /// ``validate()``.
+    public struct Configuration: Sendable {
+        /// Where requests go.
+        public enum Mode: Sendable, Equatable {
+            /// Every request maps onto `upstream` (scheme, host, port and base
+            /// path, followed by the request target): the bridge stands in
+            /// front of one site, and may talk HTTPS to it.
+            case reverse(upstream: URL)
+            /// Absolute-form requests (`GET http://host/path`, as a browser
+            /// configured with a proxy sends them), only for hosts that a
+            /// rewrite rule names or that `allowedHosts` lists (compared
+            /// exactly, ignoring ASCII case). Anything else gets 403: the
+            /// bridge is never an open proxy.
+            case forward(allowedHosts: Set<String>)
+        }
+
+        /// Where requests go.
+        public var mode: Mode
+        /// Loads matched images: rewrites to the WebP variant, caches under the
+        /// rewritten URL, falls back to the original. Shared with any other
+        /// bridge in the process, so nothing is downloaded twice.
+        public var pipeline: ImagePipeline
+        /// Decides which URLs are images to claim. Default: the pipeline's
+        /// own rewriter, so the bridge claims exactly what the pipeline
+        /// rewrites; `nil` claims nothing (a plain proxy).
+        public var rewriter: Rewriter?
+        /// Decides, per client, between WebP, a transcode and passing through.
+        /// Default: the rewrite configuration's policy, else ``ClientPolicy/standard``.
+        public var clientPolicy: ClientPolicy
+        /// Fetches everything that is not a claimed image (HTML, CSS, JS,
+        /// GIFs, other methods). Default: the pipeline's data loader.
+        public var passthroughLoader: any DataLoading
+        /// Sizes and times.
+        public var limits: Limits
+        /// JPEG quality and PNG compression of transcodes. Default: JPEG q90,
+        /// above a WebP's q80 by SSIM.
+        public var transcoder: Transcoder.Configuration
+        /// Transcodes running at once. Default: the number of cores.
+        public var transcodeConcurrency: Int
+        /// Transcodes waiting for a core; beyond it a request gets 503 with
+        /// `Retry-After` at once rather than piling up memory and latency.
+        /// Default: 4 per core, at least 8.
+        public var transcodeQueueLimit: Int
+        /// The `Retry-After` of a 503, in seconds. Default 1.
+        public var retryAfterSeconds: Int
+        /// The bridge's name in `Via` (`Via: 1.1 webp-bridge`). A request that
+        /// already carries it has looped back and gets 508. Two bridges in a
+        /// chain need different tokens. Default `webp-bridge`.
+        public var viaToken: String
+
+        /// Creates a configuration; every parameter after `pipeline` has the
+        /// documented default.
+        /// - Parameters:
+        ///   - mode: Reverse (one upstream) or forward (allowed hosts).
+        ///   - pipeline: The image pipeline; its rewriter decides what is an image.
+        ///   - clientPolicy: `nil` for the rewrite configuration's policy.
+        ///   - passthroughLoader: `nil` for the pipeline's data loader.
+        ///   - limits: Sizes and times.
+        public init(
+            mode: Mode, pipeline: ImagePipeline, clientPolicy: ClientPolicy? = nil,
+            passthroughLoader: (any DataLoading)? = nil, limits: Limits = Limits()
+        ) {
+            self.mode = mode
+            self.pipeline = pipeline
+            let rewriter = pipeline.configuration.rewriter
+            self.rewriter = rewriter
+            self.clientPolicy = clientPolicy ?? rewriter?.configuration.clientPolicy ?? .standard
+            self.passthroughLoader = passthroughLoader ?? pipeline.configuration.dataLoader
+            self.limits = limits
+            transcoder = Transcoder.Configuration()
+            let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+            transcodeConcurrency = cores
+            transcodeQueueLimit = max(8, 4 * cores)
+            retryAfterSeconds = 1
+            viaToken = "webp-bridge"
+        }
+
+        /// Checks the invariants: an `http`/`https` upstream with a host and
+        /// no query or fragment, host names without `/`, `@`, `:` or spaces,
+        /// positive limits, a `Via` token without spaces, commas or brackets.
+        /// - Throws: ``BridgeProxyError`` naming the field.
+        public func validate() throws(BridgeProxyError) {
+            switch mode {
+            case .reverse(let upstream):
+                let scheme = upstream.scheme?.lowercased()
+                guard scheme == "http" || scheme == "https", let host = upstream.host, !host.isEmpty else {
+                    throw .invalidConfiguration(
+                        "upstream '\(upstream.absoluteString)' is not an http:// or https:// URL with a host")
+                }
+                guard upstream.query == nil, upstream.fragment == nil else {
+                    throw .invalidConfiguration(
+                        "upstream '\(upstream.absoluteString)' has a query or fragment; give scheme, host, port and path only"
+                    )
+                }
+            case .forward(let hosts):
+                for host in hosts where host.isEmpty || host.contains(where: { "/@: \t".contains($0) }) {
+                    throw .invalidConfiguration("allowed host '\(host)' is not a host name")
+                }
+            }
+            try limits.validate()
+            guard transcodeConcurrency >= 1 else {
+                throw .invalidConfiguration("transcodeConcurrency \(transcodeConcurrency) is below 1")
+            }
+            guard transcodeQueueLimit >= 0 else {
+                throw .invalidConfiguration("transcodeQueueLimit \(transcodeQueueLimit) is negative")
+            }
+            guard retryAfterSeconds >= 0 else {
+                throw .invalidConfiguration("retryAfterSeconds \(retryAfterSeconds) is negative")
+            }
+            guard !viaToken.isEmpty, !viaToken.contains(where: { " \t,()\r\n".contains($0) }) else {
+                throw .invalidConfiguration(
+                    "viaToken '\(viaToken)' is not a single token (no spaces, commas or brackets)")
+            }
+        }
+    }
+}
+
+extension BridgeProxy.Configuration {
+    /// Bounds on sizes and times, with documented defaults.
+    public struct Limits: Sendable, Equatable {
+        /// Images larger than this are not transcoded: the original passes
+        /// through untransformed. Default 16 MiB.
+        public var maxTranscodeInputBytes: Int
+        /// The largest passthrough body; a larger one gives 502 (the bridge
+        /// holds a body in memory). Default 64 MiB.
+        public var maxPassthroughBodyBytes: Int
+        /// The time limit of each upstream request that passes through.
+        /// Default 30 s. (Image fetches use the pipeline's `requestTimeout`.)
+        public var upstreamTimeout: Duration
+
+        /// Creates limits; every parameter has the documented default.
+        /// - Parameters:
+        ///   - maxTranscodeInputBytes: Largest image transcoded.
+        ///   - maxPassthroughBodyBytes: Largest body passed through.
+        ///   - upstreamTimeout: Time limit of a passthrough request.
+        public init(
+            maxTranscodeInputBytes: Int = 16 << 20, maxPassthroughBodyBytes: Int = 64 << 20,
+            upstreamTimeout: Duration = .seconds(30)
+        ) {
+            self.maxTranscodeInputBytes = maxTranscodeInputBytes
+            self.maxPassthroughBodyBytes = maxPassthroughBodyBytes
+            self.upstreamTimeout = upstreamTimeout
+        }
+
+        func validate() throws(BridgeProxyError) {
+            guard maxTranscodeInputBytes > 0 else {
+                throw .invalidConfiguration("limits.maxTranscodeInputBytes \(maxTranscodeInputBytes) is not positive")
+            }
+            guard maxPassthroughBodyBytes > 0 else {
+                throw .invalidConfiguration("limits.maxPassthroughBodyBytes \(maxPassthroughBodyBytes) is not positive")
+            }
+            guard upstreamTimeout > .zero else {
+                throw .invalidConfiguration("limits.upstreamTimeout \(upstreamTimeout) is not positive")
+            }
+        }
+    }
+}

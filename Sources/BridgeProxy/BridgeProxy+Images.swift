@@ -1,0 +1,132 @@
+import Foundation
+import HTTPServer
+import ImageCodecs
+import ImagePipeline
+import URLRewriting
+
+extension BridgeProxy {
+    /// The image path: the pipeline's bytes (variant, or the original after
+    /// a fallback), then as received to a client that shows their format,
+    /// else transcoded on the bounded queue.
+    ///
+    /// The bridge never turns an upstream answer into a worse one: when the
+    /// pipeline gets no image but the upstream did answer (a 404, an HTML
+    /// page, a body over the pipeline's limit), or the bytes will not
+    /// decode, the original URL passes through so the client sees exactly
+    /// what the upstream says. Only a transport failure (no connection, a
+    /// timeout) becomes a 502.
+    func serveImage(_ request: HTTPRequest, url: URL, decision: ClientDecision) async -> Reply {
+        let image: ImageDataResponse
+        do {
+            image = try await configuration.pipeline.data(for: url)
+        } catch let error as ImagePipelineError {
+            if error.isCancellation {
+                return refusal(.serviceUnavailable, "the request was cancelled", outcome: .cancelled)
+            }
+            if let loading = error.loadingError, loading.kind != .tooLarge {
+                return upstreamFailure(loading, url: error.url)
+            }
+            return await passThrough(request, url: url, vary: varyFields)
+        } catch {
+            return refusal(.serviceUnavailable, "the request was cancelled", outcome: .cancelled)
+        }
+        recordImageSource(image.source)
+        recordUpstreamBytes(image.networkBytes, path: .image)
+        if image.isFallback { recordOriginalBytes(image.data.count) }
+
+        if CacheDirectives.containsNoTransform(image.headers["cache-control"]) {
+            // The upstream forbids transforming this image: hand over the original untouched.
+            return await passThrough(request, url: url, vary: varyFields, countsOriginal: true)
+        }
+        var capabilities = Transcoder.withoutWebP
+        if case .serveWebP = decision {
+            capabilities.insert(.webp)
+        } else if AcceptHeader.acceptsWebP(request.headers["Accept"]) {
+            // The policy said transcode (e.g. the legacy User-Agent rule), but
+            // this client shows WebP: the variant is smaller than any transcode.
+            capabilities.insert(.webp)
+        }
+
+        let delivered: Data
+        let format: ImageFormat
+        var transcoded = false
+        if capabilities.contains(image.format) {
+            delivered = image.data
+            format = image.format
+        } else if image.data.count > configuration.limits.maxTranscodeInputBytes {
+            return await passThrough(request, url: url, vary: varyFields, countsOriginal: true)
+        } else {
+            let transcoder = self.transcoder
+            let source = image.data
+            let consumer = capabilities
+            do {
+                let (output, seconds) = try await transcodeQueue.run { () throws -> (Transcoder.Output, Double) in
+                    let start = ContinuousClock.now
+                    let output = try transcoder.transcode(source, for: consumer)
+                    let elapsed = (ContinuousClock.now - start).components
+                    return (output, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+                }
+                recordTranscode(seconds: seconds)
+                delivered = output.data
+                format = output.format
+                transcoded = output.isTranscoded
+            } catch is WorkQueue.Full {
+                return Reply(
+                    response: .text(
+                        .serviceUnavailable, "the bridge is busy transcoding images; retry shortly",
+                        headers: ["Retry-After": String(configuration.retryAfterSeconds)]),
+                    outcome: .overloaded)
+            } catch is CancellationError {
+                return refusal(.serviceUnavailable, "the request was cancelled", outcome: .cancelled)
+            } catch {
+                // Bytes that sniff as an image but do not decode: the original, as the upstream has it.
+                return await passThrough(request, url: url, vary: varyFields, countsOriginal: true)
+            }
+        }
+        return imageReply(request, image: image, body: delivered, format: format, transcoded: transcoded)
+    }
+
+    private func imageReply(
+        _ request: HTTPRequest, image: ImageDataResponse, body: Data, format: ImageFormat, transcoded: Bool
+    ) -> Reply {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: format.mimeType)
+        headers.add(name: "Vary", value: varyFields)
+        for name in ["Cache-Control", "Expires", "Last-Modified"] {
+            if let value = image.headers[name.lowercased()] { headers.add(name: name, value: value) }
+        }
+        let etag = TransformedEntityTag.make(
+            cacheKey: image.cacheKey, fetchedURL: image.fetchedURL.absoluteString, deliveredFormat: format.rawValue,
+            upstreamETag: image.headers["etag"], upstreamLastModified: image.headers["last-modified"],
+            source: image.data)
+        headers.add(name: "ETag", value: etag)
+        if let ifNoneMatch = request.headers["If-None-Match"], EntityTag.ifNoneMatch(ifNoneMatch, matches: etag) {
+            headers.remove(name: "Content-Type")
+            return Reply(response: HTTPResponse(status: .notModified, headers: headers), outcome: .notModified)
+        }
+        let outcome: Outcome =
+            image.isFallback ? .fallback : transcoded ? .transcoded : format == .webp ? .webp : .untouched
+        return Reply(response: HTTPResponse(status: .ok, headers: headers, body: .data(body)), outcome: outcome)
+    }
+
+    /// 502 with one line saying what went wrong upstream.
+    func upstreamFailure(_ error: DataLoadingError, url: String) -> Reply {
+        let reason: String
+        switch error.kind {
+        case .timedOut: reason = "upstream timed out: \(url): \(error.message)"
+        case .cannotConnect: reason = "cannot reach upstream: \(url): \(error.message)"
+        case .tooLarge:
+            reason =
+                "upstream body is larger than the bridge's limit "
+                + "(\(configuration.limits.maxPassthroughBodyBytes) bytes): \(url)"
+        case .cancelled: reason = "upstream request cancelled: \(url)"
+        default: reason = "upstream failed: \(url): \(error.message)"
+        }
+        return Reply(response: .text(.badGateway, Self.oneLine(reason)), outcome: .error)
+    }
+
+    /// `text` without line breaks, so a reason stays one line.
+    static func oneLine(_ text: String) -> String {
+        String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    }
+}

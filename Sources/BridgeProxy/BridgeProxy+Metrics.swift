@@ -1,0 +1,110 @@
+import HTTPServer
+import ImageCodecs
+import ImagePipeline
+
+extension BridgeProxy {
+    /// How a request ended, the label of `webpbridge_proxy_requests_total`.
+    enum Outcome: String, CaseIterable, Sendable {
+        /// The WebP variant, to a client that shows WebP.
+        case webp
+        /// The variant, decoded and re-encoded as JPEG, PNG or APNG.
+        case transcoded
+        /// Image bytes the client can show as they are (a JPEG that the CDN
+        /// answered with `ignore-error/1`, a GIF), delivered untouched.
+        case untouched
+        /// The variant failed; the original was delivered (as is or transcoded).
+        case fallback
+        /// Not a claimed image (or `no-transform`, or too large): the
+        /// upstream's answer, unchanged.
+        case passthrough
+        /// The client's `If-None-Match` matched: 304.
+        case notModified = "not_modified"
+        /// 400, 403, 404 or 501: the request was not one the bridge serves.
+        case refused
+        /// 508: the request had already passed this bridge.
+        case loop
+        /// 503: the transcode queue was full.
+        case overloaded
+        /// 502: the upstream could not be reached, timed out or was too large.
+        case error
+        /// The client went away before the answer (its task was cancelled).
+        case cancelled
+        /// `/__bridge/healthz` and `/__bridge/metrics`.
+        case local
+    }
+
+    static let requestsFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_requests_total", help: "Requests answered, by outcome.")
+    static let upstreamBytesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_upstream_bytes_total",
+        help: "Body bytes received from upstream, by path (image fetches through the pipeline; passthrough).")
+    static let clientBytesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_client_bytes_total", help: "Body bytes sent to clients (0 for HEAD), by path.")
+    static let originalBytesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_original_bytes_total",
+        help: "Sizes of original images the bridge actually fetched (fallbacks, no-transform and oversized "
+            + "passthroughs); originals it never fetched are not counted, so this is not a savings figure.")
+    static let imageSourceFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_image_source_total",
+        help: "Images served by the pipeline, by where the bytes came from (memory, disk, revalidated, network).")
+    static let transcodeSecondsFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_transcode_seconds", help: "Time to decode and re-encode one image, without the queue wait.")
+    static let transcodeRunningFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_transcodes_running", help: "Transcodes running now.")
+    static let transcodeWaitingFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_transcodes_waiting", help: "Transcodes waiting for a core now.")
+
+    /// Where bytes went, the label of the byte counters.
+    enum Path: String, Sendable {
+        case image
+        case passthrough
+    }
+
+    /// Creates every counter at zero, so a scrape sees each family before
+    /// the first request.
+    func registerMetrics() {
+        for outcome in Outcome.allCases {
+            metrics.increment(Self.requestsFamily, labels: "outcome=\"\(outcome.rawValue)\"", by: 0)
+        }
+        for path in [Path.image, .passthrough] {
+            metrics.increment(Self.upstreamBytesFamily, labels: "path=\"\(path.rawValue)\"", by: 0)
+            metrics.increment(Self.clientBytesFamily, labels: "path=\"\(path.rawValue)\"", by: 0)
+        }
+        metrics.increment(Self.originalBytesFamily, by: 0)
+        for source in [ImageSource.memory, .disk, .revalidated, .network] {
+            metrics.increment(Self.imageSourceFamily, labels: "source=\"\(source.rawValue)\"", by: 0)
+        }
+    }
+
+    func recordUpstreamBytes(_ bytes: Int, path: Path) {
+        metrics.increment(Self.upstreamBytesFamily, labels: "path=\"\(path.rawValue)\"", by: Double(bytes))
+    }
+
+    func recordOriginalBytes(_ bytes: Int) {
+        metrics.increment(Self.originalBytesFamily, by: Double(bytes))
+    }
+
+    func recordImageSource(_ source: ImageSource) {
+        metrics.increment(Self.imageSourceFamily, labels: "source=\"\(source.rawValue)\"")
+    }
+
+    func recordTranscode(seconds: Double) {
+        metrics.observe(Self.transcodeSecondsFamily, seconds)
+    }
+
+    /// Counts a finished request and the bytes it sends.
+    func record(_ reply: Reply, isHEAD: Bool) {
+        metrics.increment(Self.requestsFamily, labels: "outcome=\"\(reply.outcome.rawValue)\"")
+        guard !isHEAD, case .data(let data) = reply.response.body else { return }
+        let path: Path = reply.outcome == .passthrough ? .passthrough : .image
+        metrics.increment(Self.clientBytesFamily, labels: "path=\"\(path.rawValue)\"", by: Double(data.count))
+    }
+
+    /// The Prometheus text, with the queue gauges brought up to date.
+    func renderMetrics() -> String {
+        let load = transcodeQueue.load
+        metrics.set(Self.transcodeRunningFamily, to: Double(load.running))
+        metrics.set(Self.transcodeWaitingFamily, to: Double(load.waiting))
+        return metrics.render()
+    }
+}

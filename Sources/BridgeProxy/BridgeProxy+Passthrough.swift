@@ -1,0 +1,79 @@
+import Foundation
+import HTTPServer
+import ImagePipeline
+
+extension BridgeProxy {
+    /// Forwards `request` to `url` and returns the upstream's answer
+    /// unchanged — status, body, end-to-end headers — without hop-by-hop
+    /// headers, with `Via`, never following redirects (clients see them;
+    /// reverse-mode `Location`s that point at the upstream are moved onto
+    /// the bridge).
+    ///
+    /// - Parameters:
+    ///   - vary: Request fields to add to `Vary`, when other clients get a
+    ///     transformed body for the same URL.
+    ///   - countsOriginal: Whether the body is an original image the bridge
+    ///     declined to transform (counted in the original-bytes metric).
+    func passThrough(_ request: HTTPRequest, url: URL, vary: String? = nil, countsOriginal: Bool = false) async
+        -> Reply
+    {
+        var fields = HopByHopHeaders.requestFieldsToForward(request.headers)
+        fields["via"] = via.appended(
+            to: request.headers.values(for: "Via").joined(separator: ", ").nilIfEmpty,
+            protocolVersion: request.version)
+        let sendsBody = !request.body.isEmpty || [.post, .put, .patch].contains(request.method)
+        let upstreamRequest = DataRequest(
+            url: url, method: request.method.rawValue, headers: fields, timeout: configuration.limits.upstreamTimeout,
+            maxBodyBytes: configuration.limits.maxPassthroughBodyBytes, followsRedirects: false,
+            body: sendsBody ? request.body : nil)
+        let loaded: DataResponse
+        do {
+            loaded = try await configuration.passthroughLoader.load(upstreamRequest)
+        } catch {
+            return upstreamFailure(error, url: url.absoluteString)
+        }
+        recordUpstreamBytes(loaded.body.count, path: .passthrough)
+        if countsOriginal { recordOriginalBytes(loaded.body.count) }
+        guard (100...599).contains(loaded.statusCode), !(100...199).contains(loaded.statusCode) else {
+            return Reply(
+                response: .text(
+                    .badGateway, "upstream sent an invalid status \(loaded.statusCode): \(url.absoluteString)"),
+                outcome: .error)
+        }
+
+        var headers = HopByHopHeaders.responseFieldsToForward(loaded.headers)
+        if let redirects, let location = headers["Location"] {
+            headers["Location"] = redirects.rewrite(location, bridgeHost: request.headers["Host"])
+        }
+        if let vary { headers["Vary"] = Self.merging(vary, into: headers["Vary"]) }
+
+        let body: HTTPResponse.Body
+        if request.method == .head {
+            // The server sends a HEAD response's Content-Length from the body it
+            // would send; declare the upstream's length without holding the bytes
+            // (zero pages are not touched: the server never reads them for HEAD).
+            let declared = loaded.header("content-length").flatMap(Int.init) ?? 0
+            body =
+                (1...configuration.limits.maxPassthroughBodyBytes).contains(declared)
+                ? .data(Data(count: declared)) : .empty
+        } else {
+            body = loaded.body.isEmpty ? .empty : .data(loaded.body)
+        }
+        return Reply(
+            response: HTTPResponse(status: HTTPStatus(code: loaded.statusCode), headers: headers, body: body),
+            outcome: .passthrough)
+    }
+
+    /// `existing` `Vary` with `fields` added (case-insensitively unique);
+    /// `*` stays `*`.
+    static func merging(_ fields: String, into existing: String?) -> String {
+        guard let existing, !existing.trimmingCharacters(in: .whitespaces).isEmpty else { return fields }
+        var names = existing.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if names.contains("*") { return "*" }
+        for field in fields.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
+        where !names.contains(where: { $0.caseInsensitiveCompare(field) == .orderedSame }) {
+            names.append(field)
+        }
+        return names.joined(separator: ", ")
+    }
+}

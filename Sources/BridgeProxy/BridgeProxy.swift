@@ -1,0 +1,160 @@
+import Foundation
+public import HTTPServer
+public import ImageCodecs
+import ImagePipeline
+import URLRewriting
+
+/// The out-of-process bridge: an HTTP proxy that gives any consumer — a
+/// WebView, a browser, a device — the bytes-saving WebP path without
+/// changing it.
+///
+/// Image requests that a rewrite rule matches and the ``ClientPolicy``
+/// claims go through the shared ``ImagePipeline`` (WebP variant, one cache,
+/// fallback to the original) and reach the client as WebP when it shows
+/// WebP, else as the ``Transcoder``'s JPEG, PNG or APNG. Everything else —
+/// HTML, CSS, scripts, GIFs, other methods — passes through unchanged but
+/// for hop-by-hop headers and `Via`. `/__bridge/healthz` and
+/// `/__bridge/metrics` answer locally.
+///
+/// A handler: ``handle(_:)`` takes a request value and returns a response
+/// value, so tests call it without sockets; serve it with ``HTTPServer``
+/// (allowing `CONNECT` among its methods, so the bridge can say why it
+/// refuses it). Thread-safe: the pipeline, the transcode queue and the
+/// metrics each guard their own state.
+public final class BridgeProxy: HTTPHandler {
+    /// The configuration the bridge was created with.
+    public let configuration: Configuration
+    /// Counters and histograms served at `/__bridge/metrics`.
+    public let metrics = MetricsRegistry()
+    /// Bounds transcoding: ``Configuration/transcodeConcurrency`` at once,
+    /// ``Configuration/transcodeQueueLimit`` waiting, 503 beyond. Public so
+    /// an embedding app (or a test) can watch its load.
+    public let transcodeQueue: WorkQueue
+
+    let router: RequestRouter
+    let via: ViaHeader
+    let transcoder: Transcoder
+    let redirects: RedirectLocation?
+
+    /// The path prefix of the bridge's own endpoints.
+    public static let localPathPrefix = "/__bridge/"
+
+    /// Creates a bridge.
+    /// - Parameter configuration: Mode, pipeline, policy, loaders and limits.
+    /// - Throws: ``BridgeProxyError`` when the configuration breaks an
+    ///   invariant (see ``Configuration/validate()``).
+    public init(configuration: Configuration) throws(BridgeProxyError) {
+        try configuration.validate()
+        self.configuration = configuration
+        transcodeQueue = WorkQueue(
+            concurrency: configuration.transcodeConcurrency, queueLimit: configuration.transcodeQueueLimit)
+        router = RequestRouter(mode: configuration.mode, rewriter: configuration.rewriter)
+        via = ViaHeader(token: configuration.viaToken)
+        transcoder = Transcoder(configuration: configuration.transcoder)
+        redirects = router.reversePrefix.map(RedirectLocation.init(upstreamPrefix:))
+        registerMetrics()
+    }
+
+    /// A response and how it came about, for the metrics.
+    struct Reply {
+        var response: HTTPResponse
+        var outcome: Outcome
+    }
+
+    /// Answers one request: locally, from the image path, or by passing it
+    /// through. Never throws and never hangs beyond the upstream timeouts:
+    /// failures become 4xx/5xx responses with a one-line reason.
+    /// - Parameter request: The request as received.
+    /// - Returns: The response, with the bridge's `Via` entry.
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        var reply = await answer(request)
+        if reply.outcome != .local {
+            reply.response.headers["Via"] = via.appended(
+                to: reply.response.headers.values(for: "Via").joined(separator: ", ")
+                    .nilIfEmpty)
+        }
+        record(reply, isHEAD: request.method == .head)
+        return reply.response
+    }
+
+    private func answer(_ request: HTTPRequest) async -> Reply {
+        if request.target.hasPrefix(Self.localPathPrefix) { return serveLocal(request) }
+        if via.isLoop(request.headers.values(for: "Via")) {
+            return refusal(
+                508,
+                "loop detected: this request has already passed through \(via.token) (Via); "
+                    + "check that the upstream is not the bridge itself", outcome: .loop)
+        }
+        if request.method == .connect {
+            return refusal(
+                .notImplemented,
+                "CONNECT is not supported: the bridge does not tunnel HTTPS; "
+                    + "start it with --upstream https://… so that it talks HTTPS to the site itself")
+        }
+        let url: URL
+        switch router.route(request) {
+        case .upstream(let routed): url = routed
+        case .refused(let status, let reason): return refusal(status, reason)
+        }
+        guard request.method == .get || request.method == .head, let rewriter = configuration.rewriter else {
+            return await passThrough(request, url: url)
+        }
+        let rewrite = rewriter.rewrite(url)
+        let claimsURL = rewrite.isRewritten || rewrite.reason.kind == .alreadyWebP
+        guard claimsURL else { return await passThrough(request, url: url) }
+        let userAgent = request.headers["User-Agent"]
+        let decision = configuration.clientPolicy.decision(
+            for: ClientRequest(
+                url: url, userAgent: userAgent, accept: request.headers["Accept"],
+                deviceClass: Self.deviceClass(userAgent: userAgent)),
+            rewrite: rewrite)
+        if case .passThrough = decision {
+            // Other clients get a transformed body for this URL, so caches must key on the client too.
+            return await passThrough(request, url: url, vary: varyFields)
+        }
+        if CacheDirectives.containsNoTransform(request.headers.values(for: "Cache-Control")) {
+            return await passThrough(request, url: url, vary: varyFields)
+        }
+        return await serveImage(request, url: url, decision: decision)
+    }
+
+    /// The request fields the image path's bodies depend on: `Accept`, and
+    /// `User-Agent` when the policy reads it (the legacy rule, or excluded
+    /// device classes).
+    var varyFields: String {
+        let policy = configuration.clientPolicy
+        return policy.webPSupport == .legacyAppleWebKit || !policy.excludedDeviceClasses.isEmpty
+            ? "Accept, User-Agent" : "Accept"
+    }
+
+    /// What a proxy can tell of the device: an iPad's WebView names itself
+    /// in its `User-Agent` (the legacy app excluded tablets); nothing else is
+    /// guessed.
+    static func deviceClass(userAgent: String?) -> DeviceClass? {
+        guard let userAgent, userAgent.contains("iPad") else { return nil }
+        return .tablet
+    }
+
+    private func serveLocal(_ request: HTTPRequest) -> Reply {
+        switch request.path {
+        case Self.localPathPrefix + "healthz":
+            return Reply(response: .text(.ok, "ok"), outcome: .local)
+        case Self.localPathPrefix + "metrics":
+            return Reply(
+                response: .data(Data(renderMetrics().utf8), contentType: MetricsRegistry.contentType), outcome: .local)
+        default:
+            return Reply(
+                response: .text(
+                    .notFound, "the bridge serves \(Self.localPathPrefix)healthz and \(Self.localPathPrefix)metrics"),
+                outcome: .local)
+        }
+    }
+
+    func refusal(_ status: HTTPStatus, _ reason: String, outcome: Outcome = .refused) -> Reply {
+        Reply(response: .text(status, reason), outcome: outcome)
+    }
+}
+
+extension String {
+    var nilIfEmpty: String? { isEmpty ? nil : self }
+}

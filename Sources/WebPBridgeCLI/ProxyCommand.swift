@@ -1,0 +1,196 @@
+import BridgeProxy
+import Foundation
+import HTTPServer
+import ImagePipeline
+import URLRewriting
+
+/// `webp-bridge proxy`: the out-of-process bridge, in front of one site
+/// (`--upstream`) or as a browser's HTTP proxy (`--forward`).
+struct ProxyCommand: BridgeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "proxy",
+        abstract: "Run the bridge proxy: WebP variants to every client, transcoded where WebP cannot be shown.",
+        usage: [
+            "(--upstream URL | --forward) [--listen HOST:PORT] [--config FILE | --preset NAME --host HOST --width W] "
+                + "[--quality Q] [--cache-dir DIR] [--allow-host HOST]..."
+        ],
+        discussion: """
+            Image requests that a rewrite rule matches are fetched as the CDN's WebP variant through
+            one shared cache, then served as WebP to clients whose Accept lists image/webp and as
+            JPEG, PNG or APNG to the others; a failed variant falls back to the original. Everything
+            else (HTML, CSS, scripts, GIFs, other methods) passes through unchanged.
+
+            --upstream URL   reverse proxy: every request maps onto URL (http or https).
+            --forward        forward proxy for browsers (--proxy-server): only hosts that a rule or
+                             --allow-host names are fetched, anything else gets 403; CONNECT gets 501.
+
+            Also serves /__bridge/healthz and /__bridge/metrics (Prometheus text). Prints
+            'listening on http://HOST:PORT' first, one line per request, and stops cleanly on
+            SIGINT or SIGTERM. Presets: \(RewritePreset.all.map(\.name).joined(separator: ", ")).
+            """,
+        options: [
+            .option("--upstream", value: "URL", help: "Reverse proxy in front of this site (http:// or https://)."),
+            .flag("--forward", help: "Forward proxy for absolute-form requests to allowed hosts."),
+            .option(
+                "--listen", value: "HOST:PORT", help: "Where to listen (default 127.0.0.1:8080; port 0 picks one)."),
+            .option("--config", value: "FILE", help: "JSON rewrite rules (see docs/rewrite.md)."),
+            .option("--preset", value: "NAME", help: "One rule for --host in a CDN's dialect."),
+            .option("--host", value: "HOST", help: "The host the preset applies to (img.example.com, *.example.com)."),
+            .option("--width", value: "W", help: "Width to ask for in pixels (1-16383); overrides the rules'."),
+            .option("--quality", value: "Q", help: "WebP quality (1-100); overrides the rules'."),
+            .option("--cache-dir", value: "DIR", help: "Keep fetched images on disk here (default: 64 MiB in memory)."),
+            .option(
+                "--allow-host", value: "HOST", help: "With --forward: also pass through this host (repeatable).",
+                repeatable: true),
+        ])
+
+    enum Mode: Equatable {
+        case reverse(URL)
+        case forward
+    }
+
+    enum Rules {
+        case none
+        case file(String)
+        case preset(RewriteConfiguration)
+    }
+
+    let mode: Mode
+    let listen: ListenAddress
+    let rules: Rules
+    let width: Int?
+    let quality: Int?
+    let cacheDirectory: String?
+    let allowedHosts: [String]
+
+    init(parsed: ParsedArguments) throws(UsageError) {
+        try parsed.requirePositionals(0...0, describing: "")
+        switch (parsed.string("--upstream"), parsed.flag("--forward")) {
+        case (nil, false): throw UsageError("give --upstream URL (reverse proxy) or --forward (browser proxy)")
+        case (_?, true): throw UsageError("--upstream and --forward cannot be combined")
+        case (let text?, false):
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                ["http", "https"].contains(scheme),
+                let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
+            else {
+                throw UsageError("--upstream '\(text)' is not an http:// or https:// URL with a host (and no query)")
+            }
+            mode = .reverse(url)
+        case (nil, true):
+            mode = .forward
+        }
+        listen =
+            try parsed.string("--listen").map { text throws(UsageError) in
+                try ListenAddress(parsing: text, option: "--listen")
+            } ?? ListenAddress(host: "127.0.0.1", port: 8080)
+        width = try parsed.int("--width", in: 1...16_383)
+        quality = try parsed.int("--quality", in: 1...100)
+        switch (parsed.string("--config"), parsed.string("--preset"), parsed.string("--host")) {
+        case (nil, nil, nil): rules = .none
+        case (_?, _?, _): throw UsageError("--config and --preset cannot be combined")
+        case (_?, nil, _?): throw UsageError("--host goes with --preset; a configuration file lists its own hosts")
+        case (nil, _?, nil): throw UsageError("--preset needs --host HOST")
+        case (nil, nil, _?): throw UsageError("--host needs --preset NAME")
+        case (let file?, nil, nil): rules = .file(file)
+        case (nil, let name?, let host?):
+            do {
+                rules = .preset(
+                    try RewritePreset.configuration(named: name, host: host, width: width, quality: quality))
+            } catch  where error.field == "width" && width == nil {
+                throw UsageError("preset '\(name)' needs --width W (the screen width in pixels, e.g. 750)")
+            } catch  where error.field == "hosts" {
+                throw UsageError("--host '\(host)' is not a host name or *.domain pattern")
+            } catch {
+                throw UsageError(error.description)
+            }
+        }
+        cacheDirectory = parsed.string("--cache-dir")
+        allowedHosts = parsed.strings("--allow-host")
+        if mode != .forward, !allowedHosts.isEmpty {
+            throw UsageError("--allow-host goes with --forward; a reverse proxy fetches only its upstream")
+        }
+        for host in allowedHosts where host.isEmpty || host.contains(where: { "/@: *".contains($0) }) {
+            throw UsageError("--allow-host '\(host)' is not a host name (exact names only, no ports or wildcards)")
+        }
+        if mode == .forward, case .none = rules, allowedHosts.isEmpty {
+            throw UsageError(
+                "--forward needs --config, --preset or --allow-host: the bridge fetches only hosts that are named")
+        }
+    }
+
+    /// The rewriter from `--config` or `--preset`, or `nil` without rules.
+    func makeRewriter() throws -> Rewriter? {
+        switch rules {
+        case .none:
+            return nil
+        case .file(let path):
+            do {
+                let configuration = try RewriteConfiguration(contentsOf: URL(fileURLWithPath: path))
+                return try Rewriter(configuration: configuration.overriding(width: width, quality: quality))
+            } catch {
+                throw CommandFailure("\(path): \(error.description)")
+            }
+        case .preset(let configuration):
+            do {
+                return try Rewriter(configuration: configuration)
+            } catch {
+                throw CommandFailure(error.description)
+            }
+        }
+    }
+
+    /// The bridge, its pipeline and loaders, as the command runs them.
+    func makeBridge(io: CommandIO) throws -> BridgeProxy {
+        let rewriter = try makeRewriter()
+        let viaToken = "webp-bridge"
+        // Without a folder the bytes are kept in memory, so a page's images are not fetched twice.
+        var dataCache: any DataCaching = MemoryDataCache()
+        if let cacheDirectory {
+            do {
+                dataCache = try DiskCache(folder: URL(fileURLWithPath: cacheDirectory))
+            } catch {
+                throw CommandFailure("--cache-dir: \(error)")
+            }
+        }
+        let loader = DataLoaders.platformDefault
+        let pipeline = ImagePipeline(
+            configuration: .init(
+                rewriter: rewriter, dataLoader: ViaStampingLoader(wrapping: loader, viaToken: viaToken),
+                dataCache: dataCache,
+                // The bridge serves encoded bytes; decoded images would only take memory.
+                memoryCache: nil))
+        let bridgeMode: BridgeProxy.Configuration.Mode
+        switch mode {
+        case .reverse(let upstream):
+            bridgeMode = .reverse(upstream: upstream)
+            if let rewriter, let probe = URL(string: upstream.absoluteString + "/probe.jpg"),
+                rewriter.rewrite(probe).reason.kind == .noRuleForHost
+            {
+                io.printError(
+                    "warning: no rule names the upstream's host '\(upstream.host ?? "")'; every request passes through")
+            }
+        case .forward:
+            bridgeMode = .forward(allowedHosts: Set(allowedHosts.map { $0.lowercased() }))
+        }
+        var configuration = BridgeProxy.Configuration(
+            mode: bridgeMode, pipeline: pipeline, passthroughLoader: loader)
+        configuration.viaToken = viaToken
+        do {
+            return try BridgeProxy(configuration: configuration)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+    }
+
+    func run(io: CommandIO) async throws {
+        let bridge = try makeBridge(io: io)
+        var serverConfiguration = HTTPServer.Configuration(host: listen.host, port: listen.port)
+        // CONNECT reaches the bridge, which explains its 501.
+        serverConfiguration.acceptedMethods.insert(.connect)
+        // Form posts and uploads pass through.
+        serverConfiguration.limits.maxBodyBytes = 16 << 20
+        let server = HTTPServer(
+            configuration: serverConfiguration, handler: bridge, requestLog: { io.print($0.description) })
+        try await ServerLifecycle.run(server, io: io, name: "proxy")
+    }
+}

@@ -1,0 +1,156 @@
+import BridgeProxy
+import Foundation
+import HTTPServer
+import ImageCodecs
+import ImageOrigin
+import ImagePipeline
+import TestSupport
+import URLRewriting
+
+/// A site at `img.test` served in-process: an `ImageOrigin` for the photos
+/// (WebP variants by Qiniu's grammar) plus fixed pages, scripts, a GIF,
+/// redirects and a `no-transform` image; and bridges in front of it.
+struct BridgeFixture {
+    let folder: TemporaryDirectory
+    let upstream: InProcessUpstream
+    let photoJPEG: Data
+    let logoPNG: Data
+
+    static let html = Data("<!doctype html><title>front page</title><img src=\"/photo.jpg\">\n".utf8)
+    static let css = Data("body { margin: 0 }\n".utf8)
+    static let javascript = Data("console.log('hi')\n".utf8)
+    /// A 1×1 GIF, byte for byte.
+    static let gif = Data([
+        0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0xff, 0xff, 0xff, 0x00, 0x00,
+        0x00, 0x21, 0xf9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2c, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00,
+        0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b,
+    ])
+
+    static let webKitUserAgent =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 12_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
+    static let noWebPAccept = "image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5"
+    static let webPAccept = "image/webp,image/apng,image/*,*/*;q=0.8"
+
+    /// The encoded samples, made once per test process: encoding is the
+    /// costly part of a fixture, and suites run in parallel on few cores.
+    private struct Samples: Sendable {
+        var photoJPEG: Data
+        var logoPNG: Data
+        var animatedWebP: Data
+        var stillWebP: Data
+    }
+
+    private static let samples = Result { () throws -> Samples in
+        Samples(
+            photoJPEG: try JPEGEncoder(options: .init(quality: 90)).encode(
+                SyntheticImages.photo(width: 1200, height: 800)),
+            logoPNG: try PNGEncoder().encode(SyntheticImages.photo(width: 300, height: 200, alpha: true)),
+            animatedWebP: try WebPEncoder().encode(SyntheticImages.animation(width: 64, height: 48, frameCount: 4)),
+            stillWebP: try WebPEncoder().encode(SyntheticImages.photo(width: 200, height: 100)))
+    }
+
+    init() throws {
+        folder = try TemporaryDirectory(prefix: "bridge")
+        let samples = try Self.samples.get()
+        photoJPEG = samples.photoJPEG
+        try photoJPEG.write(to: folder.file("photo.jpg"))
+        logoPNG = samples.logoPNG
+        try logoPNG.write(to: folder.file("logo.png"))
+        let animatedWebP = samples.animatedWebP
+        let stillWebP = samples.stillWebP
+        let origin = try ImageOrigin(configuration: .init(root: folder.url.path))
+        let photo = photoJPEG
+        upstream = InProcessUpstream(
+            ClosureHTTPHandler { request in
+                switch request.path {
+                case "/index.html":
+                    return .data(
+                        Self.html, contentType: "text/html; charset=utf-8",
+                        headers: ["Cache-Control": "max-age=60", "ETag": "\"page-1\"", "X-Site": "front"])
+                case "/style.css": return .data(Self.css, contentType: "text/css", headers: ["ETag": "\"css-1\""])
+                case "/app.js": return .data(Self.javascript, contentType: "application/javascript")
+                case "/anim.gif":
+                    return .data(Self.gif, contentType: "image/gif", headers: ["Cache-Control": "max-age=600"])
+                case "/anim.webp": return .data(animatedWebP, contentType: "image/webp")
+                case "/still.webp": return .data(stillWebP, contentType: "image/webp")
+                case "/nt.jpg":
+                    // The variant would be WebP, but the site forbids transforming it.
+                    return request.query == nil
+                        ? .data(photo, contentType: "image/jpeg", headers: ["Cache-Control": "public, no-transform"])
+                        : .data(
+                            stillWebP, contentType: "image/webp", headers: ["Cache-Control": "public, no-transform"])
+                case "/old":
+                    return HTTPResponse(status: .found, headers: ["Location": "http://img.test/new?from=old"])
+                case "/away":
+                    return HTTPResponse(status: .movedPermanently, headers: ["Location": "https://elsewhere.test/x"])
+                case "/hop":
+                    return HTTPResponse(
+                        status: .ok,
+                        headers: [
+                            "Content-Type": "text/plain", "Connection": "close, X-Secret", "X-Secret": "1",
+                            "Keep-Alive": "timeout=5", "Transfer-Encoding": "chunked", "Upgrade": "h2c",
+                            "Proxy-Authenticate": "Basic", "Trailer": "X-T", "X-End": "kept", "Via": "1.1 cdn",
+                        ], body: .data(Data("hop\n".utf8)))
+                case "/echo":
+                    var echoed = "method=\(request.method)\n"
+                    for field in request.headers { echoed += "\(field.name.lowercased()): \(field.value)\n" }
+                    return HTTPResponse(
+                        status: 201, headers: ["Content-Type": "text/plain"],
+                        body: .data(Data(echoed.utf8) + request.body))
+                default:
+                    return await origin.handle(request)
+                }
+            })
+    }
+
+    /// The qiniu preset for `img.test` at width 750.
+    func rewriter(preset: String = "qiniu") throws -> Rewriter {
+        try Rewriter(configuration: RewritePreset.configuration(named: preset, host: "img.test", width: 750))
+    }
+
+    /// A fresh pipeline (its own negative cache) over the upstream.
+    func pipeline(loader: (any DataLoading)? = nil) throws -> ImagePipeline {
+        ImagePipeline(
+            configuration: .init(
+                rewriter: try rewriter(), dataLoader: ViaStampingLoader(wrapping: loader ?? upstream),
+                memoryCache: nil, requestTimeout: .seconds(10)))
+    }
+
+    /// A reverse-mode bridge for `http://img.test`.
+    func bridge(
+        upstreamURL: String = "http://img.test", loader: (any DataLoading)? = nil, policy: ClientPolicy? = nil,
+        adjust: (inout BridgeProxy.Configuration) -> Void = { _ in }
+    ) throws -> BridgeProxy {
+        var configuration = BridgeProxy.Configuration(
+            mode: .reverse(upstream: URL(string: upstreamURL)!), pipeline: try pipeline(loader: loader),
+            clientPolicy: policy, passthroughLoader: loader ?? upstream,
+            limits: .init(upstreamTimeout: .seconds(10)))
+        adjust(&configuration)
+        return try BridgeProxy(configuration: configuration)
+    }
+
+    /// A forward-mode bridge that also allows `static.test`.
+    func forwardBridge(allowing hosts: Set<String> = ["static.test"]) throws -> BridgeProxy {
+        try BridgeProxy(
+            configuration: .init(
+                mode: .forward(allowedHosts: hosts), pipeline: try pipeline(), passthroughLoader: upstream))
+    }
+}
+
+extension HTTPResponse {
+    /// The body bytes of a `.data` response (empty otherwise).
+    var bodyData: Data {
+        if case .data(let data) = body { return data }
+        return Data()
+    }
+
+    /// The body as UTF-8 text.
+    var bodyText: String { String(decoding: bodyData, as: UTF8.self) }
+}
+
+extension HTTPRequest {
+    /// A GET as a WebKit WebView without WebP would send it.
+    static func webView(_ target: String, accept: String = BridgeFixture.noWebPAccept) -> HTTPRequest {
+        HTTPRequest(target: target, headers: ["User-Agent": BridgeFixture.webKitUserAgent, "Accept": accept])
+    }
+}

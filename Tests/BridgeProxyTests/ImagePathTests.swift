@@ -1,0 +1,172 @@
+import BridgeProxy
+import Foundation
+import HTTPServer
+import ImageCodecs
+import ImagePipeline
+import Testing
+import URLRewriting
+
+/// Matched images: WebP to WebP clients, JPEG / PNG / APNG to the others,
+/// with `Vary`, the upstream's cache headers and a new `ETag`.
+@Suite(.timeLimit(.minutes(2)))
+struct ImagePathTests {
+    @Test func webPClientGetsTheVariantWithVaryAccept() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        let response = await bridge.handle(.webView("/photo.jpg", accept: BridgeFixture.webPAccept))
+        #expect(response.status == .ok)
+        #expect(response.headers["Content-Type"] == "image/webp")
+        #expect(try ImageFormat.sniff(response.bodyData) == .webp)
+        #expect(response.headers["Vary"] == "Accept")
+        #expect(response.headers["Via"] == "1.1 webp-bridge")
+        #expect(response.headers["ETag"]?.hasPrefix("\"wb-") == true)
+        #expect(response.bodyData.count < fixture.photoJPEG.count)
+        let fetched = fixture.upstream.requests.map(\.url.absoluteString)
+        #expect(fetched.contains { $0.contains("imageView2") && $0.contains("format/webp") }, "\(fetched)")
+    }
+
+    @Test func webKitWithoutWebPGetsJPEGForAnOpaquePhoto() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        let response = await bridge.handle(.webView("/photo.jpg"))
+        #expect(response.status == .ok)
+        #expect(response.headers["Content-Type"] == "image/jpeg")
+        #expect(try ImageFormat.sniff(response.bodyData) == .jpeg)
+        #expect(response.headers["Vary"] == "Accept")
+        let decoded = try ImageDecoder().decode(response.bodyData).firstFrame
+        #expect(decoded.width == 750, "the 750-wide variant, transcoded, not the 1200-wide original")
+        #expect(bridge.metrics.render().contains("webpbridge_proxy_requests_total{outcome=\"transcoded\"} 1"))
+    }
+
+    @Test func alphaImageBecomesPNG() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        let response = await bridge.handle(.webView("/logo.png"))
+        #expect(response.status == .ok)
+        #expect(response.headers["Content-Type"] == "image/png")
+        #expect(try ImageFormat.sniff(response.bodyData) == .png)
+    }
+
+    @Test func animatedWebPBecomesAPNG() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        let response = await bridge.handle(.webView("/anim.webp"))
+        #expect(response.status == .ok)
+        #expect(response.headers["Content-Type"] == "image/apng")
+        #expect(try ImageFormat.sniff(response.bodyData) == .apng)
+        guard case .animated(let animation) = try ImageDecoder().decode(response.bodyData) else {
+            Issue.record("APNG did not decode as an animation")
+            return
+        }
+        #expect(animation.frames.count == 4)
+    }
+
+    @Test func upstreamCacheHeadersAndAStableETagAnswerConditionals() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        let first = await bridge.handle(.webView("/photo.jpg"))
+        let etag = try #require(first.headers["ETag"])
+        let again = await bridge.handle(.webView("/photo.jpg"))
+        #expect(again.headers["ETag"] == etag, "same bytes, same tag")
+        let webP = await bridge.handle(.webView("/photo.jpg", accept: BridgeFixture.webPAccept))
+        #expect(webP.headers["ETag"] != etag, "another representation, another tag")
+
+        var conditional = HTTPRequest.webView("/photo.jpg")
+        conditional.headers.add(name: "If-None-Match", value: etag)
+        let notModified = await bridge.handle(conditional)
+        #expect(notModified.status == .notModified)
+        #expect(notModified.headers["Vary"] == "Accept")
+        #expect(notModified.headers["ETag"] == etag)
+        #expect(notModified.bodyData.isEmpty)
+    }
+
+    @Test func legacyPolicyVariesOnUserAgentAndNeverTranscodesForAWebPClient() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge(policy: .legacy)
+        let webView = await bridge.handle(.webView("/photo.jpg"))
+        #expect(webView.headers["Content-Type"] == "image/jpeg")
+        #expect(webView.headers["Vary"] == "Accept, User-Agent")
+
+        // Chrome's User-Agent contains AppleWebKit too, but it shows WebP: it gets the smaller variant.
+        let chrome = await bridge.handle(
+            HTTPRequest(
+                target: "/photo.jpg",
+                headers: [
+                    "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0",
+                    "Accept": BridgeFixture.webPAccept,
+                ]))
+        #expect(chrome.headers["Content-Type"] == "image/webp")
+
+        // The legacy app never rewrote on iPads: the original passes through.
+        let iPad = await bridge.handle(
+            HTTPRequest(
+                target: "/photo.jpg",
+                headers: [
+                    "User-Agent": "Mozilla/5.0 (iPad; CPU OS 12_0 like Mac OS X) AppleWebKit/605.1.15",
+                    "Accept": BridgeFixture.noWebPAccept,
+                ]))
+        #expect(iPad.bodyData == fixture.photoJPEG)
+        #expect(iPad.headers["Vary"] == "Accept, User-Agent")
+
+        // Not a WebKit client: the legacy policy passes the original through, still varying.
+        let curl = await bridge.handle(HTTPRequest(target: "/photo.jpg", headers: ["User-Agent": "curl/8.0"]))
+        #expect(curl.status == .ok)
+        #expect(curl.bodyData == fixture.photoJPEG)
+        #expect(curl.headers["Vary"] == "Accept, User-Agent")
+    }
+
+    @Test func noTransformOnTheUpstreamResponseDeliversTheOriginalUntouched() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        let response = await bridge.handle(.webView("/nt.jpg"))
+        #expect(response.status == .ok)
+        #expect(response.bodyData == fixture.photoJPEG, "the original's bytes, not a transcode of the variant")
+        #expect(response.headers["Cache-Control"] == "public, no-transform")
+        #expect(fixture.upstream.requests.last?.url.absoluteString == "http://img.test/nt.jpg")
+    }
+
+    @Test func noTransformOnTheRequestPassesTheOriginalThrough() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        var request = HTTPRequest.webView("/photo.jpg")
+        request.headers.add(name: "Cache-Control", value: "no-transform")
+        let response = await bridge.handle(request)
+        #expect(response.bodyData == fixture.photoJPEG)
+        #expect(!fixture.upstream.requests.contains { $0.url.absoluteString.contains("imageView2") })
+    }
+
+    @Test func headAnswersLikeGetWithoutABodyOnTheWire() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        let response = await bridge.handle(
+            HTTPRequest(method: .head, target: "/photo.jpg", headers: ["Accept": BridgeFixture.webPAccept]))
+        #expect(response.status == .ok)
+        #expect(response.headers["Content-Type"] == "image/webp")
+    }
+
+    @Test func metricsNameEveryFamily() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        _ = await bridge.handle(.webView("/photo.jpg"))
+        _ = await bridge.handle(.webView("/index.html"))
+        let metrics = await bridge.handle(HTTPRequest(target: "/__bridge/metrics"))
+        #expect(metrics.status == .ok)
+        let text = metrics.bodyText
+        for family in [
+            "webpbridge_proxy_requests_total{outcome=\"transcoded\"} 1",
+            "webpbridge_proxy_requests_total{outcome=\"passthrough\"} 1",
+            "webpbridge_proxy_upstream_bytes_total{path=\"image\"}",
+            "webpbridge_proxy_upstream_bytes_total{path=\"passthrough\"}",
+            "webpbridge_proxy_client_bytes_total{path=\"image\"}",
+            "webpbridge_proxy_original_bytes_total",
+            "webpbridge_proxy_image_source_total{source=\"network\"} 1",
+            "webpbridge_proxy_transcode_seconds_count 1",
+            "webpbridge_proxy_transcodes_waiting 0",
+        ] {
+            #expect(text.contains(family), "missing \(family)")
+        }
+        let health = await bridge.handle(HTTPRequest(target: "/__bridge/healthz"))
+        #expect(health.status == .ok)
+        #expect(health.bodyText == "ok\n")
+    }
+}
