@@ -135,7 +135,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ImagePipelineTests",
-            dependencies: ["ImagePipeline", "ImageOrigin", "HTTPServer", "URLRewriting", "ImageCodecs", "TestSupport"],
+            dependencies: [
+                "ImagePipeline", "WebPURLProtocol", "ImageOrigin", "HTTPServer", "URLRewriting", "ImageCodecs",
+                "TestSupport",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "BridgeProxyTests",

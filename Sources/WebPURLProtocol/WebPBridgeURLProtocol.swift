@@ -4,7 +4,7 @@ public import URLRewriting
 import Synchronization
 
 #if canImport(FoundationNetworking)
-    import Foundation
+    public import Foundation
     public import FoundationNetworking
 #else
     public import Foundation
@@ -211,17 +211,21 @@ public final class WebPBridgeURLProtocol: URLProtocol {
 
     /// The `URLError` a plain load would have produced for a transport failure.
     static func urlError(for error: ImagePipelineError, url: URL) -> URLError {
-        let code: URLError.Code =
-            switch error.loadingError?.kind {
-            case .timedOut?: .timedOut
-            case .cannotConnect?: .cannotConnectToHost
-            case .cancelled?: .cancelled
-            case .tooLarge?: .dataLengthExceedsMaximum
-            case .unsupportedURL?: .unsupportedURL
-            case .networkFailure?: .networkConnectionLost
-            default: .cannotDecodeContentData
-            }
+        let code = error.loadingError.map(urlErrorCode(for:)) ?? .cannotDecodeContentData
         return URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url, NSLocalizedDescriptionKey: error.description])
+    }
+
+    /// The `URLError` code matching a loader's failure.
+    public static func urlErrorCode(for error: DataLoadingError) -> URLError.Code {
+        switch error.kind {
+        case .timedOut: .timedOut
+        case .cannotConnect: .cannotConnectToHost
+        case .cancelled: .cancelled
+        case .tooLarge: .dataLengthExceedsMaximum
+        case .unsupportedURL: .unsupportedURL
+        case .networkFailure: .networkConnectionLost
+        default: .cannotDecodeContentData
+        }
     }
 }
 

@@ -18,7 +18,7 @@ final class OriginLoader: DataLoading, Sendable {
     }
 
     let origin: ImageOrigin
-    private let state = Mutex<(requests: [String], faults: [String: Fault])>(([], [:]))
+    private let state = Mutex<(requests: [String], faults: [String: Fault], cancelled: Int)>(([], [:], 0))
 
     init(origin: ImageOrigin) {
         self.origin = origin
@@ -30,6 +30,8 @@ final class OriginLoader: DataLoading, Sendable {
     }
 
     var requests: [String] { state.withLock { $0.requests } }
+    /// Loads that were cancelled while in flight.
+    var cancelledCount: Int { state.withLock { $0.cancelled } }
 
     func load(_ request: DataRequest, onChunk: (@Sendable (Data) -> Void)?) async throws(DataLoadingError)
         -> DataResponse
@@ -43,6 +45,7 @@ final class OriginLoader: DataLoading, Sendable {
             do {
                 try await Task.sleep(for: duration)
             } catch {
+                state.withLock { $0.cancelled += 1 }
                 throw DataLoadingError(.cancelled, "cancelled")
             }
             if duration >= request.timeout { throw DataLoadingError(.timedOut, "timed out after \(request.timeout)") }
@@ -90,6 +93,7 @@ struct PipelineFixture {
         loader = OriginLoader(origin: origin)
     }
 
+    /// No bytes cache unless a test asks for one, so every fetch is visible.
     func pipeline(
         diskCache: (any DataCaching)? = nil, width: Int? = 750, now: @escaping @Sendable () -> Date = { Date() },
         timeout: Duration = .seconds(30)

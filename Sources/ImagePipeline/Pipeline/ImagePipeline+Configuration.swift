@@ -11,7 +11,8 @@ extension ImagePipeline {
         public var rewriter: Rewriter?
         /// Fetches bytes.
         public var dataLoader: any DataLoading
-        /// Keeps the bytes as received; `nil` for none.
+        /// Keeps the bytes as received: a ``DiskCache`` for apps and the
+        /// bridge, by default a 64 MiB ``MemoryDataCache``; `nil` for none.
         public var dataCache: (any DataCaching)?
         /// Keeps decoded images; `nil` for none.
         public var memoryCache: MemoryCache?
@@ -36,7 +37,7 @@ extension ImagePipeline {
         public var now: @Sendable () -> Date
 
         public init(
-            rewriter: Rewriter? = nil, dataLoader: any DataLoading, dataCache: (any DataCaching)? = nil,
+            rewriter: Rewriter? = nil, dataLoader: any DataLoading, dataCache: (any DataCaching)? = MemoryDataCache(),
             memoryCache: MemoryCache? = MemoryCache(), decodingLimits: DecodingLimits = .default,
             decodingConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
             negativeCacheLifetime: TimeInterval = 300, requestTimeout: Duration = .seconds(30),
