@@ -13,6 +13,7 @@ public enum WebPBridge {
         InfoCommand.self,
         RewriteCommand.self,
         OriginCommand.self,
+        DemoCommand.self,
     ]
 
     /// Runs the tool on the process's arguments and exits.
