@@ -55,7 +55,8 @@ public struct GIFEncoder: Sendable {
             default: min(animation.loopCount - 1, Int(UInt16.max))
             }
         let timedFrames = animation.frames.map { ($0.image, Optional(Self.centiseconds($0.durationMilliseconds))) }
-        return try encode(timedFrames, width: animation.canvasWidth, height: animation.canvasHeight, loopValue: loopValue)
+        return try encode(
+            timedFrames, width: animation.canvasWidth, height: animation.canvasHeight, loopValue: loopValue)
     }
 
     /// Encodes `image` as a one-frame GIF.
@@ -74,10 +75,12 @@ public struct GIFEncoder: Sendable {
         _ frames: [(image: Image, delay: Int?)], width: Int, height: Int, loopValue: Int?
     ) throws(ImageCodecError) -> Data {
         guard (2...255).contains(options.maxColors) else {
-            throw ImageCodecError.invalidArgument(.gif, "GIF palettes hold 2 to 255 opaque colours, got \(options.maxColors)")
+            throw ImageCodecError.invalidArgument(
+                .gif, "GIF palettes hold 2 to 255 opaque colours, got \(options.maxColors)")
         }
         guard width <= 65_535, height <= 65_535 else {
-            throw ImageCodecError.invalidArgument(.gif, "GIF allows at most 65,535 pixels a side, got \(width)x\(height)")
+            throw ImageCodecError.invalidArgument(
+                .gif, "GIF allows at most 65,535 pixels a side, got \(width)x\(height)")
         }
         let quantizer = MedianCutQuantizer(maxColors: options.maxColors)
         let disposal: GIFWriter.Disposal = frames.allSatisfy { $0.image.isOpaque } ? .keep : .background
@@ -89,7 +92,8 @@ public struct GIFEncoder: Sendable {
             if index > 0 { quantized = quantizer.quantize(frame.image) }
             if frame.delay != nil || quantized.transparentIndex != nil {
                 try writer.putGraphicsControl(
-                    delayCentiseconds: frame.delay ?? 0, disposal: disposal, transparentIndex: quantized.transparentIndex)
+                    delayCentiseconds: frame.delay ?? 0, disposal: disposal,
+                    transparentIndex: quantized.transparentIndex)
             }
             try writer.putImage(
                 x: 0, y: 0, width: width, height: height, colors: index == 0 ? nil : quantized.colors,

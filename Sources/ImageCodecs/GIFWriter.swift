@@ -1,5 +1,5 @@
-import Foundation
 internal import CGIF
+import Foundation
 
 /// Owns one giflib encoder writing into memory (`EGifCloseFile` exactly
 /// once: by ``finish()`` or, after a failure, in `deinit`), and is the one
@@ -40,7 +40,8 @@ final class GIFWriter {
     func putScreen(width: Int, height: Int, colors: [UInt8]?) throws(ImageCodecError) {
         let handle = try open()
         try withColorMap(colors) { map throws(ImageCodecError) in
-            try check(EGifPutScreenDesc(handle, Int32(width), Int32(height), 8, 0, map), "writing the screen descriptor")
+            try check(
+                EGifPutScreenDesc(handle, Int32(width), Int32(height), 8, 0, map), "writing the screen descriptor")
         }
     }
 
@@ -65,14 +66,17 @@ final class GIFWriter {
     }
 
     /// Writes a graphics control extension for the next image.
-    func putGraphicsControl(delayCentiseconds: Int, disposal: Disposal, transparentIndex: Int?) throws(ImageCodecError) {
+    func putGraphicsControl(delayCentiseconds: Int, disposal: Disposal, transparentIndex: Int?) throws(ImageCodecError)
+    {
         let handle = try open()
         var block = GraphicsControlBlock(
             DisposalMode: disposal.rawValue, UserInputFlag: false, DelayTime: Int32(delayCentiseconds),
             TransparentColor: Int32(transparentIndex ?? Int(NO_TRANSPARENT_COLOR)))
         var bytes = [UInt8](repeating: 0, count: 4)
         let length = bytes.withUnsafeMutableBufferPointer { EGifGCBToExtension(&block, $0.baseAddress) }
-        try check(EGifPutExtension(handle, GRAPHICS_EXT_FUNC_CODE, Int32(length), bytes), "writing a graphics control extension")
+        try check(
+            EGifPutExtension(handle, GRAPHICS_EXT_FUNC_CODE, Int32(length), bytes),
+            "writing a graphics control extension")
     }
 
     /// Writes an image: its descriptor (with a local colour table when
@@ -89,7 +93,8 @@ final class GIFWriter {
         var rows = indices
         try rows.withUnsafeMutableBufferPointer { buffer throws(ImageCodecError) in
             for row in 0..<height {
-                try check(EGifPutLine(handle, buffer.baseAddress! + row * width, Int32(width)), "compressing image data")
+                try check(
+                    EGifPutLine(handle, buffer.baseAddress! + row * width, Int32(width)), "compressing image data")
             }
         }
     }
@@ -122,7 +127,8 @@ final class GIFWriter {
         while size < count { size *= 2 }
         var entries = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: size)
         for index in 0..<count {
-            entries[index] = GifColorType(Red: colors[index * 3], Green: colors[index * 3 + 1], Blue: colors[index * 3 + 2])
+            entries[index] = GifColorType(
+                Red: colors[index * 3], Green: colors[index * 3 + 1], Blue: colors[index * 3 + 2])
         }
         guard let map = GifMakeMapObject(Int32(size), entries) else {
             throw ImageCodecError(.outOfMemory, format: .gif, "out of memory in giflib (GIF): making a colour map")
@@ -149,7 +155,8 @@ final class GIFWriter {
     private static func error(code: Int32, operation: String) -> ImageCodecError {
         let libraryMessage = GifErrorString(code).map { String(cString: $0) } ?? "unknown giflib error"
         let kind: ImageCodecError.Kind = code == E_GIF_ERR_NOT_ENOUGH_MEM ? .outOfMemory : .encodingFailed
-        return ImageCodecError(kind, format: .gif, "GIF encoding failed: \(operation): \(libraryMessage) (giflib error \(code))")
+        return ImageCodecError(
+            kind, format: .gif, "GIF encoding failed: \(operation): \(libraryMessage) (giflib error \(code))")
     }
 }
 

@@ -53,7 +53,9 @@ struct MedianCutQuantizer {
                     transparentPixels += 1
                     continue
                 }
-                let red = Int(pixels[offset]), green = Int(pixels[offset + 1]), blue = Int(pixels[offset + 2])
+                let red = Int(pixels[offset])
+                let green = Int(pixels[offset + 1])
+                let blue = Int(pixels[offset + 2])
                 let key = (red >> 3) << 10 | (green >> 3) << 5 | blue >> 3
                 histogram[key].count += 1
                 histogram[key].red += red
@@ -133,7 +135,8 @@ struct MedianCutQuantizer {
         // Green counts most to the eye, blue least (the luma weights, roughly).
         let weighted = SIMD3(spread.x * 3, spread.y * 4, spread.z * 2)
         let channel = weighted.y >= weighted.x && weighted.y >= weighted.z ? 1 : (weighted.x >= weighted.z ? 0 : 2)
-        return Box(range: range, pixels: pixels, widestChannel: channel, widestSpread: range.count > 1 ? weighted[channel] : 0)
+        return Box(
+            range: range, pixels: pixels, widestChannel: channel, widestSpread: range.count > 1 ? weighted[channel] : 0)
     }
 
     /// The index of the palette entry closest to `rgb` (squared RGB distance).

@@ -66,17 +66,24 @@ struct DemoCommand: BridgeCommand {
 
     func run(io: CommandIO) async throws {
         let photos = try photoFolder()
-        let site = FileManager.default.temporaryDirectory.appendingPathComponent("webp-bridge-demo-\(UUID().uuidString)")
+        let site = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "webp-bridge-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: site) }
 
         io.print("building the sample site from \(photos.path) in \(site.path)")
         let manifest = try await DemoSite().build(photos: photos, into: site) { io.print("  " + $0) }
-        io.print("  \(manifest.files.count) files: index.html, \(manifest.articles.count) article photos, \(manifest.logoPaths.count) logos, 1 animated GIF, CSS and JS")
+        io.print(
+            "  \(manifest.files.count) files: index.html, \(manifest.articles.count) article photos, \(manifest.logoPaths.count) logos, 1 animated GIF, CSS and JS"
+        )
 
         let servers = try await DemoServers.start(site: site, width: width)
-        io.print("origin: \(servers.originURL.absoluteString)  (image origin, style \(DemoSiteOrigin.styleName), --auto-webp)")
+        io.print(
+            "origin: \(servers.originURL.absoluteString)  (image origin, style \(DemoSiteOrigin.styleName), --auto-webp)"
+        )
         if servers.bridgeIsStandIn {
-            io.print("bridge: \(servers.bridgeURL.absoluteString)  (STAND-IN: the origin itself, until the bridge proxy lands)")
+            io.print(
+                "bridge: \(servers.bridgeURL.absoluteString)  (STAND-IN: the origin itself, until the bridge proxy lands)"
+            )
         } else {
             io.print("bridge: \(servers.bridgeURL.absoluteString)  (qiniu-legacy preset, width \(width))")
         }
@@ -89,10 +96,13 @@ struct DemoCommand: BridgeCommand {
             io.print("")
             io.writeOutput(report.table)
             if !report.failures.isEmpty {
-                throw CommandFailure("\(report.failures.count) of \(report.images.count) images failed through the bridge")
+                throw CommandFailure(
+                    "\(report.failures.count) of \(report.images.count) images failed through the bridge")
             }
             if serve {
-                io.printError("serving: open \(servers.bridgeURL.absoluteString)/ in a browser (origin \(servers.originURL.absoluteString)); SIGINT or SIGTERM stops")
+                io.printError(
+                    "serving: open \(servers.bridgeURL.absoluteString)/ in a browser (origin \(servers.originURL.absoluteString)); SIGINT or SIGTERM stops"
+                )
                 let signalName = await ServerLifecycle.waitForTerminationSignal()
                 io.printError("\(signalName) received: stopping the bridge and the origin")
             }

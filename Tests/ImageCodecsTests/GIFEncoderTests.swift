@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ImageCodecs
 import TestSupport
+import Testing
+
+@testable import ImageCodecs
 
 @Suite("GIF encoding, checked by decoding with GIFDecoder")
 struct GIFEncoderTests {
@@ -83,7 +84,9 @@ struct GIFEncoderTests {
         let clear = Image(width: 8, height: 8, filledWith: (0, 0, 0, 0))
         let red = Image(width: 8, height: 8, filledWith: (255, 0, 0, 255))
         var half = clear
-        for offset in stride(from: 0, to: 8 * 4 * 4, by: 4) { half.pixels.replaceSubrange(offset..<(offset + 4), with: [0, 0, 255, 255]) }
+        for offset in stride(from: 0, to: 8 * 4 * 4, by: 4) {
+            half.pixels.replaceSubrange(offset..<(offset + 4), with: [0, 0, 255, 255])
+        }
         let animation = AnimatedImage(
             canvasWidth: 8, canvasHeight: 8,
             frames: [red, half].map { AnimatedImage.Frame(image: $0, durationMilliseconds: 100) }, loopCount: 0)

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import TestSupport
 import Testing
+
 @testable import WebPBridgeCLI
 
 @Suite("webp-bridge demo")

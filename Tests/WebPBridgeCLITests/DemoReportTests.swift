@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import TestSupport
 import Testing
+
 @testable import WebPBridgeCLI
 
 @Suite("The demo's client and report")
@@ -93,7 +94,8 @@ struct DemoReportTests {
             hidden.pixels[offset] = 255 - hidden.pixels[offset]
         }
         let same = DemoClient.measure(
-            path: "/images/logo.png", original: .init(status: 200, contentType: "image/png", body: try PNGEncoder().encode(logo)),
+            path: "/images/logo.png",
+            original: .init(status: 200, contentType: "image/png", body: try PNGEncoder().encode(logo)),
             delivered: .init(status: 200, contentType: "image/png", body: try PNGEncoder().encode(hidden)))
         #expect(same.ssim == 1)
 
@@ -102,7 +104,8 @@ struct DemoReportTests {
             delivered: .init(status: 502, contentType: "text/plain", body: Data("upstream failed".utf8)))
         #expect(missing.failure == "the bridge answered 502")
         let garbage = DemoClient.measure(
-            path: "/images/x.jpg", original: .init(status: 200, contentType: "image/jpeg", body: try PNGEncoder().encode(logo)),
+            path: "/images/x.jpg",
+            original: .init(status: 200, contentType: "image/jpeg", body: try PNGEncoder().encode(logo)),
             delivered: .init(status: 200, contentType: "image/jpeg", body: Data("<html>".utf8)))
         #expect(garbage.failure?.hasPrefix("the delivered image does not decode") == true)
     }

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import TestSupport
 import Testing
+
 @testable import WebPBridgeCLI
 
 /// Source photos made by the tests, so the demo's suites run without
@@ -31,8 +32,10 @@ struct DemoSiteTests {
         }
         let sum = bytes[(marker + 5)..<(marker + 69)].reduce(0) { $0 + Int($1) }
         let standard = [
-            16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29,
-            51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121,
+            16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22,
+            29,
+            51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103,
+            121,
             120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
         ]
         return (1...100).min { quality1, quality2 in
@@ -44,7 +47,9 @@ struct DemoSiteTests {
         }
     }
 
-    @Test("48 distinct articles, photos 1,000-2,000 px at q90, logos with alpha, an animated GIF", .timeLimit(.minutes(10)))
+    @Test(
+        "48 distinct articles, photos 1,000-2,000 px at q90, logos with alpha, an animated GIF",
+        .timeLimit(.minutes(10)))
     func buildsTheFrontPage() async throws {
         let photos = try DemoPhotos.folder(count: 12, sizes: [(1280, 853), (1100, 1100), (1400, 800)])
         let site = try TemporaryDirectory(prefix: "demo-site")

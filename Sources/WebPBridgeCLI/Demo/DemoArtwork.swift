@@ -26,7 +26,8 @@ enum DemoArtwork {
     /// 12 frames of 80 ms, looping forever.
     static func liveBadge(size: Int = 128, frameCount: Int = 12) -> AnimatedImage {
         let frames = (0..<frameCount).map { frame in
-            AnimatedImage.Frame(image: sun(size: size, turn: Double(frame) / Double(frameCount)), durationMilliseconds: 80)
+            AnimatedImage.Frame(
+                image: sun(size: size, turn: Double(frame) / Double(frameCount)), durationMilliseconds: 80)
         }
         return AnimatedImage(canvasWidth: size, canvasHeight: size, frames: frames, loopCount: 0)
     }
@@ -113,7 +114,8 @@ enum DemoArtwork {
     private static func sun(size: Int, turn: Double) -> Image {
         draw(width: size, height: size) { x, y in
             let centre = Double(size) / 2
-            let dx = x - centre, dy = y - centre
+            let dx = x - centre
+            let dy = y - centre
             let distance = hypot(dx, dy)
             let core = distance - Double(size) * 0.22
             let angle = atan2(dy, dx) + turn * (2 * Double.pi / 8)
@@ -150,7 +152,9 @@ enum DemoArtwork {
     private static func coverage(_ distance: Double) -> Double { min(max(0.5 - distance, 0), 1) }
 
     /// The signed distance to a box of half-size `halfWidth`×`halfHeight` with rounded corners.
-    private static func roundedBox(_ x: Double, _ y: Double, _ halfWidth: Double, _ halfHeight: Double, _ radius: Double) -> Double {
+    private static func roundedBox(
+        _ x: Double, _ y: Double, _ halfWidth: Double, _ halfHeight: Double, _ radius: Double
+    ) -> Double {
         let qx = abs(x) - halfWidth + radius
         let qy = abs(y) - halfHeight + radius
         return hypot(max(qx, 0), max(qy, 0)) + min(max(qx, qy), 0) - radius

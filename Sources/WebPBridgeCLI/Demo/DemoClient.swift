@@ -125,7 +125,9 @@ struct DemoClient: Sendable {
             var results = [DemoImageResult?](repeating: nil, count: paths.count)
             for index in paths.indices {
                 if index >= cores, let (done, result) = await group.next() { results[done] = result }
-                group.addTask { (index, measure(path: paths[index], original: originals[index], delivered: delivered[index])) }
+                group.addTask {
+                    (index, measure(path: paths[index], original: originals[index], delivered: delivered[index]))
+                }
             }
             for await (done, result) in group { results[done] = result }
             return results.map { $0! }
@@ -189,7 +191,8 @@ struct DemoClient: Sendable {
             for offset in stride(from: 0, to: pixels.count, by: 4) {
                 let alpha = UInt32(pixels[offset + 3])
                 for channel in 0..<3 {
-                    pixels[offset + channel] = UInt8((UInt32(pixels[offset + channel]) * alpha + 255 * (255 - alpha) + 127) / 255)
+                    pixels[offset + channel] = UInt8(
+                        (UInt32(pixels[offset + channel]) * alpha + 255 * (255 - alpha) + 127) / 255)
                 }
                 pixels[offset + 3] = 255
             }

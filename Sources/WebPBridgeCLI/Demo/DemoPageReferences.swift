@@ -18,12 +18,18 @@ struct DemoPageReferences: Sendable, Equatable {
             let attributes = String(match.output.2)
             switch tag {
             case "img":
-                if let source = Self.attribute("src", in: attributes), seen.insert(source).inserted { images.append(source) }
+                if let source = Self.attribute("src", in: attributes), seen.insert(source).inserted {
+                    images.append(source)
+                }
             case "link":
                 guard Self.attribute("rel", in: attributes)?.lowercased() == "stylesheet" else { continue }
-                if let href = Self.attribute("href", in: attributes), seen.insert(href).inserted { stylesheets.append(href) }
+                if let href = Self.attribute("href", in: attributes), seen.insert(href).inserted {
+                    stylesheets.append(href)
+                }
             default:
-                if let source = Self.attribute("src", in: attributes), seen.insert(source).inserted { scripts.append(source) }
+                if let source = Self.attribute("src", in: attributes), seen.insert(source).inserted {
+                    scripts.append(source)
+                }
             }
         }
     }

@@ -15,7 +15,8 @@ extension DemoReport {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var files: [(original: String, delivered: String)] = []
         for (index, image) in images.enumerated() {
-            let stem = String(format: "%02d-", index + 1) + (image.path.split(separator: "/").last.map(String.init) ?? "image")
+            let stem =
+                String(format: "%02d-", index + 1) + (image.path.split(separator: "/").last.map(String.init) ?? "image")
             let base = (stem as NSString).deletingPathExtension
             let originalName = "\(base)-original.\(Self.fileExtension(image.original, fallback: "bin"))"
             let deliveredName = "\(base)-delivered.\(Self.fileExtension(image.delivered, fallback: "bin"))"
@@ -33,10 +34,13 @@ extension DemoReport {
         let escape = DemoPage.escape
         var cards = ""
         for (index, image) in images.enumerated() {
-            let saved = image.originalBytes == 0 ? 0 : (1 - Double(image.deliveredBytes) / Double(image.originalBytes)) * 100
+            let saved =
+                image.originalBytes == 0 ? 0 : (1 - Double(image.deliveredBytes) / Double(image.originalBytes)) * 100
             let size = { (size: (width: Int, height: Int)?) in size.map { "\($0.width)×\($0.height)" } ?? "?" }
             let quality = image.ssim.map { "SSIM \(Self.fixed($0, 3))" } ?? "SSIM –"
-            let grade = image.failure != nil ? "bad" : (image.ssim ?? 1) >= 0.95 ? "good" : (image.ssim ?? 1) >= 0.9 ? "fair" : "bad"
+            let grade =
+                image.failure != nil
+                ? "bad" : (image.ssim ?? 1) >= 0.95 ? "good" : (image.ssim ?? 1) >= 0.9 ? "fair" : "bad"
             cards += """
                 <figure class="pair">
                   <div class="shots">
@@ -124,19 +128,24 @@ extension DemoReport {
         let chartWidth = 900
         let largest = max(1, images.map { max($0.originalBytes, $0.deliveredBytes) }.max() ?? 1)
         let height = images.count * rowHeight + 24
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(labelWidth + chartWidth + 150) \(height)\" width=\"100%\" role=\"img\" aria-label=\"bytes per image\" font-family=\"system-ui, sans-serif\" font-size=\"11\">\n"
+        var svg =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(labelWidth + chartWidth + 150) \(height)\" width=\"100%\" role=\"img\" aria-label=\"bytes per image\" font-family=\"system-ui, sans-serif\" font-size=\"11\">\n"
         for (index, image) in images.enumerated() {
             let y = index * rowHeight
             let original = Double(image.originalBytes) / Double(largest) * Double(chartWidth)
             let delivered = Double(image.deliveredBytes) / Double(largest) * Double(chartWidth)
             let name = DemoPage.escape(image.path.split(separator: "/").last.map(String.init) ?? image.path)
             svg += "<text x=\"\(labelWidth - 6)\" y=\"\(y + 12)\" text-anchor=\"end\" fill=\"#3a444b\">\(name)</text>"
-            svg += "<rect x=\"\(labelWidth)\" y=\"\(y + 2)\" width=\"\(Self.fixed(original, 1))\" height=\"\(rowHeight - 4)\" rx=\"2\" fill=\"#b8c0c8\"><title>\(name): \(Self.kilobytes(image.originalBytes)) directly</title></rect>"
-            svg += "<rect x=\"\(labelWidth)\" y=\"\(y + 4)\" width=\"\(Self.fixed(max(delivered, 1), 1))\" height=\"\(rowHeight - 8)\" rx=\"2\" fill=\"#1f8a5b\"><title>\(name): \(Self.kilobytes(image.deliveredBytes)) through the bridge</title></rect>"
-            svg += "<text x=\"\(labelWidth + Int(original) + 6)\" y=\"\(y + 12)\" fill=\"#5f6b73\">\(Self.kilobytes(image.deliveredBytes)) of \(Self.kilobytes(image.originalBytes))</text>\n"
+            svg +=
+                "<rect x=\"\(labelWidth)\" y=\"\(y + 2)\" width=\"\(Self.fixed(original, 1))\" height=\"\(rowHeight - 4)\" rx=\"2\" fill=\"#b8c0c8\"><title>\(name): \(Self.kilobytes(image.originalBytes)) directly</title></rect>"
+            svg +=
+                "<rect x=\"\(labelWidth)\" y=\"\(y + 4)\" width=\"\(Self.fixed(max(delivered, 1), 1))\" height=\"\(rowHeight - 8)\" rx=\"2\" fill=\"#1f8a5b\"><title>\(name): \(Self.kilobytes(image.deliveredBytes)) through the bridge</title></rect>"
+            svg +=
+                "<text x=\"\(labelWidth + Int(original) + 6)\" y=\"\(y + 12)\" fill=\"#5f6b73\">\(Self.kilobytes(image.deliveredBytes)) of \(Self.kilobytes(image.originalBytes))</text>\n"
         }
         let axisY = images.count * rowHeight + 14
-        svg += "<text x=\"\(labelWidth)\" y=\"\(axisY)\" fill=\"#5f6b73\">0</text><text x=\"\(labelWidth + chartWidth)\" y=\"\(axisY)\" text-anchor=\"end\" fill=\"#5f6b73\">\(Self.kilobytes(largest))</text>\n"
+        svg +=
+            "<text x=\"\(labelWidth)\" y=\"\(axisY)\" fill=\"#5f6b73\">0</text><text x=\"\(labelWidth + chartWidth)\" y=\"\(axisY)\" text-anchor=\"end\" fill=\"#5f6b73\">\(Self.kilobytes(largest))</text>\n"
         svg += "</svg>"
         return svg
     }

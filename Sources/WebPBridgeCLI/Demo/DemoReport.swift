@@ -48,7 +48,8 @@ struct DemoReport: Sendable {
     /// `saved 89.5% of image bytes (58.3 MB → 6.1 MB), mean SSIM 0.975, min SSIM 0.931`.
     var summaryLine: String {
         let totals = totals
-        return "saved \(Self.fixed(totals.savedPercent, 1))% of image bytes (\(Self.megabytes(totals.originalBytes)) → \(Self.megabytes(totals.deliveredBytes))), mean SSIM \(Self.fixed(totals.meanSSIM ?? 0, 3)), min SSIM \(Self.fixed(totals.minSSIM ?? 0, 3))"
+        return
+            "saved \(Self.fixed(totals.savedPercent, 1))% of image bytes (\(Self.megabytes(totals.originalBytes)) → \(Self.megabytes(totals.deliveredBytes))), mean SSIM \(Self.fixed(totals.meanSSIM ?? 0, 3)), min SSIM \(Self.fixed(totals.minSSIM ?? 0, 3))"
     }
 
     /// The table the command prints: one row per kind of image and one for
@@ -64,7 +65,8 @@ struct DemoReport: Sendable {
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { column, cell in
-                column == 0 ? cell.padding(toLength: widths[0], withPad: " ", startingAt: 0)
+                column == 0
+                    ? cell.padding(toLength: widths[0], withPad: " ", startingAt: 0)
                     : String(repeating: " ", count: widths[column] - cell.count) + cell
             }.joined(separator: "  ")
         }
@@ -75,7 +77,9 @@ struct DemoReport: Sendable {
         lines.append(line(rows.last!))
         lines.append("")
         lines.append("page, stylesheet and script: \(Self.humanBytes(pageBytes)) passed through")
-        lines.append("wall time: \(Self.seconds(bridgeTime)) through the bridge (page and images, loaded in parallel); images directly: \(Self.seconds(directTime))")
+        lines.append(
+            "wall time: \(Self.seconds(bridgeTime)) through the bridge (page and images, loaded in parallel); images directly: \(Self.seconds(directTime))"
+        )
         for failure in failures {
             lines.append("FAILED \(failure.path): \(failure.failure ?? "")")
         }

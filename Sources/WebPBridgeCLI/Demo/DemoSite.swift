@@ -58,7 +58,8 @@ struct DemoSite: Sendable {
     /// - Parameter progress: called with a short line as each stage starts.
     /// - Throws: ``CommandFailure`` when `photos` holds no JPEG or one cannot
     ///   be decoded; file system and codec errors as they come.
-    func build(photos: URL, into output: URL, progress: @Sendable (String) -> Void = { _ in }) async throws -> Manifest {
+    func build(photos: URL, into output: URL, progress: @Sendable (String) -> Void = { _ in }) async throws -> Manifest
+    {
         let sources = try Self.sourcePhotos(in: photos)
         guard !sources.isEmpty else {
             throw CommandFailure("\(photos.path) holds no JPEG photos (.jpg or .jpeg)")

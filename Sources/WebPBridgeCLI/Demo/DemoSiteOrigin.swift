@@ -19,7 +19,8 @@ struct DemoSiteOrigin: HTTPHandler {
     /// style and WebP for clients whose `Accept` lists it (`--auto-webp`).
     init(root: URL) throws {
         self.root = root
-        let styles = try StyleSheet(json: Data(#"{"separator": "-", "styles": {"\#(Self.styleName)": "\#(Self.styleBody)"}}"#.utf8))
+        let styles = try StyleSheet(
+            json: Data(#"{"separator": "-", "styles": {"\#(Self.styleName)": "\#(Self.styleBody)"}}"#.utf8))
         images = try ImageOrigin(configuration: .init(root: root.path, styles: styles, autoWebP: true))
     }
 
