@@ -8,7 +8,7 @@ DEBIAN_PKGS  := pkg-config libwebp-dev libturbojpeg0-dev libspng-dev libgif-dev 
 BREW_PKGS    := pkg-config webp jpeg-turbo libspng giflib libmicrohttpd curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps build release test bench-codecs bench-http clean
+.PHONY: help deps build release test demo bench-codecs bench-http clean
 
 CORPUS       ?= $(if $(WEBP_BRIDGE_CORPUS),$(WEBP_BRIDGE_CORPUS),../shared/corpus)
 
@@ -36,6 +36,10 @@ release: deps ## Release build (.build/release/webp-bridge)
 test: deps ## Run the whole test suite (corpus suites need ../shared/corpus)
 	$(SWIFT) test
 
+demo: deps demo-photos ## The news front page through the bridge: bytes saved and SSIM, demo-report.html
+	$(SWIFT) build -c release --product webp-bridge
+	.build/release/webp-bridge demo --images "$(DEMO_PHOTOS)" $(DEMO_FLAGS)
+
 bench/bin/codecs_bench: bench/codecs_bench.c
 	@mkdir -p bench/bin
 	cc -O2 -o $@ $< $$(pkg-config --cflags --libs libwebp libturbojpeg spng)
@@ -59,3 +63,5 @@ clean: ## Remove build output
 
 include bench/rewrite.mk
 include bench/pipeline.mk
+include demo.mk
+include e2e/e2e.mk

@@ -182,13 +182,18 @@ struct ProxyCommand: BridgeCommand {
         }
     }
 
+    /// The server's settings: where to listen, CONNECT accepted (the bridge
+    /// explains its 501), and request bodies up to 16 MiB (form posts and
+    /// uploads pass through).
+    var serverConfiguration: HTTPServer.Configuration {
+        var configuration = HTTPServer.Configuration(host: listen.host, port: listen.port)
+        configuration.acceptedMethods.insert(.connect)
+        configuration.limits.maxBodyBytes = 16 << 20
+        return configuration
+    }
+
     func run(io: CommandIO) async throws {
         let bridge = try makeBridge(io: io)
-        var serverConfiguration = HTTPServer.Configuration(host: listen.host, port: listen.port)
-        // CONNECT reaches the bridge, which explains its 501.
-        serverConfiguration.acceptedMethods.insert(.connect)
-        // Form posts and uploads pass through.
-        serverConfiguration.limits.maxBodyBytes = 16 << 20
         let server = HTTPServer(
             configuration: serverConfiguration, handler: bridge, requestLog: { io.print($0.description) })
         try await ServerLifecycle.run(server, io: io, name: "proxy")

@@ -15,6 +15,7 @@ public enum WebPBridge {
         FetchCommand.self,
         OriginCommand.self,
         ProxyCommand.self,
+        DemoCommand.self,
     ]
 
     /// Runs the tool on the process's arguments and exits.

@@ -1,0 +1,203 @@
+import Foundation
+import ImageCodecs
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Loads the demo's front page and every image on it through a bridge, as a
+/// WebKit WebView that cannot decode WebP would (iOS 13 Safari's
+/// `User-Agent`, an image `Accept` without WebP, six connections), then
+/// loads the same images directly from the origin, and measures each one.
+///
+/// A short-lived `URLSession` does the loading: the client runs once per demo.
+struct DemoClient: Sendable {
+    /// iOS 13 Safari: WebKit without WebP (it came in iOS 14).
+    static let webViewUserAgent =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.2 Mobile/15E148 Safari/604.1"
+    /// What that WebView sends for `<img>`: no `image/webp`.
+    static let imageAccept = "image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5"
+    /// What it sends for a page.
+    static let pageAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+    /// Where the site is loaded through the bridge.
+    var bridge: URL
+    /// Where the same images are loaded directly (the original cost).
+    var origin: URL
+    /// Requests in flight at once, as a browser opens six connections a host.
+    var connections = 6
+    /// Each request's time limit, in seconds.
+    var timeout: TimeInterval = 60
+
+    /// Loads and measures everything.
+    ///
+    /// - Throws: ``CommandFailure`` when the front page cannot be loaded or
+    ///   references no image.
+    func run() async throws -> DemoReport {
+        let session = URLSession(configuration: sessionConfiguration())
+        defer { session.finishTasksAndInvalidate() }
+        let clock = ContinuousClock()
+
+        let start = clock.now
+        let pageURL = URL(string: "/", relativeTo: bridge)?.absoluteURL ?? bridge
+        let page = try await fetch(pageURL, accept: Self.pageAccept, session: session)
+        guard page.status == 200 else {
+            throw CommandFailure("the front page at \(pageURL.absoluteString) answered \(page.status)")
+        }
+        let html = String(decoding: page.body, as: UTF8.self)
+        let references = DemoPageReferences(html: html)
+        guard !references.images.isEmpty else {
+            throw CommandFailure("the front page at \(pageURL.absoluteString) references no image")
+        }
+        let assets = references.stylesheets + references.scripts
+        async let assetBytes = fetchAll(assets, base: bridge, accept: "*/*", session: session)
+        let bridged = try await fetchAll(references.images, base: bridge, accept: Self.imageAccept, session: session)
+        let passedThrough = try await assetBytes.map(\.body.count).reduce(page.body.count, +)
+        let bridgeTime = clock.now - start
+
+        let directStart = clock.now
+        let direct = try await fetchAll(references.images, base: origin, accept: Self.imageAccept, session: session)
+        let directTime = clock.now - directStart
+
+        let results = await Self.measureAll(paths: references.images, originals: direct, delivered: bridged)
+        return DemoReport(
+            images: results, pageBytes: passedThrough, bridgeTime: bridgeTime, directTime: directTime,
+            bridgeURL: bridge.absoluteString, originURL: origin.absoluteString)
+    }
+
+    // MARK: Loading
+
+    struct Fetched: Sendable {
+        var status: Int
+        var contentType: String
+        var body: Data
+    }
+
+    private func sessionConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = connections
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        configuration.httpAdditionalHeaders = ["User-Agent": Self.webViewUserAgent]
+        return configuration
+    }
+
+    private func fetch(_ url: URL, accept: String, session: URLSession) async throws -> Fetched {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        request.setValue(Self.webViewUserAgent, forHTTPHeaderField: "User-Agent")
+        request.setValue(accept, forHTTPHeaderField: "Accept")
+        do {
+            let (body, response) = try await session.data(for: request)
+            let http = response as? HTTPURLResponse
+            return Fetched(
+                status: http?.statusCode ?? 0, contentType: http?.value(forHTTPHeaderField: "Content-Type") ?? "",
+                body: body)
+        } catch {
+            throw CommandFailure("\(url.absoluteString): \(error.localizedDescription)")
+        }
+    }
+
+    /// Fetches every path (root-relative, as the page names them) from
+    /// `base`, at most ``connections`` at once, in the order given.
+    private func fetchAll(_ paths: [String], base: URL, accept: String, session: URLSession) async throws -> [Fetched] {
+        try await withThrowingTaskGroup(of: (Int, Fetched).self) { group in
+            var results = [Fetched?](repeating: nil, count: paths.count)
+            for (index, path) in paths.enumerated() {
+                if index >= connections, let (done, fetched) = try await group.next() { results[done] = fetched }
+                guard let url = URL(string: path, relativeTo: base)?.absoluteURL else {
+                    throw CommandFailure("the page references '\(path)', which is not a URL")
+                }
+                group.addTask { (index, try await fetch(url, accept: accept, session: session)) }
+            }
+            for try await (done, fetched) in group { results[done] = fetched }
+            return results.map { $0! }
+        }
+    }
+
+    // MARK: Measuring
+
+    /// Measures every image, on every core.
+    static func measureAll(paths: [String], originals: [Fetched], delivered: [Fetched]) async -> [DemoImageResult] {
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        return await withTaskGroup(of: (Int, DemoImageResult).self) { group in
+            var results = [DemoImageResult?](repeating: nil, count: paths.count)
+            for index in paths.indices {
+                if index >= cores, let (done, result) = await group.next() { results[done] = result }
+                group.addTask {
+                    (index, measure(path: paths[index], original: originals[index], delivered: delivered[index]))
+                }
+            }
+            for await (done, result) in group { results[done] = result }
+            return results.map { $0! }
+        }
+    }
+
+    /// Compares one delivered image with its original: both decoded (first
+    /// frame), over white, the original scaled with ``ImageResizer`` to the
+    /// delivered size, then luma SSIM. Images under SSIM's 11×11 window
+    /// count as 1 when their pixels match and 0 otherwise.
+    static func measure(path: String, original: Fetched, delivered: Fetched) -> DemoImageResult {
+        var result = DemoImageResult(
+            path: path, original: original.body, delivered: delivered.body, originalType: original.contentType,
+            deliveredType: delivered.contentType)
+        guard original.status == 200 else {
+            result.failure = "the origin answered \(original.status)"
+            return result
+        }
+        guard delivered.status == 200 else {
+            result.failure = "the bridge answered \(delivered.status)"
+            return result
+        }
+        let decoder = ImageDecoder()
+        let before: Image
+        let after: Image
+        do {
+            before = try decoder.decode(original.body).firstFrame
+        } catch {
+            result.failure = "the original does not decode: \(error)"
+            return result
+        }
+        result.originalSize = (before.width, before.height)
+        do {
+            after = try decoder.decode(delivered.body).firstFrame
+        } catch {
+            result.failure = "the delivered image does not decode: \(error)"
+            return result
+        }
+        result.deliveredSize = (after.width, after.height)
+        do {
+            let scaled = try ImageResizer().resize(before, width: after.width, height: after.height)
+            let reference = overWhite(scaled)
+            let candidate = overWhite(after)
+            if after.width < 11 || after.height < 11 {
+                result.ssim = reference.pixels == candidate.pixels ? 1 : 0
+            } else {
+                result.ssim = try SSIM.luma(reference, candidate)
+            }
+        } catch {
+            result.failure = "cannot compare: \(error)"
+        }
+        return result
+    }
+
+    /// `image` composited over opaque white, so transparent pixels compare
+    /// as a page shows them, whatever colour they hide.
+    static func overWhite(_ image: Image) -> Image {
+        guard !image.isOpaque else { return image }
+        var result = image
+        result.pixels.withUnsafeMutableBufferPointer { pixels in
+            for offset in stride(from: 0, to: pixels.count, by: 4) {
+                let alpha = UInt32(pixels[offset + 3])
+                for channel in 0..<3 {
+                    pixels[offset + channel] = UInt8(
+                        (UInt32(pixels[offset + channel]) * alpha + 255 * (255 - alpha) + 127) / 255)
+                }
+                pixels[offset + 3] = 255
+            }
+        }
+        result.hasAlpha = false
+        return result
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+/// One image of the demo page: what it costs loaded directly from the origin
+/// and through the bridge, and how close the delivered picture is to the
+/// original.
+struct DemoImageResult: Sendable {
+    /// The image's path on the site, e.g. `/images/article-01.jpg`.
+    var path: String
+    /// The original's body, as the origin serves it to a client without WebP.
+    var original: Data
+    /// The body the bridge delivered.
+    var delivered: Data
+    /// `Content-Type` of the original and of the delivered response.
+    var originalType: String
+    var deliveredType: String
+    /// Pixel sizes (first frame for animations); `nil` when the bytes do not decode.
+    var originalSize: (width: Int, height: Int)?
+    var deliveredSize: (width: Int, height: Int)?
+    /// Luma SSIM of the delivered image against the original scaled to the
+    /// delivered size, both over white; `nil` when it could not be measured.
+    var ssim: Double?
+    /// Why the image failed (status, decode error), or `nil`.
+    var failure: String?
+
+    var originalBytes: Int { original.count }
+    var deliveredBytes: Int { delivered.count }
+
+    /// What kind of image this is on the page, for grouping in the report.
+    var kind: Kind {
+        if path.hasSuffix(".gif") { return .animation }
+        if path.hasSuffix(".png") { return .logo }
+        return .photo
+    }
+
+    /// The groups of the report's table.
+    enum Kind: String, Sendable, CaseIterable {
+        case photo = "photos (JPEG)"
+        case logo = "logos (PNG)"
+        case animation = "animation (GIF)"
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// `webp-bridge demo`: builds a sample news site, serves it through the
+/// bridge and shows what a WebView that cannot decode WebP saves.
+struct DemoCommand: BridgeCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Show the bytes a news front page saves through the bridge.",
+        usage: ["[--images DIR] [--report PATH] [--serve] [--width W]"],
+        discussion: """
+            Builds a sample news site in a temporary folder: 48 articles whose photos are cut from the
+            source JPEGs and published as a CMS would (JPEG q90, 1,000-2,000 px wide), PNG logos with
+            alpha, an animated GIF, a stylesheet and a script. Starts the origin (style WebPiOSW750 =
+            imageView2/2/w/750/format/webp, --auto-webp) and the bridge in front of it on 127.0.0.1, loads
+            the front page and every image through the bridge as an iOS WebView without WebP would, and
+            every image directly from the origin. Prints the bytes saved and the luma SSIM of each
+            delivered image against its original scaled to the same size; the last line reads
+            'saved NN.N% of image bytes (A MB → B MB), mean SSIM 0.xxx, min SSIM 0.xxx'. Writes an HTML
+            report with every image side by side and a bar chart.
+
+            Source photos: --images DIR, else the photos that 'make demo-photos' unpacks from Debian's
+            mate-backgrounds package into \(DemoCommand.cachedPhotos).
+            """,
+        options: [
+            .option("--images", value: "DIR", help: "A folder of source JPEGs (default: the mate-backgrounds cache)."),
+            .option("--report", value: "PATH", help: "Where to write the HTML report (default demo-report.html)."),
+            .flag("--serve", help: "Keep the origin and bridge running afterwards, until SIGINT or SIGTERM."),
+            .option("--width", value: "W", help: "The screen width the bridge asks variants for (default 750)."),
+        ])
+
+    /// Where `make demo-photos` leaves the photos, relative to the project.
+    static let cachedPhotos = ".build/demo-cache/mate-backgrounds/usr/share/backgrounds/mate/nature"
+
+    var images: String?
+    var reportPath: String
+    var serve: Bool
+    var width: Int
+    /// Where to look for photos without `--images`; tests point it elsewhere.
+    var cacheFolder = Self.cachedPhotos
+
+    init(parsed: ParsedArguments) throws(UsageError) {
+        try parsed.requirePositionals(0...0, describing: "")
+        images = parsed.string("--images")
+        reportPath = parsed.string("--report") ?? "demo-report.html"
+        serve = parsed.flag("--serve")
+        width = try parsed.int("--width", in: 16...4_096) ?? 750
+    }
+
+    /// The folder of source photos to use.
+    ///
+    /// - Throws: ``CommandFailure`` saying how to provide photos when there are none.
+    func photoFolder() throws -> URL {
+        if let images {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: images, isDirectory: &isFolder), isFolder.boolValue else {
+                throw CommandFailure("--images: '\(images)' is not a folder")
+            }
+            return URL(fileURLWithPath: images)
+        }
+        let cached = URL(fileURLWithPath: cacheFolder)
+        if let photos = try? DemoSite.sourcePhotos(in: cached), !photos.isEmpty { return cached }
+        throw CommandFailure(
+            "no sample photos: run 'make demo-photos' (it fetches Debian's mate-backgrounds package into "
+                + ".build/demo-cache without installing it), or pass --images DIR with a folder of JPEG photos")
+    }
+
+    func run(io: CommandIO) async throws {
+        let photos = try photoFolder()
+        let site = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "webp-bridge-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: site) }
+
+        io.print("building the sample site from \(photos.path) in \(site.path)")
+        let manifest = try await DemoSite().build(photos: photos, into: site) { io.print("  " + $0) }
+        io.print(
+            "  \(manifest.files.count) files: index.html, \(manifest.articles.count) article photos, \(manifest.logoPaths.count) logos, 1 animated GIF, CSS and JS"
+        )
+
+        let servers = try await DemoServers.start(site: site, width: width)
+        io.print(
+            "origin: \(servers.originURL.absoluteString)  (image origin, style \(DemoSiteOrigin.styleName), --auto-webp)"
+        )
+        io.print("bridge: \(servers.bridgeURL.absoluteString)  (reverse proxy, qiniu-legacy preset, width \(width))")
+        io.print(
+            "forward-bridge: \(servers.forwardBridgeURL.absoluteString)  (forward proxy for the origin's host; use as --proxy-server)")
+        do {
+            io.print("loading the front page and its images as an iOS WebView without WebP would…")
+            let report = try await DemoClient(bridge: servers.bridgeURL, origin: servers.originURL).run()
+            let reportURL = URL(fileURLWithPath: reportPath)
+            let folder = try report.writeHTML(to: reportURL)
+            io.print("report: \(reportURL.path) (images in \(folder.lastPathComponent)/ beside it)")
+            io.print("")
+            io.writeOutput(report.table)
+            if !report.failures.isEmpty {
+                throw CommandFailure(
+                    "\(report.failures.count) of \(report.images.count) images failed through the bridge")
+            }
+            if serve {
+                io.printError(
+                    "serving: open \(servers.bridgeURL.absoluteString)/ in a browser, or \(servers.originURL.absoluteString)/ through the proxy \(servers.forwardBridgeURL.absoluteString); SIGINT or SIGTERM stops"
+                )
+                let signalName = await ServerLifecycle.waitForTerminationSignal()
+                io.printError("\(signalName) received: stopping the bridge and the origin")
+            }
+        } catch {
+            await servers.stop()
+            throw error
+        }
+        await servers.stop()
+    }
+}

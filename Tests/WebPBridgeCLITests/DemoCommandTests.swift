@@ -1,0 +1,68 @@
+import Foundation
+import ImageCodecs
+import TestSupport
+import Testing
+
+@testable import WebPBridgeCLI
+
+@Suite("webp-bridge demo")
+struct DemoCommandTests {
+    @Test(arguments: [
+        (["demo", "--width", "0"], "option '--width' must be between 16 and 4096"),
+        (["demo", "extra"], "unexpected argument 'extra'"),
+        (["demo", "--colour"], "unknown option '--colour'"),
+    ])
+    func usageErrorsExitTwo(arguments: [String], message: String) async {
+        let result = await CapturedIO.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test func missingImagesFolderExitsOne() async throws {
+        let folder = try TemporaryDirectory()
+        let result = await CapturedIO.run(["demo", "--images", folder.file("nowhere").path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("is not a folder"))
+    }
+
+    @Test("without --images or the cache, the demo says how to get photos")
+    func noPhotosSaysHow() throws {
+        var command = try DemoCommand(parsed: ParsedArguments([], configuration: DemoCommand.configuration))
+        command.cacheFolder = "/nonexistent/demo-cache"
+        #expect {
+            try command.photoFolder()
+        } throws: { error in
+            let message = (error as? CommandFailure)?.message ?? ""
+            return message.contains("make demo-photos") && message.contains("--images DIR")
+        }
+    }
+
+    /// The whole chain on loopback with a small site: the origin serves the
+    /// page and images, the bridge (or its stand-in) sits in front, and the
+    /// client loads and measures every image.
+    @Test("servers and client on loopback: every image loads and measures", .timeLimit(.minutes(5)))
+    func liveChain() async throws {
+        let photos = try DemoPhotos.folder(count: 2, sizes: [(480, 320)])
+        let site = try TemporaryDirectory(prefix: "demo-site")
+        let configuration = DemoSite.Configuration(articleCount: 4, photoWidths: 300...400)
+        let manifest = try await DemoSite(configuration: configuration).build(photos: photos.url, into: site.url)
+        let servers = try await DemoServers.start(site: site.url, width: 750)
+        do {
+            #expect(servers.originURL.host == "127.0.0.1" && servers.bridgeURL.host == "127.0.0.1")
+            let report = try await DemoClient(bridge: servers.bridgeURL, origin: servers.originURL).run()
+            #expect(report.images.count == 4 + manifest.logoPaths.count + 1)
+            #expect(report.failures.isEmpty, "\(report.failures.map { "\($0.path): \($0.failure ?? "")" })")
+            #expect(report.pageBytes > 0)
+            for image in report.images {
+                #expect(image.deliveredBytes > 0 && image.originalBytes > 0)
+                #expect((image.ssim ?? 0) > 0.9, "\(image.path): SSIM \(image.ssim ?? 0)")
+                #expect(image.deliveredType.hasPrefix("image/") && image.deliveredType != "image/webp")
+            }
+            #expect(report.table.hasSuffix(report.summaryLine + "\n"))
+        } catch {
+            await servers.stop()
+            throw error
+        }
+        await servers.stop()
+    }
+}

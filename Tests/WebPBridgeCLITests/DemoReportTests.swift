@@ -1,0 +1,125 @@
+import Foundation
+import ImageCodecs
+import TestSupport
+import Testing
+
+@testable import WebPBridgeCLI
+
+@Suite("The demo's client and report")
+struct DemoReportTests {
+    private func result(_ path: String, original: Int, delivered: Int, ssim: Double?) -> DemoImageResult {
+        DemoImageResult(
+            path: path, original: Data(count: original), delivered: Data(count: delivered), originalType: "image/jpeg",
+            deliveredType: "image/jpeg", ssim: ssim)
+    }
+
+    private var sample: DemoReport {
+        DemoReport(
+            images: [
+                result("/images/article-01.jpg", original: 3_000_000, delivered: 300_000, ssim: 0.96),
+                result("/images/article-02.jpg", original: 2_000_000, delivered: 150_000, ssim: 0.92),
+                result("/images/logo-a.png", original: 400_000, delivered: 100_000, ssim: 0.99),
+                result("/images/live.gif", original: 100_000, delivered: 100_000, ssim: 1),
+            ],
+            pageBytes: 20_000, bridgeTime: .milliseconds(1_234), directTime: .milliseconds(567),
+            bridgeURL: "http://127.0.0.1:1", originURL: "http://127.0.0.1:2")
+    }
+
+    @Test("totals, saving and SSIM figures")
+    func arithmetic() {
+        let totals = sample.totals
+        #expect(totals.count == 4)
+        #expect(totals.originalBytes == 5_500_000)
+        #expect(totals.deliveredBytes == 650_000)
+        #expect(abs(totals.savedPercent - (1 - 650_000.0 / 5_500_000.0) * 100) < 1e-9)
+        #expect(abs(totals.meanSSIM! - (0.96 + 0.92 + 0.99 + 1) / 4) < 1e-12)
+        #expect(totals.minSSIM == 0.92)
+        #expect(DemoReport.Totals([DemoImageResult]()).savedPercent == 0)
+        #expect(DemoReport.Totals([result("/a.png", original: 100, delivered: 150, ssim: nil)]).savedPercent == -50)
+    }
+
+    @Test("the table ends with the summary line, exactly")
+    func summaryLine() {
+        let report = sample
+        #expect(report.summaryLine == "saved 88.2% of image bytes (5.5 MB → 0.7 MB), mean SSIM 0.968, min SSIM 0.920")
+        let lines = report.table.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        #expect(lines.last.map(String.init) == report.summaryLine)
+        #expect(report.table.contains("photos (JPEG)") && report.table.contains("logos (PNG)"))
+        #expect(report.table.contains("animation (GIF)") && report.table.contains("all images"))
+        #expect(report.table.contains("1.23 s through the bridge"))
+    }
+
+    @Test("the HTML report shows every image, its figures and an SVG bar chart")
+    func html() throws {
+        let folder = try TemporaryDirectory()
+        var report = sample
+        report.images[0].original = try JPEGEncoder().encode(SyntheticImages.photo(width: 64, height: 48))
+        let url = folder.file("demo-report.html")
+        let files = try report.writeHTML(to: url)
+        let html = try String(contentsOf: url, encoding: .utf8)
+        #expect(html.contains("<svg"))
+        for (index, image) in report.images.enumerated() {
+            #expect(html.contains(image.path))
+            let number = String(format: "%02d-", index + 1)
+            let names = try FileManager.default.contentsOfDirectory(atPath: files.path).filter { $0.hasPrefix(number) }
+            #expect(names.count == 2, "\(names)")
+            for name in names { #expect(html.contains("demo-report-files/\(name)")) }
+        }
+        #expect(FileManager.default.fileExists(atPath: files.appendingPathComponent("01-article-01-original.jpg").path))
+        #expect(html.contains(DemoReport.fixed(report.totals.savedPercent, 1) + "%"))
+    }
+
+    @Test("measuring: the original is scaled to the delivered size before SSIM")
+    func measureScaled() throws {
+        let photo = SyntheticImages.photo(width: 400, height: 300, seed: 4)
+        let original = try JPEGEncoder(options: .init(quality: 90)).encode(photo)
+        let smaller = try ImageResizer().resize(photo, width: 200, height: 150)
+        let delivered = try JPEGEncoder(options: .init(quality: 80)).encode(smaller)
+        let result = DemoClient.measure(
+            path: "/images/a.jpg", original: .init(status: 200, contentType: "image/jpeg", body: original),
+            delivered: .init(status: 200, contentType: "image/jpeg", body: delivered))
+        #expect(result.failure == nil)
+        #expect(result.originalSize?.width == 400 && result.deliveredSize?.width == 200)
+        #expect(result.originalBytes == original.count && result.deliveredBytes == delivered.count)
+        #expect((result.ssim ?? 0) > 0.9)
+        #expect((result.ssim ?? 1) < 1)
+    }
+
+    @Test("measuring: transparent images compare over white; failures are reported, not thrown")
+    func measureAlphaAndFailures() throws {
+        let logo = SyntheticImages.photo(width: 64, height: 64, seed: 2, alpha: true)
+        var hidden = logo
+        // Change the colour under fully transparent pixels only: nothing visible changes.
+        for offset in stride(from: 0, to: hidden.pixels.count, by: 4) where hidden.pixels[offset + 3] == 0 {
+            hidden.pixels[offset] = 255 - hidden.pixels[offset]
+        }
+        let same = DemoClient.measure(
+            path: "/images/logo.png",
+            original: .init(status: 200, contentType: "image/png", body: try PNGEncoder().encode(logo)),
+            delivered: .init(status: 200, contentType: "image/png", body: try PNGEncoder().encode(hidden)))
+        #expect(same.ssim == 1)
+
+        let missing = DemoClient.measure(
+            path: "/images/x.jpg", original: .init(status: 200, contentType: "image/jpeg", body: Data()),
+            delivered: .init(status: 502, contentType: "text/plain", body: Data("upstream failed".utf8)))
+        #expect(missing.failure == "the bridge answered 502")
+        let garbage = DemoClient.measure(
+            path: "/images/x.jpg",
+            original: .init(status: 200, contentType: "image/jpeg", body: try PNGEncoder().encode(logo)),
+            delivered: .init(status: 200, contentType: "image/jpeg", body: Data("<html>".utf8)))
+        #expect(garbage.failure?.hasPrefix("the delivered image does not decode") == true)
+    }
+
+    @Test("the page scanner finds images, stylesheets and scripts once each, in order")
+    func references() {
+        let html = """
+            <link rel="icon" href="/favicon.ico"><LINK REL="stylesheet" href='/a.css'>
+            <img alt="x" src="/images/1.jpg?imageView2/2/w/10&amp;v=1"><img src="/images/2.png" width=3>
+            <script src="/a.js" defer></script><img src="/images/1.jpg?imageView2/2/w/10&amp;v=1"><script>var x</script>
+            """
+        let references = DemoPageReferences(html: html)
+        #expect(references.images == ["/images/1.jpg?imageView2/2/w/10&v=1", "/images/2.png"])
+        #expect(references.stylesheets == ["/a.css"])
+        #expect(references.scripts == ["/a.js"])
+    }
+}
