@@ -67,6 +67,11 @@ extension BridgeProxy {
                     return (output, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
                 }
                 recordTranscode(seconds: seconds)
+                // A lossy variant re-encoded as PNG (transparent pixels) can outweigh
+                // the original PNG; never deliver more bytes than the original costs.
+                if output.format == .png, !image.isFallback, await originalSize(of: url).map({ $0 <= output.data.count }) == true {
+                    return await passThrough(request, url: url, vary: varyFields, countsOriginal: true)
+                }
                 delivered = output.data
                 format = output.format
                 transcoded = output.isTranscoded
@@ -84,6 +89,18 @@ extension BridgeProxy {
             }
         }
         return imageReply(request, image: image, body: delivered, format: format, transcoded: transcoded)
+    }
+
+    /// The original's size from a `HEAD` (its `Content-Length`), or `nil`
+    /// when the upstream does not say.
+    private func originalSize(of url: URL) async -> Int? {
+        let head = DataRequest(
+            url: url, method: "HEAD", headers: ["via": via.appended(to: nil, protocolVersion: "HTTP/1.1")],
+            timeout: configuration.limits.upstreamTimeout, followsRedirects: false)
+        guard let response = try? await configuration.passthroughLoader.load(head), response.statusCode == 200 else {
+            return nil
+        }
+        return response.header("content-length").flatMap { Int($0) }
     }
 
     private func imageReply(
