@@ -46,7 +46,9 @@ final class HTTPServerCore: Sendable {
     // MARK: - Connections
 
     func connectionStarted(_ connection: OpaquePointer) -> WatchedConnection {
-        watchdog.connectionStarted(socket: webpbridge_connection_fd(connection))
+        watchdog.connectionStarted(
+            socket: webpbridge_connection_fd(connection),
+            remoteAddress: webpbridge_connection_client_address(connection).flatMap(SocketAddress.text(of:)))
     }
 
     func connectionClosed(_ connection: WatchedConnection) {
@@ -97,7 +99,9 @@ final class HTTPServerCore: Sendable {
         context.method = method
         context.version = version
         context.headers = Self.headers(of: connection)
-        context.remoteAddress = webpbridge_connection_client_address(connection).flatMap(SocketAddress.text(of:))
+        context.remoteAddress =
+            context.connection?.remoteAddress
+            ?? webpbridge_connection_client_address(connection).flatMap(SocketAddress.text(of:))
         context.phase = .receivingBody
         guard Self.isToken(method.rawValue) else {
             return answerNow(.text(.badRequest, "malformed method"), context, connection)

@@ -13,13 +13,14 @@ extension ImageOrigin {
     static let cacheBytesFamily = MetricsRegistry.Family(
         "webpbridge_origin_variant_cache_bytes", help: "Bytes held by the variant cache.")
 
-    func record(_ response: HTTPResponse, for request: HTTPRequest) {
+    /// Counts the response; `fileSize`, when known, spares a `stat` of a file body.
+    func record(_ response: HTTPResponse, for request: HTTPRequest, fileSize: Int? = nil) {
         metrics.increment(Self.requestsFamily, labels: "status=\"\(response.status.code)\"")
         guard request.method != .head else { return }
         switch response.body {
         case .data(let data): metrics.increment(Self.bytesFamily, by: Double(data.count))
         case .file(let path, _, let length):
-            metrics.increment(Self.bytesFamily, by: Double(length ?? Self.fileSize(path)))
+            metrics.increment(Self.bytesFamily, by: Double(length ?? fileSize.map(UInt64.init) ?? Self.fileSize(path)))
         case .empty: break
         }
     }

@@ -37,7 +37,7 @@ extension ImageOrigin {
             if isNotModified(request, etag: etag, modified: file.modified) {
                 return .ready(HTTPResponse(status: .notModified, headers: headers))
             }
-            return .ready(.file(path: file.path, contentType: sourceFormat.mimeType, headers: headers))
+            return .ready(.file(path: file.path, contentType: sourceFormat.mimeType, headers: headers), fileSize: file.size)
         }
 
         let pipeline = target.pipeline ?? ProcessingPipeline(steps: [], ignoresErrors: true)

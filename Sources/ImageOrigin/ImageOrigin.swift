@@ -39,11 +39,14 @@ public final class ImageOrigin: HTTPHandler {
 
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let response: HTTPResponse
+        var fileSize: Int?
         switch answer(request) {
-        case .ready(let ready): response = ready
+        case .ready(let ready, let size):
+            response = ready
+            fileSize = size
         case .variant(let job): response = await makeVariant(job)
         }
-        record(response, for: request)
+        record(response, for: request, fileSize: fileSize)
         return response
     }
 
@@ -52,14 +55,15 @@ public final class ImageOrigin: HTTPHandler {
     /// the server's thread, which is several times cheaper than a task per
     /// request; variants not yet cached are left to ``handle(_:)``.
     public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
-        guard case .ready(let response) = answer(request) else { return nil }
-        record(response, for: request)
+        guard case .ready(let response, let fileSize) = answer(request) else { return nil }
+        record(response, for: request, fileSize: fileSize)
         return response
     }
 
     /// What the origin does with a request: answer it now, or make a variant.
     enum Answer {
-        case ready(HTTPResponse)
+        /// `fileSize`: the size of a file body, as resolved (for the metrics).
+        case ready(HTTPResponse, fileSize: Int? = nil)
         case variant(VariantJob)
     }
 
