@@ -37,6 +37,9 @@ extension ImageOrigin {
             if isNotModified(request, etag: etag, modified: file.modified) {
                 return .ready(HTTPResponse(status: .notModified, headers: headers))
             }
+            if let bytes = sourceBytes(of: file, tag: facts.tag) {
+                return .ready(.data(bytes, contentType: sourceFormat.mimeType, headers: headers))
+            }
             return .ready(.file(path: file.path, contentType: sourceFormat.mimeType, headers: headers), fileSize: file.size)
         }
 
@@ -78,6 +81,29 @@ extension ImageOrigin {
             headers["ETag"] = EntityTag.strong(job.sourceTag)
             return .file(path: job.file.path, contentType: job.sourceFormat.mimeType, headers: headers)
         }
+    }
+
+    /// The bytes of a small source file from memory, read on first use
+    /// and kept while the file keeps its version (the key holds its tag);
+    /// `nil` for files too large to keep, or unreadable (then sent from disk).
+    ///
+    /// libmicrohttpd sends a file body with its headers in a separate
+    /// segment and toggles TCP_CORK/TCP_NODELAY around two sendfile calls;
+    /// a memory body goes out with its headers in one sendmsg. Measured
+    /// for a 155 KB JPEG: 90 us of CPU per request from disk, about 65
+    /// from memory, despite the copy into the socket.
+    private func sourceBytes(of file: FileResolver.File, tag: String) -> Data? {
+        // A file the cache could not keep would be read for every request.
+        guard file.size <= min(configuration.maxMemoryServedFileBytes, configuration.sourceCacheBytes) else {
+            return nil
+        }
+        let key = file.path + "|" + tag
+        if let bytes = sourceFiles.value(for: key) { return bytes }
+        guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: file.path)), bytes.count == file.size else {
+            return nil
+        }
+        sourceFiles.insert(bytes, cost: bytes.count, for: key)
+        return bytes
     }
 
     enum VariantFailure: Error {

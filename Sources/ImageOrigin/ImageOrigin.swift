@@ -20,6 +20,8 @@ public final class ImageOrigin: HTTPHandler {
     let queue: WorkQueue
     let sources = SourceFacts()
     let pipelines = PipelineMemory()
+    /// Small source files served from memory (see `sourceBytes(of:tag:)`).
+    let sourceFiles: VariantCache<Data>
 
     /// A transformed image as served.
     struct Variant: Sendable {
@@ -33,6 +35,7 @@ public final class ImageOrigin: HTTPHandler {
         files = try FileResolver(root: configuration.root)
         transformer = ImageTransformer(configuration: configuration.transformer)
         variants = VariantCache(capacity: configuration.variantCacheBytes)
+        sourceFiles = VariantCache(capacity: configuration.sourceCacheBytes)
         queue = WorkQueue(
             concurrency: max(1, configuration.maxConcurrentTransforms), queueLimit: configuration.maxQueuedTransforms)
     }

@@ -82,4 +82,42 @@ struct ImmediateResponseTests {
             atPath: path.path, withDestinationPath: fixture.parent.file("secret.txt").path)
         #expect(origin.immediateResponse(to: HTTPRequest(target: "/swap.jpg"))?.status == .forbidden)
     }
+
+    @Test func smallFilesComeFromMemoryUntilTheyChange() async throws {
+        let origin = try fixture.origin()
+        let first = await origin.get("/photo.jpg")
+        guard case .data(let bytes) = first.body else {
+            Issue.record("a small file is served from memory, got \(first.body)")
+            return
+        }
+        #expect(bytes == (try fixture.data("photo.jpg")))
+        // Rewritten in place (same inode): the new version is read, not the kept one.
+        let path = fixture.root.appendingPathComponent("photo.jpg")
+        let logo = try fixture.data("logo.png")
+        let handle = try FileHandle(forWritingTo: path)
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: logo)
+        try handle.close()
+        let later = Date().addingTimeInterval(5)
+        try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: path.path)
+        let second = await origin.get("/photo.jpg")
+        #expect(second.bodyData == logo)
+        #expect(second.headers["Content-Type"] == "image/png")
+        #expect(second.headers["ETag"] != first.headers["ETag"])
+    }
+
+    @Test func largeFilesAndADisabledCacheGoFromDisk() async throws {
+        let small = try fixture.origin { $0.maxMemoryServedFileBytes = 100 }
+        guard case .file = (await small.get("/photo.jpg")).body else {
+            Issue.record("a file over the limit is sent from disk")
+            return
+        }
+        let none = try fixture.origin { $0.sourceCacheBytes = 0 }
+        let response = await none.get("/photo.jpg")
+        guard case .file = response.body else {
+            Issue.record("with no source cache, files are sent from disk")
+            return
+        }
+        #expect(response.bodyData == (try fixture.data("photo.jpg")))
+    }
 }
