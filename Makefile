@@ -56,7 +56,8 @@ ifneq ($(UNAME_S),Darwin)
 	if [ -n "$$missing" ]; then $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk nginx-light >/dev/null; fi
 endif
 	$(SWIFT) build -c release --product webp-bridge
-	python3 bench/bench_http.py .build/release/webp-bridge "$(CORPUS)"
+	$(SWIFT) build -c release --product HTTPServerBenchmark
+	python3 bench/bench_http.py .build/release/webp-bridge "$(CORPUS)" .build/release/HTTPServerBenchmark
 
 clean: ## Remove build output
 	rm -rf .build bench/bin

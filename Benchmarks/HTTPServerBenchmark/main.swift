@@ -1,20 +1,23 @@
 // A throughput target for wrk, not a test:
 //   swift build -c release --product HTTPServerBenchmark
-//   .build/release/HTTPServerBenchmark [port] [threads] &
+//   .build/release/HTTPServerBenchmark [port] [threads] [immediate|async] &
 //   wrk -t2 -c32 -d5s http://127.0.0.1:PORT/
-// Every request goes the full path: suspend, a Swift task runs the handler,
-// resume. The body is 12 bytes, like PLATFORM-NOTES' measurements.
+// The body is 12 bytes, like PLATFORM-NOTES' measurements. `immediate` (the
+// default) answers from the handler's immediateResponse(to:), on the server's
+// thread; `async` goes the full asynchronous path: suspend, a Swift task runs
+// the handler, resume.
 import Foundation
 import HTTPServer
 
-let arguments = CommandLine.arguments.dropFirst()
+let arguments = Array(CommandLine.arguments.dropFirst())
 var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: arguments.first.flatMap(Int.init) ?? 0)
-if let threads = arguments.dropFirst().first.flatMap(Int.init) { configuration.threadPoolSize = threads }
+if arguments.count > 1, let threads = Int(arguments[1]) { configuration.threadPoolSize = threads }
+let immediate = arguments.count > 2 ? arguments[2] != "async" : true
 
 let body = Data("hello world\n".utf8)
-let server = HTTPServer(configuration: configuration) { _ in
-    .data(body, contentType: "text/plain")
-}
+let response = HTTPResponse.data(body, contentType: "text/plain")
+let handler = ClosureHTTPHandler(immediate: { _ in immediate ? response : nil }) { _ in response }
+let server = HTTPServer(configuration: configuration, handler: handler)
 let endpoint = try await server.start()
-print("listening on \(endpoint.url) with \(configuration.threadPoolSize) threads")
+print("listening on \(endpoint.url) with \(configuration.threadPoolSize) threads, \(immediate ? "immediate" : "async")")
 try await Task.sleep(for: .seconds(24 * 3600))

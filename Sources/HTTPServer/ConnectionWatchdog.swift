@@ -8,13 +8,17 @@ import Darwin
 
 /// One TCP connection as the watchdog sees it: its socket and the time by
 /// which the request being received must be complete (0: no deadline).
+/// Also keeps the client's address as text, worked out once per connection
+/// rather than for each of its requests.
 final class WatchedConnection: Sendable {
     let socket: Int32
     let deadline: Atomic<UInt64>
+    let remoteAddress: String?
 
-    init(socket: Int32, deadline: UInt64) {
+    init(socket: Int32, deadline: UInt64, remoteAddress: String? = nil) {
         self.socket = socket
         self.deadline = Atomic(deadline)
+        self.remoteAddress = remoteAddress
     }
 }
 
@@ -41,8 +45,9 @@ final class ConnectionWatchdog: Sendable {
     }
 
     /// Starts watching a new connection, whose first request is due now.
-    func connectionStarted(socket: Int32) -> WatchedConnection {
-        let connection = WatchedConnection(socket: socket, deadline: MonotonicClock.nanoseconds() + receiveTimeout)
+    func connectionStarted(socket: Int32, remoteAddress: String?) -> WatchedConnection {
+        let connection = WatchedConnection(
+            socket: socket, deadline: MonotonicClock.nanoseconds() + receiveTimeout, remoteAddress: remoteAddress)
         connections.withLock { $0[ObjectIdentifier(connection)] = connection }
         return connection
     }

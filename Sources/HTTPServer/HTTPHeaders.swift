@@ -107,6 +107,9 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
             && zip(lhs.fields, rhs.fields).allSatisfy { matches($0.name, $1.name) && $0.value == $1.value }
     }
 
+    /// Whether two field names are the same, ignoring ASCII case.
+    static func namesMatch(_ lhs: String, _ rhs: String) -> Bool { matches(lhs, rhs) }
+
     private static func matches(_ lhs: String, _ rhs: String) -> Bool {
         lhs.utf8.count == rhs.utf8.count
             && zip(lhs.utf8, rhs.utf8).allSatisfy { asciiLowercased($0) == asciiLowercased($1) }

@@ -47,7 +47,7 @@ public struct HTTPRequest: Sendable, Equatable {
     /// absolute-form target (`http://host/a.jpg`, as sent to a forward proxy)
     /// this is the whole URL up to `?`.
     public var path: String {
-        guard let mark = target.firstIndex(of: "?") else { return target }
+        guard let mark = queryMark else { return target }
         return String(target[..<mark])
     }
 
@@ -55,9 +55,13 @@ public struct HTTPRequest: Sendable, Equatable {
     /// target has no `?`. Not parsed as `key=value` pairs, because image CDN
     /// grammars (`?imageView2/2/w/750`) are not.
     public var query: String? {
-        guard let mark = target.firstIndex(of: "?") else { return nil }
-        return String(target[target.index(after: mark)...])
+        guard let mark = queryMark else { return nil }
+        return String(target[target.utf8.index(after: mark)...])
     }
+
+    /// The first `?`, found among the UTF-8 bytes (much cheaper than a
+    /// search by `Character`; `?` is ASCII, so the index is a character's).
+    private var queryMark: String.Index? { target.utf8.firstIndex(of: UInt8(ascii: "?")) }
 
     /// ``path`` with percent-escapes decoded, or `nil` when an escape is
     /// malformed or decodes to invalid UTF-8.

@@ -76,6 +76,13 @@ extension HTTPServer.Configuration {
         /// Per-connection memory for the request line and headers (and
         /// libmicrohttpd's read buffer); 32 KiB by default. A request whose
         /// head does not fit gets `431` (or `414` for a long target).
+        ///
+        /// About half of it is left for the head: 32 KiB admits a 14 KB
+        /// `Cookie` but not 20 KB; 16 KiB admits 4 KB but not 8 KB.
+        /// libmicrohttpd clears the whole budget for every request, so a
+        /// smaller one is cheaper (measured: a 12-byte answer cost 22 µs of
+        /// CPU at 32 KiB, 18 µs at 16 KiB); the default keeps room for
+        /// browsers' large cookies.
         public var maxHeaderBytes: Int = 32 * 1024
 
         /// The largest request body kept; 1 MiB by default. A longer body

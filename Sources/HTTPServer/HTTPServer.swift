@@ -11,10 +11,13 @@
 /// ```
 ///
 /// libmicrohttpd runs an epoll loop per worker thread
-/// (``Configuration/threadPoolSize``). Each complete request suspends its
-/// connection, runs the handler in a Swift task and resumes the connection
-/// with the response, so a slow handler holds neither a thread nor other
-/// clients; connections are kept alive between requests.
+/// (``Configuration/threadPoolSize``). Each complete request is first
+/// offered to the handler's ``HTTPHandler/immediateResponse(to:)`` on that
+/// thread: a response at hand (a file, a cached body, a `304`) is sent at
+/// once, at the C library's speed. Otherwise the connection is suspended,
+/// the handler runs in a Swift task and the connection is resumed with the
+/// response, so a slow handler holds neither a thread nor other clients;
+/// connections are kept alive between requests either way.
 ///
 /// The actor guards the lifecycle only — idle, running, stopping, stopped —
 /// so ``start()`` and ``shutdown()`` may be called from anywhere, and

@@ -46,7 +46,9 @@ final class HTTPServerCore: Sendable {
     // MARK: - Connections
 
     func connectionStarted(_ connection: OpaquePointer) -> WatchedConnection {
-        watchdog.connectionStarted(socket: webpbridge_connection_fd(connection))
+        watchdog.connectionStarted(
+            socket: webpbridge_connection_fd(connection),
+            remoteAddress: webpbridge_connection_client_address(connection).flatMap(SocketAddress.text(of:)))
     }
 
     func connectionClosed(_ connection: WatchedConnection) {
@@ -97,7 +99,9 @@ final class HTTPServerCore: Sendable {
         context.method = method
         context.version = version
         context.headers = Self.headers(of: connection)
-        context.remoteAddress = webpbridge_connection_client_address(connection).flatMap(SocketAddress.text(of:))
+        context.remoteAddress =
+            context.connection?.remoteAddress
+            ?? webpbridge_connection_client_address(connection).flatMap(SocketAddress.text(of:))
         context.phase = .receivingBody
         guard Self.isToken(method.rawValue) else {
             return answerNow(.text(.badRequest, "malformed method"), context, connection)
@@ -131,12 +135,19 @@ final class HTTPServerCore: Sendable {
         }
     }
 
-    /// Suspends the connection and runs the handler in a task, which queues
-    /// the response and resumes the connection.
+    /// Answers at once when the handler's ``HTTPHandler/immediateResponse(to:)``
+    /// can; otherwise suspends the connection and runs the handler in a
+    /// task, which queues the response and resumes the connection.
     private func dispatch(_ context: RequestContext, connection: OpaquePointer) -> MHD_Result {
         markDispatched(context)
         if let watched = context.connection { watchdog.requestReceived(on: watched) }
         let request = context.makeRequest()
+        if let response = handler.immediateResponse(to: request) {
+            // Queued from the last call of the access handler, so the
+            // connection is kept alive.
+            let built = MHDResponse(response, isHEAD: context.isHEAD, closeConnection: isDraining)
+            return queue(built, for: context, on: connection)
+        }
         let admitted = suspensions.withLock { suspensions in
             guard !suspensions.closed else { return false }
             suspensions.waiting[ObjectIdentifier(context)] = (SuspendedConnection(pointer: connection), context)
@@ -161,33 +172,41 @@ final class HTTPServerCore: Sendable {
         requestsInFlight.add(1, ordering: .relaxed)
     }
 
-    /// Queues a response from the access handler itself.
+    private var isDraining: Bool { draining.load(ordering: .relaxed) }
+
+    /// Queues a refusal from the access handler itself, closing the connection.
     private func answerNow(_ response: HTTPResponse, _ context: RequestContext, _ connection: OpaquePointer)
         -> MHD_Result
     {
         if context.phase != .dispatched { markDispatched(context) }
-        guard let built = MHDResponse(response, isHEAD: context.isHEAD, closeConnection: true) else { return .NO }
-        context.status = built.status
-        context.bodyBytes = built.bodyBytes
-        return MHD_queue_response(connection, UInt32(built.status.code), built.pointer)
+        return queue(MHDResponse(response, isHEAD: context.isHEAD, closeConnection: true), for: context, on: connection)
     }
 
     /// Queues the handler's response and resumes the connection, unless
-    /// shutdown already answered it.
+    /// shutdown already answered it. The response is built before taking
+    /// the lock, which guards only the queueing and resumption.
     private func answerSuspended(_ context: RequestContext, with response: HTTPResponse) {
-        let built = MHDResponse(
-            response, isHEAD: context.isHEAD, closeConnection: draining.load(ordering: .relaxed))
+        let built = MHDResponse(response, isHEAD: context.isHEAD, closeConnection: isDraining)
         suspensions.withLock { suspensions in
             guard let (connection, _) = suspensions.waiting.removeValue(forKey: ObjectIdentifier(context)) else {
                 return
             }
-            if let built {
-                context.status = built.status
-                context.bodyBytes = built.bodyBytes
-                _ = MHD_queue_response(connection.pointer, UInt32(built.status.code), built.pointer)
-            }
+            _ = queue(built, for: context, on: connection.pointer)
             MHD_resume_connection(connection.pointer)
         }
+    }
+
+    /// Where every answer — immediate, refused, asynchronous or shut down —
+    /// is handed to libmicrohttpd, noting what the request log reports.
+    /// `nil` (libmicrohttpd could not allocate) queues nothing, and
+    /// libmicrohttpd closes the connection.
+    private func queue(_ built: MHDResponse?, for context: RequestContext, on connection: OpaquePointer)
+        -> MHD_Result
+    {
+        guard let built else { return .NO }
+        context.status = built.status
+        context.bodyBytes = built.bodyBytes
+        return MHD_queue_response(connection, UInt32(built.status.code), built.pointer)
     }
 
     /// The completion callback: reports the request and frees its context.
@@ -215,11 +234,8 @@ final class HTTPServerCore: Sendable {
         suspensions.withLock { suspensions in
             suspensions.closed = true
             for (connection, context) in suspensions.waiting.values {
-                if let built = MHDResponse(unavailable, isHEAD: context.isHEAD, closeConnection: true) {
-                    context.status = built.status
-                    context.bodyBytes = built.bodyBytes
-                    _ = MHD_queue_response(connection.pointer, UInt32(built.status.code), built.pointer)
-                }
+                let built = MHDResponse(unavailable, isHEAD: context.isHEAD, closeConnection: true)
+                _ = queue(built, for: context, on: connection.pointer)
                 MHD_resume_connection(connection.pointer)
             }
             suspensions.waiting.removeAll()

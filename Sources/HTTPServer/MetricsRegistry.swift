@@ -14,6 +14,10 @@ public final class MetricsRegistry: Sendable {
             self.name = name
             self.help = help
         }
+
+        /// Hashes the name only: names are unique, and the help text is
+        /// long, while a family is looked up for every request.
+        public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
     private struct Histogram {

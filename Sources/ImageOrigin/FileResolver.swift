@@ -1,11 +1,26 @@
 public import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Maps request paths onto files under a root folder, refusing anything that
 /// escapes it: `..` segments (also percent-encoded), NUL bytes, and symbolic
 /// links that point outside the root.
+///
+/// Resolving symbolic links (`realpath`) costs a system call per path
+/// component, so each path's resolution is remembered and reused while a
+/// `stat` of the requested path — one call, made for every request anyway —
+/// still finds the very same file (device and inode). A link retargeted, a
+/// file replaced or removed: the identity changes and the path is resolved
+/// afresh. Thread-safe: the memory has its own lock.
 public struct FileResolver: Sendable {
     /// The root folder, with symbolic links resolved.
     public let root: String
+    private let resolutions = ResolutionMemory()
 
     /// - Throws: ``FileResolverError`` when `root` is not a readable folder.
     public init(root: String) throws(FileResolverError) {
@@ -26,6 +41,10 @@ public struct FileResolver: Sendable {
         public var modified: Date
         /// The inode, so a replaced file gets a new identity even at the same size and time.
         public var inode: UInt64
+        /// The device, which with the inode names the file.
+        var device: UInt64 = 0
+        /// The modification time in nanoseconds since 1970, exactly as `stat` gives it.
+        var modifiedNanoseconds: Int64 = 0
     }
 
     /// Why a path was not served.
@@ -38,28 +57,79 @@ public struct FileResolver: Sendable {
 
     /// The file for a percent-encoded request path such as `/photos/a%20b.jpg`.
     public func resolve(_ encodedPath: String) -> Result<File, Refusal> {
-        guard let decoded = encodedPath.removingPercentEncoding, !decoded.contains("\0") else { return .failure(.forbidden) }
+        guard let decoded = Self.percentDecoded(encodedPath), !decoded.utf8.contains(0) else {
+            return .failure(.forbidden)
+        }
         let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
-        if segments.contains(where: { $0 == ".." || $0 == "." }) || decoded.contains("\\") { return .failure(.forbidden) }
+        if segments.contains(where: { $0 == ".." || $0 == "." }) || decoded.utf8.contains(UInt8(ascii: "\\")) { return .failure(.forbidden) }
         guard !segments.isEmpty else { return .failure(.notFound) }
         let candidate = root + "/" + segments.joined(separator: "/")
-        guard let resolved = Self.realPath(candidate) else { return .failure(.notFound) }
-        guard resolved.hasPrefix(root + "/") else { return .failure(.forbidden) }
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: resolved),
-            attributes[.type] as? FileAttributeType == .typeRegular
-        else { return .failure(.notFound) }
+        // Follows links: describes the file that `realpath` would lead to.
+        var info = stat()
+        guard stat(candidate, &info) == 0 else { return .failure(.notFound) }
+        let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        let resolved: String
+        if let remembered = resolutions.path(for: candidate, identity: identity) {
+            resolved = remembered
+        } else {
+            guard let fresh = Self.realPath(candidate) else { return .failure(.notFound) }
+            guard fresh.hasPrefix(root + "/") else { return .failure(.forbidden) }
+            resolved = fresh
+            resolutions.remember(fresh, for: candidate, identity: identity)
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(.notFound) }
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec
+        #else
+        let modified = info.st_mtim
+        #endif
+        let nanoseconds = Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec)
         return .success(
             File(
-                path: resolved,
-                size: (attributes[.size] as? NSNumber)?.intValue ?? 0,
-                modified: attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0),
-                inode: (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0))
+                path: resolved, size: Int(info.st_size),
+                modified: Date(timeIntervalSince1970: TimeInterval(modified.tv_sec) + TimeInterval(modified.tv_nsec) / 1e9),
+                inode: UInt64(info.st_ino), device: UInt64(info.st_dev), modifiedNanoseconds: nanoseconds))
+    }
+
+    /// `text` with percent-escapes decoded; `nil` when an escape is malformed
+    /// or decodes to invalid UTF-8. Text without `%` is returned as is,
+    /// without Foundation's decoder, which is slow even then.
+    static func percentDecoded(_ text: String) -> String? {
+        text.utf8.contains(UInt8(ascii: "%")) ? text.removingPercentEncoding : text
     }
 
     private static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+
+    /// Which file a path led to: stable while the file is not replaced.
+    struct Identity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// Paths under the root and the file each resolved to, bounded in
+    /// entries (forgotten all at once when full: re-resolving is merely
+    /// slower, and a bound keeps random paths from growing it).
+    private final class ResolutionMemory: Sendable {
+        private static let capacity = 4096
+        private let entries = Mutex<[String: (resolved: String, identity: Identity)]>([:])
+
+        func path(for candidate: String, identity: Identity) -> String? {
+            entries.withLock { entries in
+                guard let entry = entries[candidate], entry.identity == identity else { return nil }
+                return entry.resolved
+            }
+        }
+
+        func remember(_ resolved: String, for candidate: String, identity: Identity) {
+            entries.withLock { entries in
+                if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
+                entries[candidate] = (resolved, identity)
+            }
+        }
     }
 }
 

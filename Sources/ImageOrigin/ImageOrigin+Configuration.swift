@@ -14,6 +14,12 @@ extension ImageOrigin {
         public var transformer: ImageTransformer.Configuration
         /// Bytes of transformed variants kept in memory. Default 256 MiB.
         public var variantCacheBytes: Int
+        /// Bytes of source files kept in memory to serve them as they are;
+        /// 0 serves every file from disk. Default 64 MiB.
+        public var sourceCacheBytes: Int
+        /// Files up to this size are served from memory (up to
+        /// ``sourceCacheBytes``), larger ones from disk. Default 1 MiB.
+        public var maxMemoryServedFileBytes: Int
         /// Transformations running at once. Default: the number of cores.
         public var maxConcurrentTransforms: Int
         /// Transformations waiting for a core before new ones get 503. Default 64.
@@ -26,7 +32,8 @@ extension ImageOrigin {
         public init(
             root: String, styles: StyleSheet = .empty, autoWebP: Bool = false,
             transformer: ImageTransformer.Configuration = ImageTransformer.Configuration(),
-            variantCacheBytes: Int = 256 << 20,
+            variantCacheBytes: Int = 256 << 20, sourceCacheBytes: Int = 64 << 20,
+            maxMemoryServedFileBytes: Int = 1 << 20,
             maxConcurrentTransforms: Int = ProcessInfo.processInfo.activeProcessorCount,
             maxQueuedTransforms: Int = 64, cacheControl: String = "public, max-age=86400", retryAfterSeconds: Int = 1
         ) {
@@ -35,6 +42,8 @@ extension ImageOrigin {
             self.autoWebP = autoWebP
             self.transformer = transformer
             self.variantCacheBytes = variantCacheBytes
+            self.sourceCacheBytes = sourceCacheBytes
+            self.maxMemoryServedFileBytes = maxMemoryServedFileBytes
             self.maxConcurrentTransforms = maxConcurrentTransforms
             self.maxQueuedTransforms = maxQueuedTransforms
             self.cacheControl = cacheControl

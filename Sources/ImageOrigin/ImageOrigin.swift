@@ -18,6 +18,10 @@ public final class ImageOrigin: HTTPHandler {
     let transformer: ImageTransformer
     let variants: VariantCache<Variant>
     let queue: WorkQueue
+    let sources = SourceFacts()
+    let pipelines = PipelineMemory()
+    /// Small source files served from memory (see `sourceBytes(of:tag:)`).
+    let sourceFiles: VariantCache<Data>
 
     /// A transformed image as served.
     struct Variant: Sendable {
@@ -31,37 +35,66 @@ public final class ImageOrigin: HTTPHandler {
         files = try FileResolver(root: configuration.root)
         transformer = ImageTransformer(configuration: configuration.transformer)
         variants = VariantCache(capacity: configuration.variantCacheBytes)
+        sourceFiles = VariantCache(capacity: configuration.sourceCacheBytes)
         queue = WorkQueue(
             concurrency: max(1, configuration.maxConcurrentTransforms), queueLimit: configuration.maxQueuedTransforms)
     }
 
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        let response = await route(request)
-        record(response, for: request)
+        let response: HTTPResponse
+        var fileSize: Int?
+        switch answer(request) {
+        case .ready(let ready, let size):
+            response = ready
+            fileSize = size
+        case .variant(let job): response = await makeVariant(job)
+        }
+        record(response, for: request, fileSize: fileSize)
         return response
     }
 
-    private func route(_ request: HTTPRequest) async -> HTTPResponse {
+    /// Every answer that needs no transformation — files as they are,
+    /// cached variants, `304`s, errors, `/healthz`, `/metrics` — given on
+    /// the server's thread, which is several times cheaper than a task per
+    /// request; variants not yet cached are left to ``handle(_:)``.
+    public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        guard case .ready(let response, let fileSize) = answer(request) else { return nil }
+        record(response, for: request, fileSize: fileSize)
+        return response
+    }
+
+    /// What the origin does with a request: answer it now, or make a variant.
+    enum Answer {
+        /// `fileSize`: the size of a file body, as resolved (for the metrics).
+        case ready(HTTPResponse, fileSize: Int? = nil)
+        case variant(VariantJob)
+    }
+
+    /// Routes a request and answers it, short of transforming: cheap and
+    /// synchronous, so the server may call it on its own thread.
+    func answer(_ request: HTTPRequest) -> Answer {
         guard request.method == .get || request.method == .head else {
-            return .text(.methodNotAllowed, "only GET and HEAD are served", headers: ["Allow": "GET, HEAD"])
+            return .ready(
+                .text(.methodNotAllowed, "only GET and HEAD are served", headers: ["Allow": "GET, HEAD"]))
         }
         switch request.path {
-        case "/healthz": return .text(.ok, "ok")
-        case "/metrics": return .data(Data(renderMetrics().utf8), contentType: MetricsRegistry.contentType)
+        case "/healthz": return .ready(.text(.ok, "ok"))
+        case "/metrics": return .ready(.data(Data(renderMetrics().utf8), contentType: MetricsRegistry.contentType))
         default: break
         }
         let target: Target
+        let resolution: Result<FileResolver.File, FileResolver.Refusal>
         switch parseTarget(request) {
-        case .target(let parsed): target = parsed
-        case .answer(let response): return response
+        case .target(let parsed, let resolved):
+            target = parsed
+            resolution = resolved ?? files.resolve(parsed.encodedPath)
+        case .answer(let response): return .ready(response)
         }
-        let file: FileResolver.File
-        switch files.resolve(target.encodedPath) {
-        case .success(let found): file = found
-        case .failure(.forbidden): return .text(.forbidden, "path leaves the served folder")
-        case .failure(.notFound): return .text(.notFound, "no such image")
+        switch resolution {
+        case .success(let file): return serve(file, target: target, request: request)
+        case .failure(.forbidden): return .ready(.text(.forbidden, "path leaves the served folder"))
+        case .failure(.notFound): return .ready(.text(.notFound, "no such image"))
         }
-        return await serve(file, target: target, request: request)
     }
 
     /// What a request asks for: which file, and which transformation.
@@ -76,30 +109,35 @@ public final class ImageOrigin: HTTPHandler {
     /// first query item without `=` (so `?v=3` cache-busters are ignored); a
     /// style suffix applies when the path itself names no file.
     private enum ParsedTarget {
-        case target(Target)
+        /// The target, and the resolution of its path when already known.
+        case target(Target, resolved: Result<FileResolver.File, FileResolver.Refusal>?)
         /// The request cannot be served; answer with this.
         case answer(HTTPResponse)
     }
 
     private func parseTarget(_ request: HTTPRequest) -> ParsedTarget {
-        let fopItem = request.query?.split(separator: "&").first { !$0.contains("=") && !$0.isEmpty }
+        let fopItem = request.query?.split(separator: "&").first { !$0.isEmpty && !$0.contains("=" as Character) }
         if let fopItem {
-            guard let fop = String(fopItem).removingPercentEncoding else {
+            guard let fop = FileResolver.percentDecoded(String(fopItem)) else {
                 return .answer(.text(.badRequest, "malformed percent-encoding in the processing query"))
             }
             do {
-                let pipeline = try ProcessingParser.parse(fop)
-                return .target(Target(encodedPath: request.path, pipeline: pipeline, transformationKey: "fop:" + fop))
+                let pipeline = try pipelines.pipeline(for: fop)
+                return .target(
+                    Target(encodedPath: request.path, pipeline: pipeline, transformationKey: "fop:" + fop), resolved: nil)
             } catch {
                 return .answer(.text(.badRequest, "bad processing request: \(error.message)"))
             }
         }
-        if case .failure(.notFound) = files.resolve(request.path), let decoded = request.decodedPath,
+        let plain = files.resolve(request.path)
+        if case .failure(.notFound) = plain, let decoded = request.decodedPath,
             let style = configuration.styles.match(decoded)
         {
             let encoded = style.filePath.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? style.filePath
-            return .target(Target(encodedPath: encoded, pipeline: style.pipeline, transformationKey: "style:" + style.style))
+            return .target(
+                Target(encodedPath: encoded, pipeline: style.pipeline, transformationKey: "style:" + style.style),
+                resolved: nil)
         }
-        return .target(Target(encodedPath: request.path, pipeline: nil, transformationKey: ""))
+        return .target(Target(encodedPath: request.path, pipeline: nil, transformationKey: ""), resolved: plain)
     }
 }

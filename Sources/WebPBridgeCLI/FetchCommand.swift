@@ -75,8 +75,9 @@ struct FetchCommand: BridgeCommand {
         }
         let pipeline = ImagePipeline(
             configuration: .init(rewriter: rewriter, dataLoader: DataLoaders.platformDefault, dataCache: dataCache))
-        WebPBridgeURLProtocol.bind(.init(pipeline: pipeline, policy: rewriter.configuration.clientPolicy))
-        defer { WebPBridgeURLProtocol.bind(nil) }
+        let registration = WebPBridgeURLProtocol.register(
+            .init(pipeline: pipeline, policy: rewriter.configuration.clientPolicy))
+        defer { WebPBridgeURLProtocol.unregister(registration) }
 
         let session = URLSession(configuration: WebPBridgeURLProtocol.sessionConfiguration(base: .ephemeral))
         defer { session.finishTasksAndInvalidate() }

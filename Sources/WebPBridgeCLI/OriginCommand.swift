@@ -64,9 +64,13 @@ struct OriginCommand: BridgeCommand {
 
     func run(io: CommandIO) async throws {
         let origin = try makeOrigin()
+        // One line per request, buffered: a write(2) per request cost the
+        // server's threads more than answering a cached variant.
+        let log = RequestLogWriter(output: io.writeOutput)
+        defer { log.close() }
         let server = HTTPServer(
             configuration: .init(host: listen.host, port: listen.port), handler: origin,
-            requestLog: { io.print($0.description) })
+            requestLog: { log.append($0.description) })
         try await ServerLifecycle.run(server, io: io, name: "origin")
     }
 }

@@ -16,12 +16,12 @@ import Synchronization
 /// it under the rewritten URL, and handing the consumer JPEG, PNG or APNG.
 ///
 /// Install it with ``WebPBridgeURLProtocol/sessionConfiguration(base:)``
-/// after binding a pipeline with ``bind(_:)``. It claims only `GET`
+/// after registering a pipeline with ``register(_:)``. It claims only `GET`
 /// requests whose URL a rule rewrites and whose client the policy says
 /// cannot show WebP; everything else (POST, GIFs, unmatched URLs, its own
 /// marked requests) goes to the network untouched.
 ///
-/// Thread-safety: the binding is process-wide, set under a lock; each
+/// Thread-safety: the registered bindings are process-wide, under a lock; each
 /// instance guards its task and stopped flag with a `Mutex`, so nothing is
 /// sent to the client after ``stopLoading()``.
 public final class WebPBridgeURLProtocol: URLProtocol {
@@ -46,12 +46,40 @@ public final class WebPBridgeURLProtocol: URLProtocol {
         }
     }
 
-    private static let binding = Mutex<Binding?>(nil)
+    /// Identifies one registered binding, to unregister it.
+    public struct Registration: Hashable, Sendable {
+        fileprivate let id: UInt64
+    }
 
-    /// Binds the protocol to a pipeline and policy (replacing any earlier
-    /// binding); without a binding it claims nothing.
-    public static func bind(_ binding: Binding?) {
-        self.binding.withLock { $0 = binding }
+    /// Registered bindings, newest first. Several pipelines can be bound at
+    /// once (say, an app's and an extension's, or concurrent tests): a
+    /// request goes to the newest binding whose rules and policy claim it.
+    private static let bindings = Mutex<(entries: [(Registration, Binding)], nextID: UInt64)>(([], 0))
+
+    /// Registers `binding`; until it is unregistered, requests it claims are
+    /// answered from its pipeline.
+    @discardableResult
+    public static func register(_ binding: Binding) -> Registration {
+        bindings.withLock { state in
+            state.nextID += 1
+            let registration = Registration(id: state.nextID)
+            state.entries.insert((registration, binding), at: 0)
+            return registration
+        }
+    }
+
+    /// Removes a binding registered with ``register(_:)``.
+    public static func unregister(_ registration: Registration) {
+        bindings.withLock { state in state.entries.removeAll { $0.0 == registration } }
+    }
+
+    /// The newest binding that claims `request`, with its decision.
+    static func claim(_ request: URLRequest) -> (Binding, ClientDecision)? {
+        let candidates = bindings.withLock { $0.entries.map(\.1) }
+        for binding in candidates {
+            if let decision = decision(for: request, binding: binding) { return (binding, decision) }
+        }
+        return nil
     }
 
     /// `base` with this protocol first in `protocolClasses`, so that every
@@ -78,8 +106,7 @@ public final class WebPBridgeURLProtocol: URLProtocol {
     // MARK: Claiming
 
     override public class func canInit(with request: URLRequest) -> Bool {
-        guard let binding = binding.withLock({ $0 }) else { return false }
-        return decision(for: request, binding: binding) != nil
+        claim(request) != nil
     }
 
     override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
@@ -108,9 +135,7 @@ public final class WebPBridgeURLProtocol: URLProtocol {
     private let loading = Mutex(Loading())
 
     override public func startLoading() {
-        guard let binding = Self.binding.withLock({ $0 }), let url = request.url,
-            let decision = Self.decision(for: request, binding: binding)
-        else {
+        guard let url = request.url, let (binding, decision) = Self.claim(request) else {
             client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
             return
         }

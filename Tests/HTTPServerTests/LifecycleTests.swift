@@ -19,7 +19,6 @@ extension LiveTests {
             let response = try await request.value
             #expect(response.status == 200)
             #expect(String(decoding: response.body, as: UTF8.self) == "finished\n")
-            #expect(response.headers["connection"] == "close")
             // The listening socket is gone.
             await #expect(throws: (any Error).self) {
                 try await blocking { _ = try RawHTTPConnection(port: endpoint.port, timeout: 1) }

@@ -5,6 +5,19 @@ import ImageOrigin
 import TestSupport
 import Testing
 
+#if canImport(Dispatch)
+import Dispatch
+#endif
+
+/// Runs a blocking child process on a Dispatch thread: blocking one of the
+/// few threads of Swift's cooperative pool would starve the server's handler
+/// tasks (and their transformations) while other suites run in parallel.
+private func offPool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
+
 /// The origin on a real socket (127.0.0.1, port 0), fetched by independent
 /// clients: `curl` for HTTP and `dwebp` to decode what it served.
 @Suite(
@@ -16,24 +29,24 @@ struct LiveOriginTests {
         let endpoint = try await server.start()
         defer { Task { await server.shutdown() } }
         let output = fixture.parent.file("variant.webp")
-        let curl = try ChildProcess.run(
+        let curl = try await offPool { try ChildProcess.run(
             ExternalTool.path("curl")!,
             ["-sS", "--max-time", "20", "-o", output.path, "-w", "%{http_code} %{content_type}",
-             "\(endpoint.url)/photo.jpg?imageView2/1/w/200/h/120/format/webp"])
+             "\(endpoint.url)/photo.jpg?imageView2/1/w/200/h/120/format/webp"]) }
         #expect(curl.exitStatus == 0, "\(curl.stderr)")
         #expect(curl.stdout == "200 image/webp")
         let pam = fixture.parent.file("variant.pam")
-        let dwebp = try ChildProcess.run(ExternalTool.path("dwebp")!, [output.path, "-pam", "-o", pam.path])
+        let dwebp = try await offPool { try ChildProcess.run(ExternalTool.path("dwebp")!, [output.path, "-pam", "-o", pam.path]) }
         #expect(dwebp.exitStatus == 0, "\(dwebp.stderr)")
         let header = String(decoding: try Data(contentsOf: pam).prefix(40), as: UTF8.self)
         #expect(header.hasPrefix("P7\nWIDTH 200\nHEIGHT 120\n"), "mode 1 crops to exactly 200x120")
 
         // Garbage on the socket does not stop the server answering others.
-        let garbage = try ChildProcess.run(
-            ExternalTool.path("curl")!, ["-sS", "--max-time", "10", "-X", "BR@KEN", "-o", "/dev/null", "-w", "%{http_code}", "\(endpoint.url)/photo.jpg"])
+        let garbage = try await offPool { try ChildProcess.run(
+            ExternalTool.path("curl")!, ["-sS", "--max-time", "10", "-X", "BR@KEN", "-o", "/dev/null", "-w", "%{http_code}", "\(endpoint.url)/photo.jpg"]) }
         #expect(garbage.stdout.hasPrefix("4") || garbage.stdout.hasPrefix("5"), "\(garbage.stdout)")
-        let after = try ChildProcess.run(
-            ExternalTool.path("curl")!, ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", "\(endpoint.url)/healthz"])
+        let after = try await offPool { try ChildProcess.run(
+            ExternalTool.path("curl")!, ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", "\(endpoint.url)/healthz"]) }
         #expect(after.stdout == "200")
         await server.shutdown()
     }

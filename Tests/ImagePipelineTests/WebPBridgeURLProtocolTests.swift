@@ -10,25 +10,30 @@ import WebPURLProtocol
     import FoundationNetworking
 #endif
 
-/// The in-process bridge through a real URLSession. Serialized: the
-/// protocol's binding is process-wide.
-@Suite(.serialized)
-struct WebPBridgeURLProtocolTests {
+/// The in-process bridge through a real URLSession. Each test registers
+/// its own pipeline (for the `img.test` host) and unregisters it after.
+final class WebPBridgeURLProtocolTests: Sendable {
     static let webView =
         "Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
 
     let fixture: PipelineFixture
     let pipeline: ImagePipeline
     let session: URLSession
+    let registration: WebPBridgeURLProtocol.Registration
 
     init() throws {
         fixture = try PipelineFixture()
         pipeline = try fixture.pipeline(diskCache: MemoryDataCache())
-        WebPBridgeURLProtocol.bind(.init(pipeline: pipeline, policy: .legacy))
+        registration = WebPBridgeURLProtocol.register(.init(pipeline: pipeline, policy: .legacy))
         session = URLSession(configuration: WebPBridgeURLProtocol.sessionConfiguration(base: .ephemeral))
     }
 
-    func request(_ url: URL, userAgent: String = Self.webView, accept: String = "image/*") -> URLRequest {
+    deinit {
+        WebPBridgeURLProtocol.unregister(registration)
+        session.finishTasksAndInvalidate()
+    }
+
+    func request(_ url: URL, userAgent: String = WebPBridgeURLProtocolTests.webView, accept: String = "image/*") -> URLRequest {
         var request = URLRequest(url: url)
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue(accept, forHTTPHeaderField: "Accept")

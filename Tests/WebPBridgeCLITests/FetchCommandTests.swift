@@ -6,8 +6,8 @@ import TestSupport
 import Testing
 
 /// `fetch` against a live origin on loopback that knows the legacy app's
-/// style, as the original app's CDN did. Serialized: the URL protocol's
-/// binding is process-wide.
+/// style, as the original app's CDN did. Serialized: each run registers a
+/// pipeline for the same host, and the newest registration claims requests.
 @Suite(.serialized)
 struct FetchCommandTests {
     /// Starts an origin with `photo.jpg` (opaque) and `logo.png` (alpha).

@@ -15,10 +15,22 @@ func withLiveServer<Result>(
     handle: @escaping @Sendable (HTTPRequest) async -> HTTPResponse,
     _ body: (HTTPServer, HTTPServer.Endpoint) async throws -> Result
 ) async throws -> Result {
+    try await withLiveServer(
+        configuration: configuration, requestLog: requestLog, handler: ClosureHTTPHandler(handle), body)
+}
+
+/// Starts a server with `handler` on 127.0.0.1 and an ephemeral port, runs
+/// `body`, and always shuts the server down.
+func withLiveServer<Result>(
+    configuration: HTTPServer.Configuration = HTTPServer.Configuration(),
+    requestLog: (@Sendable (HTTPRequestLog) -> Void)? = nil,
+    handler: some HTTPHandler,
+    _ body: (HTTPServer, HTTPServer.Endpoint) async throws -> Result
+) async throws -> Result {
     var configuration = configuration
     configuration.host = "127.0.0.1"
     configuration.port = 0
-    let server = HTTPServer(configuration: configuration, requestLog: requestLog, handle: handle)
+    let server = HTTPServer(configuration: configuration, handler: handler, requestLog: requestLog)
     let endpoint = try await server.start()
     do {
         let result = try await body(server, endpoint)
