@@ -49,17 +49,10 @@ struct ProxyCommand: BridgeCommand {
         case forward
     }
 
-    enum Rules {
-        case none
-        case file(String)
-        case preset(RewriteConfiguration)
-    }
-
     let mode: Mode
     let listen: ListenAddress
-    let rules: Rules
-    let width: Int?
-    let quality: Int?
+    /// The rewrite rules; `nil` for a forward proxy that only passes named hosts through.
+    let rules: RewriteSource?
     let cacheDirectory: String?
     let allowedHosts: [String]
 
@@ -83,27 +76,7 @@ struct ProxyCommand: BridgeCommand {
             try parsed.string("--listen").map { text throws(UsageError) in
                 try ListenAddress(parsing: text, option: "--listen")
             } ?? ListenAddress(host: "127.0.0.1", port: 8080)
-        width = try parsed.int("--width", in: 1...16_383)
-        quality = try parsed.int("--quality", in: 1...100)
-        switch (parsed.string("--config"), parsed.string("--preset"), parsed.string("--host")) {
-        case (nil, nil, nil): rules = .none
-        case (_?, _?, _): throw UsageError("--config and --preset cannot be combined")
-        case (_?, nil, _?): throw UsageError("--host goes with --preset; a configuration file lists its own hosts")
-        case (nil, _?, nil): throw UsageError("--preset needs --host HOST")
-        case (nil, nil, _?): throw UsageError("--host needs --preset NAME")
-        case (let file?, nil, nil): rules = .file(file)
-        case (nil, let name?, let host?):
-            do {
-                rules = .preset(
-                    try RewritePreset.configuration(named: name, host: host, width: width, quality: quality))
-            } catch  where error.field == "width" && width == nil {
-                throw UsageError("preset '\(name)' needs --width W (the screen width in pixels, e.g. 750)")
-            } catch  where error.field == "hosts" {
-                throw UsageError("--host '\(host)' is not a host name or *.domain pattern")
-            } catch {
-                throw UsageError(error.description)
-            }
-        }
+        rules = try RewriteSource.ifGiven(parsed)
         cacheDirectory = parsed.string("--cache-dir")
         allowedHosts = parsed.strings("--allow-host")
         if mode != .forward, !allowedHosts.isEmpty {
@@ -112,7 +85,7 @@ struct ProxyCommand: BridgeCommand {
         for host in allowedHosts where host.isEmpty || host.contains(where: { "/@: *".contains($0) }) {
             throw UsageError("--allow-host '\(host)' is not a host name (exact names only, no ports or wildcards)")
         }
-        if mode == .forward, case .none = rules, allowedHosts.isEmpty {
+        if mode == .forward, rules == nil, allowedHosts.isEmpty {
             throw UsageError(
                 "--forward needs --config, --preset or --allow-host: the bridge fetches only hosts that are named")
         }
@@ -120,23 +93,7 @@ struct ProxyCommand: BridgeCommand {
 
     /// The rewriter from `--config` or `--preset`, or `nil` without rules.
     func makeRewriter() throws -> Rewriter? {
-        switch rules {
-        case .none:
-            return nil
-        case .file(let path):
-            do {
-                let configuration = try RewriteConfiguration(contentsOf: URL(fileURLWithPath: path))
-                return try Rewriter(configuration: configuration.overriding(width: width, quality: quality))
-            } catch {
-                throw CommandFailure("\(path): \(error.description)")
-            }
-        case .preset(let configuration):
-            do {
-                return try Rewriter(configuration: configuration)
-            } catch {
-                throw CommandFailure(error.description)
-            }
-        }
+        try rules?.makeRewriter()
     }
 
     /// The bridge, its pipeline and loaders, as the command runs them.

@@ -23,6 +23,15 @@ struct RewriteSource: Sendable {
         .option("--quality", value: "Q", help: "WebP quality the variant asks for, 1-100."),
     ]
 
+    /// The rules from `--config`/`--preset`, or `nil` when neither they nor
+    /// `--host` are given (commands for which rules are optional).
+    static func ifGiven(_ parsed: ParsedArguments) throws(UsageError) -> RewriteSource? {
+        if parsed.string("--config") == nil, parsed.string("--preset") == nil, parsed.string("--host") == nil {
+            return nil
+        }
+        return try RewriteSource(parsed: parsed)
+    }
+
     init(parsed: ParsedArguments) throws(UsageError) {
         width = try parsed.int("--width", in: 1...16_383)
         quality = try parsed.int("--quality", in: 1...100)
@@ -58,16 +67,22 @@ struct RewriteSource: Sendable {
 
     /// The compiled rules; a bad or unreadable file is a ``CommandFailure`` (exit 1).
     func makeRewriter() throws -> Rewriter {
-        do {
-            switch origin {
-            case .file(let path):
+        switch origin {
+        case .file(let path):
+            do {
                 let configuration = try RewriteConfiguration(contentsOf: URL(fileURLWithPath: path))
                 return try Rewriter(configuration: configuration.overriding(width: width, quality: quality))
-            case .preset(let configuration):
-                return try Rewriter(configuration: configuration)
+            } catch {
+                // Name the file, unless the message already does.
+                let message = error.description
+                throw CommandFailure(message.contains(path) ? message : "\(path): \(message)")
             }
-        } catch {
-            throw CommandFailure(error.description)
+        case .preset(let configuration):
+            do {
+                return try Rewriter(configuration: configuration)
+            } catch {
+                throw CommandFailure(error.description)
+            }
         }
     }
 }

@@ -31,7 +31,7 @@ struct LiveOriginTests {
         let output = fixture.parent.file("variant.webp")
         let curl = try await offPool { try ChildProcess.run(
             ExternalTool.path("curl")!,
-            ["-sS", "--max-time", "20", "-o", output.path, "-w", "%{http_code} %{content_type}",
+            ["-sS", "--max-time", "180", "-o", output.path, "-w", "%{http_code} %{content_type}",
              "\(endpoint.url)/photo.jpg?imageView2/1/w/200/h/120/format/webp"]) }
         #expect(curl.exitStatus == 0, "\(curl.stderr)")
         #expect(curl.stdout == "200 image/webp")
@@ -43,10 +43,10 @@ struct LiveOriginTests {
 
         // Garbage on the socket does not stop the server answering others.
         let garbage = try await offPool { try ChildProcess.run(
-            ExternalTool.path("curl")!, ["-sS", "--max-time", "10", "-X", "BR@KEN", "-o", "/dev/null", "-w", "%{http_code}", "\(endpoint.url)/photo.jpg"]) }
+            ExternalTool.path("curl")!, ["-sS", "--max-time", "60", "-X", "BR@KEN", "-o", "/dev/null", "-w", "%{http_code}", "\(endpoint.url)/photo.jpg"]) }
         #expect(garbage.stdout.hasPrefix("4") || garbage.stdout.hasPrefix("5"), "\(garbage.stdout)")
         let after = try await offPool { try ChildProcess.run(
-            ExternalTool.path("curl")!, ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", "\(endpoint.url)/healthz"]) }
+            ExternalTool.path("curl")!, ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "\(endpoint.url)/healthz"]) }
         #expect(after.stdout == "200")
         await server.shutdown()
     }

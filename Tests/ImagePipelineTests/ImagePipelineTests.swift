@@ -140,11 +140,17 @@ struct ImagePipelineTests {
     }
 }
 
-/// Polls `condition` every 10 ms for at most 10 s.
-func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(10)
+/// Polls `condition` every 10 ms for at most 2 minutes (generous: the whole
+/// suite runs in parallel on two cores).
+func waitUntil(
+    _ condition: @Sendable () -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let deadline = ContinuousClock.now + .seconds(120)
     while !condition() {
-        guard ContinuousClock.now < deadline else { throw CancellationError() }
+        guard ContinuousClock.now < deadline else {
+            Issue.record("condition not met within 2 minutes", sourceLocation: sourceLocation)
+            throw CancellationError()
+        }
         try await Task.sleep(for: .milliseconds(10))
     }
 }

@@ -11,7 +11,9 @@ import WebPURLProtocol
 #endif
 
 /// The in-process bridge through a real URLSession. Each test registers
-/// its own pipeline (for the `img.test` host) and unregisters it after.
+/// its own pipeline for the `img.test` host and unregisters it after;
+/// serialized, because the newest registration for a host claims requests.
+@Suite(.serialized)
 final class WebPBridgeURLProtocolTests: Sendable {
     static let webView =
         "Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
@@ -89,7 +91,7 @@ final class WebPBridgeURLProtocolTests: Sendable {
     }
 
     @Test func stopLoadingCancelsTheWorkAndNothingArrivesAfter() async throws {
-        fixture.loader.inject(.delay(.seconds(5)), whereURLContains: "photo.jpg")
+        fixture.loader.inject(.delay(.seconds(300)), whereURLContains: "photo.jpg")
         let task = Task { try await session.data(for: request(PipelineFixture.photo)) }
         try await waitUntil { fixture.loader.requests.count == 1 }
         task.cancel()

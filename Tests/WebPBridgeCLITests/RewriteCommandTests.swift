@@ -146,12 +146,13 @@ import Testing
         let invalid = await run(["--config", file.path, "https://img.example.com/a.jpg"])
         #expect(invalid.status == 1)
         #expect(invalid.output.isEmpty)
-        #expect(invalid.error == "error: configuration rule 1 (\"cf\"), field 'quality': must be between 1 and 100, got 0\n")
+        #expect(
+            invalid.error == "error: \(file.path): configuration rule 1 (\"cf\"), field 'quality': must be between 1 and 100, got 0\n")
 
         try Data("{not json".utf8).write(to: file)
         let malformed = await run(["--config", file.path, "https://img.example.com/a.jpg"])
         #expect(malformed.status == 1)
-        #expect(malformed.error.hasPrefix("error: configuration is not valid JSON"))
+        #expect(malformed.error.hasPrefix("error: \(file.path): configuration is not valid JSON"))
 
         let missing = await run(["--config", folder.file("none.json").path, "https://img.example.com/a.jpg"])
         #expect(missing.status == 1)
