@@ -44,11 +44,19 @@ public struct Image: Sendable, Equatable {
     /// `true` when every pixel's alpha is 255, whatever ``hasAlpha`` says.
     /// This is what decides JPEG (opaque) versus PNG (transparent) output.
     public var isOpaque: Bool {
-        pixels.withUnsafeBufferPointer { buffer in
-            var index = 3
-            while index < buffer.count {
-                if buffer[index] != 255 { return false }
-                index += 4
+        pixels.withUnsafeBytes { raw in
+            // Eight bytes (two pixels) at a time: every alpha byte must be 0xFF.
+            let words = raw.count / 8
+            let mask: UInt64 = 0xFF00_0000_FF00_0000
+            var index = 0
+            while index < words {
+                if raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) & mask != mask { return false }
+                index += 1
+            }
+            var offset = words * 8 + 3
+            while offset < raw.count {
+                if raw[offset] != 255 { return false }
+                offset += 4
             }
             return true
         }

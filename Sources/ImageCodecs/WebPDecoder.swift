@@ -68,15 +68,18 @@ public struct WebPDecoder: Sendable {
                 config.options.scaled_width = Int32(target.width)
                 config.options.scaled_height = Int32(target.height)
             }
-            var pixels = [UInt8](repeating: 0, count: width * height * 4)
-            let status = pixels.withUnsafeMutableBufferPointer { output -> VP8StatusCode in
+            // libwebp writes every byte of the output, so the buffer is not zeroed first.
+            var status = VP8_STATUS_OK
+            let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { output, initialized in
                 config.output.colorspace = MODE_RGBA
                 config.output.is_external_memory = 1
                 config.output.u.RGBA.rgba = output.baseAddress
                 config.output.u.RGBA.stride = Int32(width * 4)
                 config.output.u.RGBA.size = output.count
                 defer { WebPFreeDecBuffer(&config.output) }
-                return WebPDecode(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count, &config)
+                status = WebPDecode(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count, &config)
+                // On failure the contents are never read: the status throws below.
+                initialized = output.count
             }
             try WebPStatus.check(
                 status, operation: "decoding WebP", byteCount: raw.count,
