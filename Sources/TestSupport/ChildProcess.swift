@@ -54,7 +54,7 @@ public struct ChildProcess {
     /// - Parameter measuringPeakMemory: run it under ``timeTool`` and report
     ///   its peak resident memory (requires GNU `time`).
     public static func run(
-        _ executable: URL, _ arguments: [String], timeout: Double = 60, measuringPeakMemory: Bool = false
+        _ executable: URL, _ arguments: [String], timeout: Double = 300, measuringPeakMemory: Bool = false
     ) throws -> Outcome {
         let folder = try TemporaryDirectory(prefix: "child")
         let memoryPath = folder.file("peak").path

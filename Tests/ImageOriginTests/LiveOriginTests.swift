@@ -32,7 +32,9 @@ struct LiveOriginTests {
         let curl = try await offPool { try ChildProcess.run(
             ExternalTool.path("curl")!,
             ["-sS", "--max-time", "180", "-o", output.path, "-w", "%{http_code} %{content_type}",
-             "\(endpoint.url)/photo.jpg?imageView2/1/w/200/h/120/format/webp"]) }
+             "\(endpoint.url)/photo.jpg?imageView2/1/w/200/h/120/format/webp"],
+            // Generous: while the whole suite runs, the server's tasks share two cores with it.
+            timeout: 240) }
         #expect(curl.exitStatus == 0, "\(curl.stderr)")
         #expect(curl.stdout == "200 image/webp")
         let pam = fixture.parent.file("variant.pam")
@@ -43,10 +45,10 @@ struct LiveOriginTests {
 
         // Garbage on the socket does not stop the server answering others.
         let garbage = try await offPool { try ChildProcess.run(
-            ExternalTool.path("curl")!, ["-sS", "--max-time", "60", "-X", "BR@KEN", "-o", "/dev/null", "-w", "%{http_code}", "\(endpoint.url)/photo.jpg"]) }
+            ExternalTool.path("curl")!, ["-sS", "--max-time", "60", "-X", "BR@KEN", "-o", "/dev/null", "-w", "%{http_code}", "\(endpoint.url)/photo.jpg"], timeout: 120) }
         #expect(garbage.stdout.hasPrefix("4") || garbage.stdout.hasPrefix("5"), "\(garbage.stdout)")
         let after = try await offPool { try ChildProcess.run(
-            ExternalTool.path("curl")!, ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "\(endpoint.url)/healthz"]) }
+            ExternalTool.path("curl")!, ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "\(endpoint.url)/healthz"], timeout: 120) }
         #expect(after.stdout == "200")
         await server.shutdown()
     }
