@@ -14,7 +14,7 @@ enum TransformedEntityTag {
         cacheKey: String, fetchedURL: String, deliveredFormat: String, upstreamETag: String?,
         upstreamLastModified: String?, source: Data
     ) -> String {
-        var hash = FNV1a()
+        var hash = EntityTag.Digest()
         for part in [cacheKey, fetchedURL, deliveredFormat] {
             hash.update(part.utf8)
             hash.update(CollectionOfOne(0))
@@ -30,16 +30,5 @@ enum TransformedEntityTag {
         }
         let digits = String(hash.value, radix: 16)
         return EntityTag.strong("wb-" + String(repeating: "0", count: 16 - digits.count) + digits)
-    }
-
-    private struct FNV1a {
-        var value: UInt64 = 0xcbf2_9ce4_8422_2325
-
-        mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-            for byte in bytes {
-                value ^= UInt64(byte)
-                value = value &* 0x0000_0100_0000_01b3
-            }
-        }
     }
 }

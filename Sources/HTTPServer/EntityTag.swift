@@ -4,6 +4,23 @@ public enum EntityTag {
     /// A strong tag for an opaque value: `"<value>"`.
     public static func strong(_ value: String) -> String { "\"\(value)\"" }
 
+    /// 64-bit FNV-1a over the parts a tag is derived from: short, stable
+    /// across restarts, and the one hash the origin and the bridge share.
+    public struct Digest: Sendable {
+        /// The hash so far.
+        public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+        public init() {}
+
+        /// Mixes `bytes` into the hash.
+        public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
+            for byte in bytes {
+                value ^= UInt64(byte)
+                value = value &* 0x0000_0100_0000_01b3
+            }
+        }
+    }
+
     /// Whether `ifNoneMatch` (a header value: `*` or a list of tags) matches
     /// `etag`, ignoring `W/` on either side.
     public static func ifNoneMatch(_ ifNoneMatch: String, matches etag: String) -> Bool {

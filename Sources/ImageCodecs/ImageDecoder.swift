@@ -17,8 +17,10 @@ public struct ImageDecoder: Sendable {
     ///
     /// - Throws: ``ImageCodecError``, including ``ImageCodecError/Kind/unknownFormat``.
     public func decode(_ data: Data) throws -> DecodedImage {
-        try limits.checkInput(byteCount: data.count, format: ImageFormat.sniffIfImage(data))
-        switch try ImageFormat.sniff(data) {
+        let sniffed = ImageFormat.sniffIfImage(data)
+        try limits.checkInput(byteCount: data.count, format: sniffed)
+        // Sniffed once; `sniff` runs again only to build the unknown-format error.
+        switch try sniffed ?? ImageFormat.sniff(data) {
         case .webp:
             return try WebPDecoder(limits: limits).decodeAny(data)
         case .jpeg:

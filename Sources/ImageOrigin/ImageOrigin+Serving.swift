@@ -175,11 +175,8 @@ extension ImageOrigin {
 
     /// FNV-1a, 64 bits, in hex: short stable ETags from long keys.
     static func digest(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
+        var digest = EntityTag.Digest()
+        digest.update(text.utf8)
+        return String(digest.value, radix: 16)
     }
 }
