@@ -33,19 +33,24 @@ extension BridgeProxy {
         recordImageSource(image.source)
         recordUpstreamBytes(image.networkBytes, path: .image)
         if image.isFallback { recordOriginalBytes(image.data.count) }
+        var reply = await deliver(image, for: request, url: url, decision: decision)
+        // What the pipeline fetched counts too when the reply is a passthrough after all.
+        reply.upstreamBytes = (reply.upstreamBytes ?? 0) + image.networkBytes
+        return reply
+    }
 
+    /// The pipeline's bytes as the client shows them: as received, else
+    /// transcoded; the original passed through when transforming is
+    /// forbidden, too large, impossible, or would cost more.
+    private func deliver(
+        _ image: ImageDataResponse, for request: HTTPRequest, url: URL, decision: ClientDecision
+    ) async -> Reply {
         if CacheDirectives.containsNoTransform(image.headers["cache-control"]) {
             // The upstream forbids transforming this image: hand over the original untouched.
             return await passThrough(request, url: url, vary: varyFields, countsOriginal: true)
         }
         var capabilities = Transcoder.withoutWebP
-        if case .serveWebP = decision {
-            capabilities.insert(.webp)
-        } else if AcceptHeader.acceptsWebP(request.headers["Accept"]) {
-            // The policy said transcode (e.g. the legacy User-Agent rule), but
-            // this client shows WebP: the variant is smaller than any transcode.
-            capabilities.insert(.webp)
-        }
+        if case .serveWebP = decision { capabilities.insert(.webp) }
 
         let delivered: Data
         let format: ImageFormat

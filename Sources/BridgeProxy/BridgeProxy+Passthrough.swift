@@ -38,7 +38,7 @@ extension BridgeProxy {
             return Reply(
                 response: .text(
                     .badGateway, "upstream sent an invalid status \(loaded.statusCode): \(url.absoluteString)"),
-                outcome: .error)
+                outcome: .error, upstreamBytes: loaded.body.count)
         }
 
         var headers = HopByHopHeaders.responseFieldsToForward(loaded.headers)
@@ -61,7 +61,7 @@ extension BridgeProxy {
         }
         return Reply(
             response: HTTPResponse(status: HTTPStatus(code: loaded.statusCode), headers: headers, body: body),
-            outcome: .passthrough)
+            outcome: .passthrough, upstreamBytes: loaded.body.count)
     }
 
     /// `existing` `Vary` with `fields` added (case-insensitively unique);

@@ -59,7 +59,17 @@ public final class BridgeProxy: HTTPHandler {
     struct Reply {
         var response: HTTPResponse
         var outcome: Outcome
+        /// Body bytes received from the upstream to answer this request
+        /// (variant, original, or both after a fallback); `nil` when the
+        /// bridge answered without asking the upstream.
+        var upstreamBytes: Int?
     }
+
+    /// The response header that tells a client how many body bytes the
+    /// bridge received from the upstream for its request (`0` for a cache
+    /// hit): the network cost, which differs from the body's size when the
+    /// bridge transcoded. The demo reads it; `curl -i` shows it.
+    public static let upstreamBytesHeader = "X-WebPBridge-Upstream-Bytes"
 
     /// Answers one request: locally, from the image path, or by passing it
     /// through. Never throws and never hangs beyond the upstream timeouts:
@@ -72,6 +82,9 @@ public final class BridgeProxy: HTTPHandler {
             reply.response.headers["Via"] = via.appended(
                 to: reply.response.headers.values(for: "Via").joined(separator: ", ")
                     .nilIfEmpty)
+        }
+        if let upstreamBytes = reply.upstreamBytes {
+            reply.response.headers[Self.upstreamBytesHeader] = String(upstreamBytes)
         }
         record(reply, isHEAD: request.method == .head)
         return reply.response

@@ -12,9 +12,12 @@ public struct ClientPolicy: Sendable, Hashable {
         /// `Accept` lists `image/webp` with q > 0: serve WebP; otherwise transcode
         /// (or pass through when ``ClientPolicy/transcodesForOtherClients`` is off).
         case acceptHeader = "accept"
-        /// The legacy rule: a `User-Agent` containing `AppleWebKit` is a WebView
-        /// that cannot decode WebP, so transcode for it — unless its `Accept`
-        /// lists `image/webp` (iOS 14+), then serve WebP; pass everything else through.
+        /// The legacy app's rule, to the letter: a `User-Agent` containing
+        /// `AppleWebKit` is a WebView that cannot decode WebP, so transcode for
+        /// it whatever its `Accept` says; pass everything else through. It
+        /// reproduces the original app (and what a WebView that lists WebP
+        /// without decoding it needs); clients that do decode WebP and say so
+        /// are better served by ``acceptHeader``.
         case legacyAppleWebKit = "apple-webkit"
     }
 
@@ -70,9 +73,6 @@ public struct ClientPolicy: Sendable, Hashable {
             guard let userAgent = request.userAgent, userAgent.contains("AppleWebKit") else {
                 return .passThrough(reason: "User-Agent is not AppleWebKit")
             }
-            // A WebKit that says it decodes WebP (iOS 14+) gets it: transcoding
-            // would only cost bytes and quality.
-            if AcceptHeader.acceptsWebP(request.accept) { return .serveWebP(webPURL) }
             return .transcode(webPURL)
         }
     }

@@ -25,6 +25,21 @@ struct ImagePathTests {
         #expect(fetched.contains { $0.contains("imageView2") && $0.contains("format/webp") }, "\(fetched)")
     }
 
+    @Test func responsesSayWhatTheUpstreamCost() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        let first = await bridge.handle(.webView("/photo.jpg"))
+        let variantBytes = Int(first.headers[BridgeProxy.upstreamBytesHeader] ?? "")
+        #expect(variantBytes.map { $0 > 0 && $0 < fixture.photoJPEG.count } == true, "the WebP variant's size")
+        #expect(variantBytes != first.bodyData.count, "the network cost, not the transcoded body's size")
+        let hit = await bridge.handle(.webView("/photo.jpg"))
+        #expect(hit.headers[BridgeProxy.upstreamBytesHeader] == "0", "a cache hit costs the network nothing")
+        let page = await bridge.handle(HTTPRequest(target: "/index.html"))
+        #expect(page.headers[BridgeProxy.upstreamBytesHeader] == String(page.bodyData.count))
+        let health = await bridge.handle(HTTPRequest(target: "/__bridge/healthz"))
+        #expect(health.headers[BridgeProxy.upstreamBytesHeader] == nil)
+    }
+
     @Test func webKitWithoutWebPGetsJPEGForAnOpaquePhoto() async throws {
         let fixture = try BridgeFixture()
         let bridge = try fixture.bridge()
@@ -87,7 +102,8 @@ struct ImagePathTests {
         #expect(webView.headers["Content-Type"] == "image/jpeg")
         #expect(webView.headers["Vary"] == "Accept, User-Agent")
 
-        // Chrome's User-Agent contains AppleWebKit too, but it shows WebP: it gets the smaller variant.
+        // Chrome's User-Agent contains AppleWebKit too: the legacy rule looks at the
+        // User-Agent alone, as the original app did, so Chrome is transcoded for.
         let chrome = await bridge.handle(
             HTTPRequest(
                 target: "/photo.jpg",
@@ -95,7 +111,7 @@ struct ImagePathTests {
                     "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0",
                     "Accept": BridgeFixture.webPAccept,
                 ]))
-        #expect(chrome.headers["Content-Type"] == "image/webp")
+        #expect(chrome.headers["Content-Type"] == "image/jpeg")
 
         // The legacy app never rewrote on iPads: the original passes through.
         let iPad = await bridge.handle(

@@ -75,6 +75,9 @@ final class WebPBridgeURLProtocolTests: Sendable {
     }
 
     @Test func aClientThatAcceptsWebPGetsWebP() async throws {
+        // The `accept` policy negotiates (the legacy one looks at the User-Agent only).
+        let negotiating = WebPBridgeURLProtocol.register(.init(pipeline: pipeline, policy: .standard))
+        defer { WebPBridgeURLProtocol.unregister(negotiating) }
         let (data, response) = try await session.data(for: request(PipelineFixture.photo, accept: "image/webp,*/*"))
         #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "image/webp")
         #expect(try ImageFormat.sniff(data) == .webp)

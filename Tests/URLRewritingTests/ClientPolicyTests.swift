@@ -59,10 +59,10 @@ import URLRewriting
             for: ClientRequest(url: Self.image, userAgent: Self.safari, accept: "image/*", deviceClass: .phone),
             using: Self.rewriter)
         #expect(webView == .transcode(Self.variant))
-        // A WebKit that declares WebP support gets WebP rather than a transcode.
-        let modern = policy.decision(
+        // The original app's rule to the letter: the User-Agent decides, not Accept.
+        let listsWebP = policy.decision(
             for: ClientRequest(url: Self.image, userAgent: Self.safari, accept: "image/webp,*/*"), using: Self.rewriter)
-        #expect(modern == .serveWebP(Self.variant))
+        #expect(listsWebP == .transcode(Self.variant))
         let native = policy.decision(for: ClientRequest(url: Self.image, userAgent: "NewsApp/3.1 CFNetwork"), using: Self.rewriter)
         #expect(native == .passThrough(reason: "User-Agent is not AppleWebKit"))
         let iPad = policy.decision(

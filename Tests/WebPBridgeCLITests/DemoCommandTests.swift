@@ -55,6 +55,7 @@ struct DemoCommandTests {
             #expect(report.pageBytes > 0)
             for image in report.images {
                 #expect(image.deliveredBytes > 0 && image.originalBytes > 0)
+                #expect(image.wireBytes > 0, "\(image.path): the bridge says what it fetched")
                 #expect((image.ssim ?? 0) > 0.9, "\(image.path): SSIM \(image.ssim ?? 0)")
                 #expect(image.deliveredType.hasPrefix("image/") && image.deliveredType != "image/webp")
             }

@@ -7,19 +7,19 @@ import Testing
 
 @Suite("The demo's client and report")
 struct DemoReportTests {
-    private func result(_ path: String, original: Int, delivered: Int, ssim: Double?) -> DemoImageResult {
+    private func result(_ path: String, original: Int, wire: Int, delivered: Int, ssim: Double?) -> DemoImageResult {
         DemoImageResult(
-            path: path, original: Data(count: original), delivered: Data(count: delivered), originalType: "image/jpeg",
-            deliveredType: "image/jpeg", ssim: ssim)
+            path: path, original: Data(count: original), delivered: Data(count: delivered), wireBytes: wire,
+            originalType: "image/jpeg", deliveredType: "image/jpeg", ssim: ssim)
     }
 
     private var sample: DemoReport {
         DemoReport(
             images: [
-                result("/images/article-01.jpg", original: 3_000_000, delivered: 300_000, ssim: 0.96),
-                result("/images/article-02.jpg", original: 2_000_000, delivered: 150_000, ssim: 0.92),
-                result("/images/logo-a.png", original: 400_000, delivered: 100_000, ssim: 0.99),
-                result("/images/live.gif", original: 100_000, delivered: 100_000, ssim: 1),
+                result("/images/article-01.jpg", original: 3_000_000, wire: 200_000, delivered: 300_000, ssim: 0.96),
+                result("/images/article-02.jpg", original: 2_000_000, wire: 100_000, delivered: 150_000, ssim: 0.92),
+                result("/images/logo-a.png", original: 400_000, wire: 450_000, delivered: 100_000, ssim: 0.99),
+                result("/images/live.gif", original: 100_000, wire: 100_000, delivered: 100_000, ssim: 1),
             ],
             pageBytes: 20_000, bridgeTime: .milliseconds(1_234), directTime: .milliseconds(567),
             bridgeURL: "http://127.0.0.1:1", originURL: "http://127.0.0.1:2")
@@ -30,23 +30,28 @@ struct DemoReportTests {
         let totals = sample.totals
         #expect(totals.count == 4)
         #expect(totals.originalBytes == 5_500_000)
+        #expect(totals.wireBytes == 850_000)
         #expect(totals.deliveredBytes == 650_000)
-        #expect(abs(totals.savedPercent - (1 - 650_000.0 / 5_500_000.0) * 100) < 1e-9)
+        // The saving is the network's: the bytes the bridge received, not those it handed over.
+        #expect(abs(totals.savedPercent - (1 - 850_000.0 / 5_500_000.0) * 100) < 1e-9)
+        #expect(abs(totals.deliveredSavedPercent - (1 - 650_000.0 / 5_500_000.0) * 100) < 1e-9)
         #expect(abs(totals.meanSSIM! - (0.96 + 0.92 + 0.99 + 1) / 4) < 1e-12)
         #expect(totals.minSSIM == 0.92)
         #expect(DemoReport.Totals([DemoImageResult]()).savedPercent == 0)
-        #expect(DemoReport.Totals([result("/a.png", original: 100, delivered: 150, ssim: nil)]).savedPercent == -50)
+        #expect(
+            DemoReport.Totals([result("/a.png", original: 100, wire: 150, delivered: 100, ssim: nil)]).savedPercent == -50)
     }
 
     @Test("the table ends with the summary line, exactly")
     func summaryLine() {
         let report = sample
-        #expect(report.summaryLine == "saved 88.2% of image bytes (5.5 MB → 0.7 MB), mean SSIM 0.968, min SSIM 0.920")
+        #expect(report.summaryLine == "saved 84.5% of image bytes (5.5 MB → 0.8 MB), mean SSIM 0.968, min SSIM 0.920")
         let lines = report.table.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.last.map(String.init) == report.summaryLine)
         #expect(report.table.contains("photos (JPEG)") && report.table.contains("logos (PNG)"))
         #expect(report.table.contains("animation (GIF)") && report.table.contains("all images"))
         #expect(report.table.contains("1.23 s through the bridge"))
+        #expect(report.table.contains("88.2% below the originals"), "the WebView's bytes are reported too")
     }
 
     @Test("the HTML report shows every image, its figures and an SVG bar chart")

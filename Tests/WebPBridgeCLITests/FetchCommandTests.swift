@@ -29,9 +29,11 @@ struct FetchCommandTests {
         await server.shutdown()
     }
 
-    static func fetch(_ url: String, _ extra: [String] = []) async -> (status: Int32, json: [String: Any], stderr: String) {
+    static func fetch(
+        _ url: String, _ extra: [String] = [], preset: String = "qiniu-legacy"
+    ) async -> (status: Int32, json: [String: Any], stderr: String) {
         let result = await CapturedIO.run(
-            ["fetch", url, "--preset", "qiniu-legacy", "--host", "127.0.0.1", "--width", "750", "--json"] + extra)
+            ["fetch", url, "--preset", preset, "--host", "127.0.0.1", "--width", "750", "--json"] + extra)
         let json = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
         return (result.status, json, result.stderr)
     }
@@ -64,8 +66,12 @@ struct FetchCommandTests {
     @Test func aClientAcceptingWebPGetsWebP() async throws {
         try await Self.withOrigin { base, folder in
             let output = folder.file("out.webp")
-            let result = await Self.fetch("\(base)/photo.jpg", ["--accept", "image/webp,*/*", "-o", output.path])
+            // The `accept` policy (qiniu preset) negotiates; the legacy one looks at the User-Agent only.
+            let result = await Self.fetch(
+                "\(base)/photo.jpg", ["--accept", "image/webp,*/*", "-o", output.path], preset: "qiniu")
             #expect(result.json["contentType"] as? String == "image/webp")
+            let legacy = await Self.fetch("\(base)/photo.jpg", ["--accept", "image/webp,*/*"])
+            #expect(legacy.json["contentType"] as? String == "image/jpeg")
             let info = try ImageInfo(Data(contentsOf: output))
             #expect(info.width == 750)
         }

@@ -1,3 +1,4 @@
+import BridgeProxy
 import Foundation
 import ImageCodecs
 
@@ -71,6 +72,9 @@ struct DemoClient: Sendable {
         var status: Int
         var contentType: String
         var body: Data
+        /// What the bridge says it received from the upstream for this
+        /// response (`X-WebPBridge-Upstream-Bytes`); `nil` from the origin.
+        var upstreamBytes: Int? = nil
     }
 
     private func sessionConfiguration() -> URLSessionConfiguration {
@@ -93,7 +97,8 @@ struct DemoClient: Sendable {
             let http = response as? HTTPURLResponse
             return Fetched(
                 status: http?.statusCode ?? 0, contentType: http?.value(forHTTPHeaderField: "Content-Type") ?? "",
-                body: body)
+                body: body,
+                upstreamBytes: http?.value(forHTTPHeaderField: BridgeProxy.upstreamBytesHeader).flatMap { Int($0) })
         } catch {
             throw CommandFailure("\(url.absoluteString): \(error.localizedDescription)")
         }
@@ -139,8 +144,10 @@ struct DemoClient: Sendable {
     /// delivered size, then luma SSIM. Images under SSIM's 11×11 window
     /// count as 1 when their pixels match and 0 otherwise.
     static func measure(path: String, original: Fetched, delivered: Fetched) -> DemoImageResult {
+        // A bridge that does not say what it fetched is counted at the size it delivered.
         var result = DemoImageResult(
-            path: path, original: original.body, delivered: delivered.body, originalType: original.contentType,
+            path: path, original: original.body, delivered: delivered.body,
+            wireBytes: delivered.upstreamBytes ?? delivered.body.count, originalType: original.contentType,
             deliveredType: delivered.contentType)
         guard original.status == 200 else {
             result.failure = "the origin answered \(original.status)"

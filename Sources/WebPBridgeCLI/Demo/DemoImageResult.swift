@@ -3,6 +3,12 @@ import Foundation
 /// One image of the demo page: what it costs loaded directly from the origin
 /// and through the bridge, and how close the delivered picture is to the
 /// original.
+///
+/// Through the bridge there are two sizes: the bytes the bridge received
+/// from the origin (the network cost, WebP) and the bytes it handed to the
+/// WebView after transcoding (on the device or over loopback, free). The
+/// saving is measured on the first, as the original app measured its
+/// readers' traffic.
 struct DemoImageResult: Sendable {
     /// The image's path on the site, e.g. `/images/article-01.jpg`.
     var path: String
@@ -10,6 +16,10 @@ struct DemoImageResult: Sendable {
     var original: Data
     /// The body the bridge delivered.
     var delivered: Data
+    /// Body bytes the bridge received from the origin for this image (its
+    /// `X-WebPBridge-Upstream-Bytes`): the variant, plus the original after
+    /// a fallback or when the original passed through.
+    var wireBytes: Int
     /// `Content-Type` of the original and of the delivered response.
     var originalType: String
     var deliveredType: String

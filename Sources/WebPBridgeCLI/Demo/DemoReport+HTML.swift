@@ -34,8 +34,7 @@ extension DemoReport {
         let escape = DemoPage.escape
         var cards = ""
         for (index, image) in images.enumerated() {
-            let saved =
-                image.originalBytes == 0 ? 0 : (1 - Double(image.deliveredBytes) / Double(image.originalBytes)) * 100
+            let saved = Self.percentSaved(image.wireBytes, of: image.originalBytes)
             let size = { (size: (width: Int, height: Int)?) in size.map { "\($0.width)×\($0.height)" } ?? "?" }
             let quality = image.ssim.map { "SSIM \(Self.fixed($0, 3))" } ?? "SSIM –"
             let grade =
@@ -52,6 +51,7 @@ extension DemoReport {
                     <span class="badge \(saved >= 50 ? "good" : saved > 0 ? "fair" : "none")">\(Self.fixed(saved, 1))% saved</span>
                     <span class="badge \(grade)">\(quality)</span><br>
                     original \(Self.kilobytes(image.originalBytes)) · \(escape(image.originalType)) · \(size(image.originalSize))
+                    → on the wire \(Self.kilobytes(image.wireBytes))
                     → delivered \(Self.kilobytes(image.deliveredBytes)) · \(escape(image.deliveredType)) · \(size(image.deliveredSize))
                     \(image.failure.map { "<br><span class=\"badge bad\">\(escape($0))</span>" } ?? "")
                   </figcaption>
@@ -97,13 +97,15 @@ extension DemoReport {
             <div class="stats">
               <div class="stat hero"><b>\(Self.fixed(totals.savedPercent, 1))%</b><span>of image bytes saved</span></div>
               <div class="stat"><b>\(Self.humanBytes(totals.originalBytes))</b><span>loaded directly</span></div>
-              <div class="stat"><b>\(Self.humanBytes(totals.deliveredBytes))</b><span>through the bridge</span></div>
+              <div class="stat"><b>\(Self.humanBytes(totals.wireBytes))</b><span>on the wire through the bridge</span></div>
+              <div class="stat"><b>\(Self.humanBytes(totals.deliveredBytes))</b><span>handed to the WebView (\(Self.fixed(totals.deliveredSavedPercent, 1))% saved)</span></div>
               <div class="stat"><b>\(Self.fixed(totals.meanSSIM ?? 0, 3))</b><span>mean SSIM (min \(Self.fixed(totals.minSSIM ?? 0, 3)))</span></div>
               <div class="stat"><b>\(Self.seconds(bridgeTime))</b><span>page and images via the bridge</span></div>
             </div>
             <section>
               <h2>Bytes per image</h2>
-              <p class="legend"><span style="background:#b8c0c8"></span>loaded directly<span style="background:#1f8a5b"></span>through the bridge</p>
+              <p class="legend"><span style="background:#b8c0c8"></span>loaded directly<span style="background:#1f8a5b"></span>on the wire through the bridge<span style="background:#7fb3e0"></span>handed to the WebView after transcoding</p>
+              <p class="note">The bridge fetches the WebP variant over the network and transcodes it next to the WebView (in-process or over loopback), so the network pays the green bar; the blue one never leaves the device.</p>
             \(barChart())
             </section>
             <section>
@@ -126,22 +128,25 @@ extension DemoReport {
         let rowHeight = 16
         let labelWidth = 190
         let chartWidth = 900
-        let largest = max(1, images.map { max($0.originalBytes, $0.deliveredBytes) }.max() ?? 1)
+        let largest = max(1, images.map { max($0.originalBytes, $0.wireBytes, $0.deliveredBytes) }.max() ?? 1)
         let height = images.count * rowHeight + 24
         var svg =
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(labelWidth + chartWidth + 150) \(height)\" width=\"100%\" role=\"img\" aria-label=\"bytes per image\" font-family=\"system-ui, sans-serif\" font-size=\"11\">\n"
         for (index, image) in images.enumerated() {
             let y = index * rowHeight
             let original = Double(image.originalBytes) / Double(largest) * Double(chartWidth)
+            let wire = Double(image.wireBytes) / Double(largest) * Double(chartWidth)
             let delivered = Double(image.deliveredBytes) / Double(largest) * Double(chartWidth)
             let name = DemoPage.escape(image.path.split(separator: "/").last.map(String.init) ?? image.path)
             svg += "<text x=\"\(labelWidth - 6)\" y=\"\(y + 12)\" text-anchor=\"end\" fill=\"#3a444b\">\(name)</text>"
             svg +=
                 "<rect x=\"\(labelWidth)\" y=\"\(y + 2)\" width=\"\(Self.fixed(original, 1))\" height=\"\(rowHeight - 4)\" rx=\"2\" fill=\"#b8c0c8\"><title>\(name): \(Self.kilobytes(image.originalBytes)) directly</title></rect>"
             svg +=
-                "<rect x=\"\(labelWidth)\" y=\"\(y + 4)\" width=\"\(Self.fixed(max(delivered, 1), 1))\" height=\"\(rowHeight - 8)\" rx=\"2\" fill=\"#1f8a5b\"><title>\(name): \(Self.kilobytes(image.deliveredBytes)) through the bridge</title></rect>"
+                "<rect x=\"\(labelWidth)\" y=\"\(y + 3)\" width=\"\(Self.fixed(max(delivered, 1), 1))\" height=\"\(rowHeight - 6)\" rx=\"2\" fill=\"#7fb3e0\"><title>\(name): \(Self.kilobytes(image.deliveredBytes)) handed to the WebView</title></rect>"
             svg +=
-                "<text x=\"\(labelWidth + Int(original) + 6)\" y=\"\(y + 12)\" fill=\"#5f6b73\">\(Self.kilobytes(image.deliveredBytes)) of \(Self.kilobytes(image.originalBytes))</text>\n"
+                "<rect x=\"\(labelWidth)\" y=\"\(y + 5)\" width=\"\(Self.fixed(max(wire, 1), 1))\" height=\"\(rowHeight - 10)\" rx=\"2\" fill=\"#1f8a5b\"><title>\(name): \(Self.kilobytes(image.wireBytes)) on the wire through the bridge</title></rect>"
+            svg +=
+                "<text x=\"\(labelWidth + Int(max(original, delivered)) + 6)\" y=\"\(y + 12)\" fill=\"#5f6b73\">\(Self.kilobytes(image.wireBytes)) of \(Self.kilobytes(image.originalBytes))</text>\n"
         }
         let axisY = images.count * rowHeight + 14
         svg +=
