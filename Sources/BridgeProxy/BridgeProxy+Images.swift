@@ -26,7 +26,7 @@ extension BridgeProxy {
             if let loading = error.loadingError, loading.kind != .tooLarge {
                 return upstreamFailure(loading, url: error.url)
             }
-            return await passThrough(request, url: url, vary: varyFields)
+            return await passThrough(request, url: url, vary: varyFields, refusesWebP: !decision.servesWebP)
         } catch {
             return refusal(.serviceUnavailable, "the request was cancelled", outcome: .cancelled)
         }
@@ -45,12 +45,13 @@ extension BridgeProxy {
     private func deliver(
         _ image: ImageDataResponse, for request: HTTPRequest, url: URL, decision: ClientDecision
     ) async -> Reply {
+        let refusesWebP = !decision.servesWebP
         if CacheDirectives.containsNoTransform(image.headers["cache-control"]) {
             // The upstream forbids transforming this image: hand over the original untouched.
-            return await passThrough(request, url: url, vary: varyFields, countsOriginal: true)
+            return await passThrough(request, url: url, vary: varyFields, countsOriginal: true, refusesWebP: refusesWebP)
         }
         var capabilities = Transcoder.withoutWebP
-        if case .serveWebP = decision { capabilities.insert(.webp) }
+        if decision.servesWebP { capabilities.insert(.webp) }
 
         let delivered: Data
         let format: ImageFormat
@@ -59,7 +60,7 @@ extension BridgeProxy {
             delivered = image.data
             format = image.format
         } else if image.data.count > configuration.limits.maxTranscodeInputBytes {
-            return await passThrough(request, url: url, vary: varyFields, countsOriginal: true)
+            return await passThrough(request, url: url, vary: varyFields, countsOriginal: true, refusesWebP: refusesWebP)
         } else {
             let transcoder = self.transcoder
             let source = image.data
@@ -75,7 +76,7 @@ extension BridgeProxy {
                 // A lossy variant re-encoded as PNG (transparent pixels) can outweigh
                 // the original PNG; never deliver more bytes than the original costs.
                 if output.format == .png, !image.isFallback, await originalSize(of: url).map({ $0 <= output.data.count }) == true {
-                    return await passThrough(request, url: url, vary: varyFields, countsOriginal: true)
+                    return await passThrough(request, url: url, vary: varyFields, countsOriginal: true, refusesWebP: refusesWebP)
                 }
                 delivered = output.data
                 format = output.format
@@ -90,7 +91,7 @@ extension BridgeProxy {
                 return refusal(.serviceUnavailable, "the request was cancelled", outcome: .cancelled)
             } catch {
                 // Bytes that sniff as an image but do not decode: the original, as the upstream has it.
-                return await passThrough(request, url: url, vary: varyFields, countsOriginal: true)
+                return await passThrough(request, url: url, vary: varyFields, countsOriginal: true, refusesWebP: refusesWebP)
             }
         }
         return imageReply(request, image: image, body: delivered, format: format, transcoded: transcoded)
@@ -150,5 +151,13 @@ extension BridgeProxy {
     /// `text` without line breaks, so a reason stays one line.
     static func oneLine(_ text: String) -> String {
         String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    }
+}
+
+extension ClientDecision {
+    /// Whether the client is to get WebP (rather than a transcode or the original).
+    fileprivate var servesWebP: Bool {
+        if case .serveWebP = self { return true }
+        return false
     }
 }

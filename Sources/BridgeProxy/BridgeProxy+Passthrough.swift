@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import ImagePipeline
+import URLRewriting
 
 extension BridgeProxy {
     /// Forwards `request` to `url` and returns the upstream's answer
@@ -14,10 +15,15 @@ extension BridgeProxy {
     ///     transformed body for the same URL.
     ///   - countsOriginal: Whether the body is an original image the bridge
     ///     declined to transform (counted in the original-bytes metric).
-    func passThrough(_ request: HTTPRequest, url: URL, vary: String? = nil, countsOriginal: Bool = false) async
-        -> Reply
-    {
+    func passThrough(
+        _ request: HTTPRequest, url: URL, vary: String? = nil, countsOriginal: Bool = false, refusesWebP: Bool = false
+    ) async -> Reply {
         var fields = HopByHopHeaders.requestFieldsToForward(request.headers)
+        if refusesWebP {
+            // The policy says this client cannot show WebP, whatever its Accept
+            // lists: a negotiating upstream must not answer the original with WebP.
+            fields["accept"] = AcceptHeader.refusingWebP(request.headers["Accept"])
+        }
         fields["via"] = via.appended(
             to: request.headers.values(for: "Via").joined(separator: ", ").nilIfEmpty,
             protocolVersion: request.version)

@@ -22,4 +22,19 @@ public enum AcceptHeader {
         }
         return false
     }
+
+    /// `accept` with every `image/webp` range removed and `image/webp;q=0`
+    /// added, for a request made on behalf of a client that must not get
+    /// WebP (a negotiating upstream would otherwise answer with it).
+    ///
+    /// A missing or empty header becomes `*/*, image/webp;q=0`, keeping
+    /// "anything else" acceptable.
+    public static func refusingWebP(_ accept: String?) -> String {
+        let kept = (accept ?? "").split(separator: ",").filter { range in
+            let type = range.split(separator: ";", maxSplits: 1).first ?? ""
+            return !type.trimmingSpaces.isEmpty && RawQuery.lowercasedASCII(type.trimmingSpaces) != "image/webp"
+        }
+        let others = kept.isEmpty ? "*/*" : kept.map { String($0.trimmingSpaces) }.joined(separator: ", ")
+        return others + ", image/webp;q=0"
+    }
 }

@@ -95,7 +95,7 @@ struct ImagePathTests {
         #expect(notModified.bodyData.isEmpty)
     }
 
-    @Test func legacyPolicyVariesOnUserAgentAndNeverTranscodesForAWebPClient() async throws {
+    @Test func legacyPolicyDecidesOnTheUserAgentAloneAndVariesOnIt() async throws {
         let fixture = try BridgeFixture()
         let bridge = try fixture.bridge(policy: .legacy)
         let webView = await bridge.handle(.webView("/photo.jpg"))
@@ -139,6 +139,19 @@ struct ImagePathTests {
         #expect(response.bodyData == fixture.photoJPEG, "the original's bytes, not a transcode of the variant")
         #expect(response.headers["Cache-Control"] == "public, no-transform")
         #expect(fixture.upstream.requests.last?.url.absoluteString == "http://img.test/nt.jpg")
+    }
+
+    @Test func originalsFetchedForAClientWithoutWebPRefuseWebP() async throws {
+        // Under the legacy rule Chrome is transcoded for although its Accept lists WebP;
+        // when the original passes through instead, a negotiating upstream must not
+        // answer it with WebP.
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge(policy: .legacy)
+        let response = await bridge.handle(.webView("/nt.jpg", accept: BridgeFixture.webPAccept))
+        #expect(response.bodyData == fixture.photoJPEG)
+        let accept = try #require(fixture.upstream.requests.last?.headers["accept"])
+        #expect(!AcceptHeader.acceptsWebP(accept), "\(accept)")
+        #expect(accept.hasPrefix("image/apng"), "the client's other types are kept: \(accept)")
     }
 
     @Test func noTransformOnTheRequestPassesTheOriginalThrough() async throws {

@@ -20,4 +20,20 @@ struct AcceptHeaderTests {
     @Test func absentHeaderIsNoWebP() {
         #expect(!AcceptHeader.acceptsWebP(nil))
     }
+
+    @Test(arguments: [
+        ("image/avif,image/webp,image/apng,image/*,*/*;q=0.8", "image/avif, image/apng, image/*, */*;q=0.8, image/webp;q=0"),
+        ("IMAGE/WebP;q=0.9 , image/png", "image/png, image/webp;q=0"),
+        ("image/png,image/*;q=0.8", "image/png, image/*;q=0.8, image/webp;q=0"),
+        ("image/webp", "*/*, image/webp;q=0"),
+        ("", "*/*, image/webp;q=0"),
+    ])
+    func refusingWebPKeepsTheOtherTypes(accept: String, expected: String) {
+        #expect(AcceptHeader.refusingWebP(accept) == expected)
+        #expect(!AcceptHeader.acceptsWebP(AcceptHeader.refusingWebP(accept)))
+    }
+
+    @Test func refusingWebPWithoutAHeaderStillAcceptsAnythingElse() {
+        #expect(AcceptHeader.refusingWebP(nil) == "*/*, image/webp;q=0")
+    }
 }
