@@ -52,16 +52,19 @@ let package = Package(
             name: "URLRewriting",
             swiftSettings: swiftSettings),
         .target(
+            name: "HTTPFields",
+            swiftSettings: swiftSettings),
+        .target(
             name: "HTTPServer",
             dependencies: ["CMicroHTTPD"],
             swiftSettings: swiftSettings),
         .target(
             name: "ImageOrigin",
-            dependencies: ["HTTPServer", "ImageCodecs", "URLRewriting"],
+            dependencies: ["HTTPServer", "HTTPFields", "ImageCodecs", "URLRewriting"],
             swiftSettings: swiftSettings),
         .target(
             name: "ImagePipeline",
-            dependencies: ["ImageCodecs", "URLRewriting", "CCurl"],
+            dependencies: ["ImageCodecs", "URLRewriting", "HTTPFields", "CCurl"],
             swiftSettings: swiftSettings),
         .target(
             name: "WebPURLProtocol",
@@ -126,12 +129,16 @@ let package = Package(
             dependencies: ["URLRewriting", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "HTTPFieldsTests",
+            dependencies: ["HTTPFields"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ImageOriginTests",
-            dependencies: ["ImageOrigin", "HTTPServer", "ImageCodecs", "TestSupport"],
+            dependencies: ["ImageOrigin", "HTTPServer", "HTTPFields", "ImageCodecs", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ImagePipelineTests",

@@ -188,17 +188,4 @@ import Testing
         #expect(policy.refreshed(entry, with: response(304, ["Cache-Control": "no-store"]), now: now) == nil)
         #expect(policy.refreshed(entry, with: response(200), now: now) == nil)
     }
-
-    @Test(arguments: [
-        ("Sun, 06 Nov 1994 08:49:37 GMT", 784_111_777.0), ("Sunday, 06-Nov-94 08:49:37 GMT", 784_111_777),
-        ("Sun Nov  6 08:49:37 1994", 784_111_777),
-    ])
-    func httpDates(text: String, seconds: Double) {
-        #expect(HTTPDateParser.parse(text) == Date(timeIntervalSince1970: seconds))
-    }
-
-    @Test(arguments: ["", "0", "-1", "yesterday", "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT"])
-    func notHTTPDates(text: String) {
-        #expect(HTTPDateParser.parse(text) == nil)
-    }
 }

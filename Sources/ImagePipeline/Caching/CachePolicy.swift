@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPFields
 
 /// Decides, from a response's headers, whether a client cache may keep it and
 /// for how long, and how to revalidate it once stale (RFC 9111, as it applies
@@ -134,10 +135,10 @@ public struct CachePolicy: Sendable, Equatable {
             return TimeInterval(maxAge - age)
         }
         if let expires = response.header("expires") {
-            guard let expiresDate = HTTPDateParser.parse(expires) else { return 0 }
+            guard let expiresDate = HTTPDate.parse(expires) else { return 0 }
             // Measured from the server's own `Date` when it sent one, so a
             // skewed server clock does not matter; else from our clock.
-            let date = response.header("date").flatMap(HTTPDateParser.parse) ?? now
+            let date = response.header("date").flatMap(HTTPDate.parse) ?? now
             return expiresDate.timeIntervalSince(date) - TimeInterval(age)
         }
         return defaultLifetime
