@@ -59,7 +59,9 @@ extension BridgeProxy {
         if capabilities.contains(image.format) {
             delivered = image.data
             format = image.format
-        } else if image.data.count > configuration.limits.maxTranscodeInputBytes {
+        } else if image.data.count > configuration.limits.maxTranscodeInputBytes
+            || transcodeOutweighsOriginal.contains(image.cacheKey, now: configuration.pipeline.configuration.now())
+        {
             return await passThrough(request, url: url, vary: varyFields, countsOriginal: true, refusesWebP: refusesWebP)
         } else {
             let transcoder = self.transcoder
@@ -76,6 +78,7 @@ extension BridgeProxy {
                 // A lossy variant re-encoded as PNG (transparent pixels) can outweigh
                 // the original PNG; never deliver more bytes than the original costs.
                 if output.format == .png, !image.isFallback, await originalSize(of: url).map({ $0 <= output.data.count }) == true {
+                    transcodeOutweighsOriginal.insert(image.cacheKey, now: configuration.pipeline.configuration.now())
                     return await passThrough(request, url: url, vary: varyFields, countsOriginal: true, refusesWebP: refusesWebP)
                 }
                 delivered = output.data

@@ -35,6 +35,11 @@ public final class BridgeProxy: HTTPHandler {
     let via: ViaHeader
     let transcoder: Transcoder
     let redirects: RedirectLocation?
+    /// Cache keys whose transcode came out bigger than the original (a lossy
+    /// variant with alpha re-encoded as PNG): for the pipeline's negative
+    /// cache lifetime their original passes through at once, without
+    /// transcoding again or asking the upstream for the original's size.
+    let transcodeOutweighsOriginal: NegativeCache
 
     /// The path prefix of the bridge's own endpoints.
     public static let localPathPrefix = "/__bridge/"
@@ -52,6 +57,8 @@ public final class BridgeProxy: HTTPHandler {
         via = ViaHeader(token: configuration.viaToken)
         transcoder = Transcoder(configuration: configuration.transcoder)
         redirects = router.reversePrefix.map(RedirectLocation.init(upstreamPrefix:))
+        transcodeOutweighsOriginal = NegativeCache(
+            lifetime: configuration.pipeline.configuration.negativeCacheLifetime)
         registerMetrics()
     }
 

@@ -15,6 +15,8 @@ struct BridgeFixture {
     let upstream: InProcessUpstream
     let photoJPEG: Data
     let logoPNG: Data
+    /// `/flat.png`: an original whose variant, transcoded to PNG, outweighs it.
+    let flatPNG: Data
 
     static let html = Data("<!doctype html><title>front page</title><img src=\"/photo.jpg\">\n".utf8)
     static let css = Data("body { margin: 0 }\n".utf8)
@@ -38,6 +40,8 @@ struct BridgeFixture {
         var logoPNG: Data
         var animatedWebP: Data
         var stillWebP: Data
+        var flatPNG: Data
+        var busyAlphaWebP: Data
     }
 
     private static let samples = Result { () throws -> Samples in
@@ -46,7 +50,22 @@ struct BridgeFixture {
                 SyntheticImages.photo(width: 1200, height: 800)),
             logoPNG: try PNGEncoder().encode(SyntheticImages.photo(width: 300, height: 200, alpha: true)),
             animatedWebP: try WebPEncoder().encode(SyntheticImages.animation(width: 64, height: 48, frameCount: 4)),
-            stillWebP: try WebPEncoder().encode(SyntheticImages.photo(width: 200, height: 100)))
+            stillWebP: try WebPEncoder().encode(SyntheticImages.photo(width: 200, height: 100)),
+            flatPNG: try PNGEncoder().encode(Self.flatLogo),
+            busyAlphaWebP: try WebPEncoder().encode(SyntheticImages.photo(width: 256, height: 256, alpha: true)))
+    }
+
+    /// 256×256: a transparent half and an opaque red half. Its PNG is tiny;
+    /// a PNG of any lossy variant of it is not.
+    static var flatLogo: Image {
+        var image = Image(width: 256, height: 256, filledWith: (0, 0, 0, 0))
+        image.pixels.withUnsafeMutableBufferPointer { pixels in
+            for offset in stride(from: pixels.count / 2, to: pixels.count, by: 4) {
+                pixels[offset] = 200
+                pixels[offset + 3] = 255
+            }
+        }
+        return image
     }
 
     init() throws {
@@ -58,6 +77,9 @@ struct BridgeFixture {
         try logoPNG.write(to: folder.file("logo.png"))
         let animatedWebP = samples.animatedWebP
         let stillWebP = samples.stillWebP
+        flatPNG = samples.flatPNG
+        let flat = samples.flatPNG
+        let busyAlphaWebP = samples.busyAlphaWebP
         let origin = try ImageOrigin(configuration: .init(root: folder.url.path))
         let photo = photoJPEG
         upstream = InProcessUpstream(
@@ -79,6 +101,10 @@ struct BridgeFixture {
                         ? .data(photo, contentType: "image/jpeg", headers: ["Cache-Control": "public, no-transform"])
                         : .data(
                             stillWebP, contentType: "image/webp", headers: ["Cache-Control": "public, no-transform"])
+                case "/flat.png":
+                    // A CDN whose variant of a flat logo is a busy lossy WebP with alpha.
+                    return request.query == nil
+                        ? .data(flat, contentType: "image/png") : .data(busyAlphaWebP, contentType: "image/webp")
                 case "/old":
                     return HTTPResponse(status: .found, headers: ["Location": "http://img.test/new?from=old"])
                 case "/away":

@@ -40,6 +40,24 @@ struct ImagePathTests {
         #expect(health.headers[BridgeProxy.upstreamBytesHeader] == nil)
     }
 
+    @Test func anOriginalSmallerThanItsTranscodePassesThroughAndIsRemembered() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        let first = await bridge.handle(.webView("/flat.png"))
+        #expect(first.status == .ok)
+        #expect(first.bodyData == fixture.flatPNG, "never more bytes than the original")
+        let heads = fixture.upstream.requests.filter { $0.method == "HEAD" }.count
+        #expect(heads == 1, "the original's size was asked once")
+        let transcodes = bridge.metrics.render()
+        let second = await bridge.handle(.webView("/flat.png"))
+        #expect(second.bodyData == fixture.flatPNG)
+        #expect(fixture.upstream.requests.filter { $0.method == "HEAD" }.count == heads, "no second HEAD")
+        #expect(
+            bridge.metrics.render().split(separator: "\n").filter { $0.hasPrefix("webpbridge_proxy_transcode_seconds_count") }
+                == transcodes.split(separator: "\n").filter { $0.hasPrefix("webpbridge_proxy_transcode_seconds_count") },
+            "no second transcode")
+    }
+
     @Test func webKitWithoutWebPGetsJPEGForAnOpaquePhoto() async throws {
         let fixture = try BridgeFixture()
         let bridge = try fixture.bridge()
