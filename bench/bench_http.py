@@ -20,11 +20,12 @@ The bridge (`webp-bridge proxy` in front of the origin, qiniu preset, width
   returned. Same wrk settings as the origin rows.
 - transcode: a WebKit client without image/webp in Accept; the bridge decodes
   the cached WebP and encodes JPEG q90 on every request. Its reference is the
-  codec-only limit: the same `Transcoder` call on the same bytes on 2 threads
-  (`codecs-benchmark --transcoder`, fourth argument), no HTTP. wrk uses
-  BENCH_TRANSCODE_CONNECTIONS (8 by default): the bridge runs one transcode
-  per core and queues at most max(8, 4 per core) more, so more connections
-  than that on 2 cores measure its 503s, not its throughput.
+  codec-only limit: the same `Transcoder` call on the same bytes on one
+  thread per core, as the bridge runs its transcodes (`codecs-benchmark
+  --transcoder`, fourth argument), no HTTP. wrk uses
+  BENCH_TRANSCODE_CONNECTIONS (2 per core + 4, so 8 on 2 cores): the bridge
+  runs one transcode per core and queues at most max(8, 4 per core) more,
+  so many more connections measure its 503s, not its throughput.
 The bridge's own metrics, read before and after, confirm that the hits never
 went upstream and that every transcode response was a fresh transcode.
 """
@@ -45,7 +46,12 @@ import urllib.request
 DURATION = int(os.environ.get("BENCH_SECONDS", "10"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
-TRANSCODE_CONNECTIONS = int(os.environ.get("BENCH_TRANSCODE_CONNECTIONS", "8"))
+# The bridge transcodes on one thread per core (ProcessInfo.activeProcessorCount, which on
+# Linux follows the CPU affinity), so the codec-only limit uses as many threads.
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+# Enough to keep every core busy, and within the bridge's queue (cores running plus
+# max(8, 4 per core) waiting), beyond which it answers 503.
+TRANSCODE_CONNECTIONS = int(os.environ.get("BENCH_TRANSCODE_CONNECTIONS", str(2 * CORES + 4)))
 
 # A client that shows WebP: the bridge answers from its cache, as received.
 WEBP_CLIENT = {"Accept": "image/webp"}
@@ -210,10 +216,10 @@ def metrics_delta(before, after):
 
 def codec_only(binary, path, seconds):
     """The codec-only limit: images/s and CPU microseconds per image of
-    `codecs-benchmark --transcoder 2 SECONDS path` (the same Transcoder call
-    as the bridge, 2 threads, no HTTP)."""
+    `codecs-benchmark --transcoder CORES SECONDS path` (the same Transcoder
+    call as the bridge, one thread per core, no HTTP)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run([binary, "--transcoder", "2", str(seconds), path],
+    out = subprocess.run([binary, "--transcoder", str(CORES), str(seconds), path],
                          check=True, capture_output=True, text=True).stdout
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     _, threads, images, elapsed, fmt, size = out.split()
@@ -343,7 +349,7 @@ def main():
             print(f"\nbridge transcode path (iOS 13 WebKit, Accept: {NON_WEBP_CLIENT['Accept']}): "
                   f"{len(hit)} bytes of WebP -> {transcoded_type}, {len(transcoded)} bytes; "
                   f"wrk -t2 -c{TRANSCODE_CONNECTIONS} -d{DURATION}s; codec-only = the same Transcoder call "
-                  f"on the same bytes, 2 threads, no HTTP; {ROUNDS} alternating rounds, medians")
+                  f"on the same bytes, {CORES} threads, no HTTP; {ROUNDS} alternating rounds, medians")
             if transcoded_type != "image/jpeg":
                 sys.exit(f"the bridge answered a non-WebP client with {transcoded_type!r}, not image/jpeg")
             before = bridge_metrics(bridge_url)
