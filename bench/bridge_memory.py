@@ -33,6 +33,7 @@ import shutil
 import signal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True  # no bench/__pycache__ in the worktree
 from bench_http import (  # noqa: E402  (the bench_http helpers, one folder)
     NON_WEBP_CLIENT, bridge_metrics, fetch, metrics_delta, parse_wrk, start_bridge, start_origin,
     wait_transcodes_idle)
