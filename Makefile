@@ -49,7 +49,7 @@ bench-codecs: deps bench/bin/codecs_bench ## Swift codecs vs C (and Pillow if in
 	$(SWIFT) build -c release --product codecs-benchmark
 	python3 bench/bench_codecs.py "$(CORPUS)" bench/bin/codecs_bench .build/release/codecs-benchmark
 
-bench-http: deps ## The origin vs nginx on the same bytes (installs wrk and nginx when missing)
+bench-http: deps ## Origin and bridge vs nginx on the same bytes; bridge transcodes vs codec-only (installs wrk, nginx)
 	@test -d "$(CORPUS)/kodak" || { echo "bench-http needs the Kodak photos: set WEBP_BRIDGE_CORPUS or place shared/corpus beside the project"; exit 1; }
 ifneq ($(UNAME_S),Darwin)
 	@for tool in wrk nginx; do command -v $$tool >/dev/null || missing="$$missing $$tool"; done; \
@@ -57,12 +57,14 @@ ifneq ($(UNAME_S),Darwin)
 endif
 	$(SWIFT) build -c release --product webp-bridge
 	$(SWIFT) build -c release --product HTTPServerBenchmark
-	python3 bench/bench_http.py .build/release/webp-bridge "$(CORPUS)" .build/release/HTTPServerBenchmark
+	$(SWIFT) build -c release --product codecs-benchmark
+	python3 bench/bench_http.py .build/release/webp-bridge "$(CORPUS)" .build/release/HTTPServerBenchmark .build/release/codecs-benchmark
 
 clean: ## Remove build output
 	rm -rf .build bench/bin
 
 include bench/rewrite.mk
+include bench/bridge.mk
 include bench/pipeline.mk
 include demo.mk
 include e2e/e2e.mk

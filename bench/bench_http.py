@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Driver for `make bench-http`: the image origin against nginx serving the
-same bytes from disk, side by side in one run, on loopback only.
+"""Driver for `make bench-http`: the image origin and the bridge proxy
+against nginx serving the same bytes from disk, and the bridge's transcode
+path against the codec-only limit, side by side in one run, on loopback only.
 
 Every load is bounded: `wrk -t2 -c32 -d<DURATION>s` per case and round.
 Origin and nginx take turns, BENCH_ROUNDS times (3 by default), and the
@@ -11,9 +12,27 @@ request count) is reported: it depends far less on how the scheduler
 shares the cores than throughput does. With a third argument (the
 HTTPServerBenchmark binary), the bare server's 12-byte answer is measured
 too, immediate and asynchronous.
+
+The bridge (`webp-bridge proxy` in front of the origin, qiniu preset, width
+750) is measured twice:
+- cache hit: a client that accepts WebP asks for one photo over and over; the
+  pipeline's data cache answers, and nginx serves exactly the bytes the bridge
+  returned. Same wrk settings as the origin rows.
+- transcode: a WebKit client without image/webp in Accept; the bridge decodes
+  the cached WebP and encodes JPEG q90 on every request. Its reference is the
+  codec-only limit: the same `Transcoder` call on the same bytes on one
+  thread per core, as the bridge runs its transcodes (`codecs-benchmark
+  --transcoder`, fourth argument), no HTTP. wrk uses
+  BENCH_TRANSCODE_CONNECTIONS (2 per core + 4, so 8 on 2 cores): the bridge
+  runs one transcode per core and queues at most max(8, 4 per core) more,
+  so many more connections measure its 503s, not its throughput.
+The bridge's own metrics, read before and after, confirm that the hits never
+went upstream and that every transcode response was a fresh transcode.
 """
+import collections
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -27,6 +46,23 @@ import urllib.request
 DURATION = int(os.environ.get("BENCH_SECONDS", "10"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+# The bridge transcodes on one thread per core (ProcessInfo.activeProcessorCount, which on
+# Linux follows the CPU affinity), so the codec-only limit uses as many threads.
+CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+# Enough to keep every core busy, and within the bridge's queue (cores running plus
+# max(8, 4 per core) waiting), beyond which it answers 503.
+TRANSCODE_CONNECTIONS = int(os.environ.get("BENCH_TRANSCODE_CONNECTIONS", str(2 * CORES + 4)))
+
+# A client that shows WebP: the bridge answers from its cache, as received.
+WEBP_CLIENT = {"Accept": "image/webp"}
+# An iOS 13 WebView: no image/webp in Accept, so the bridge transcodes.
+NON_WEBP_CLIENT = {
+    "User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 "
+                  "(KHTML, like Gecko) Mobile/15E148",
+    "Accept": "image/png,image/*",
+}
+
+WrkResult = collections.namedtuple("WrkResult", "rps p99 errors cpu p50 requests")
 
 
 def cpu_seconds(pids):
@@ -53,34 +89,58 @@ def free_port():
         return s.getsockname()[1]
 
 
-def wait_ready(url, timeout=20):
+def wait_ready(url, timeout=20, headers=None):
+    """The body of `url` once it answers 200 (with `headers`, to check its type too)."""
+    return fetch(url, headers, timeout)[0]
+
+
+def fetch(url, headers=None, timeout=20):
+    """(body, Content-Type) of `url` once it answers 200; exits after `timeout` seconds."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                return response.read()
+            request = urllib.request.Request(url, headers=headers or {})
+            with urllib.request.urlopen(request, timeout=5) as response:
+                return response.read(), response.headers.get("Content-Type")
         except Exception:
             time.sleep(0.1)
     sys.exit(f"server at {url} did not answer within {timeout}s")
 
 
-def wrk(url, pids=()):
-    """Requests/s, p99 ms, non-2xx/3xx count, and CPU microseconds per request of `pids`."""
+def parse_ms(text):
+    value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()
+    return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
+
+
+def wrk(url, pids=(), headers=None, connections=None, duration=None, script=None):
+    """One bounded wrk run: requests/s, p50 and p99 ms, errors (non-2xx/3xx
+    responses plus socket errors), and CPU microseconds per request of `pids`."""
+    command = ["wrk", "-t2", f"-c{connections or CONNECTIONS}", f"-d{duration or DURATION}s", "--latency"]
+    for name, value in (headers or {}).items():
+        command += ["-H", f"{name}: {value}"]
+    if script:
+        command += ["-s", script]
     before = cpu_seconds(pids)
-    out = subprocess.run(
-        ["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--latency", url],
-        check=True, capture_output=True, text=True).stdout
-    cpu = cpu_seconds(pids) - before
+    out = subprocess.run(command + [url], check=True, capture_output=True, text=True).stdout
+    return parse_wrk(out, cpu_seconds(pids) - before)
+
+
+def parse_wrk(out, cpu=0.0):
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     requests = int(re.search(r"(\d+) requests in", out).group(1))
-    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
-    scale = {"us": 0.001, "ms": 1.0, "s": 1000.0}[p99.group(2)]
+    # The latency distribution's own lines: "+/- Stdev" columns end in % too.
+    p50 = parse_ms(re.search(r"^\s+50%\s+(\S+)$", out, re.M).group(1))
+    p99 = parse_ms(re.search(r"^\s+99%\s+(\S+)$", out, re.M).group(1))
     errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return rps, float(p99.group(1)) * scale, (int(errors.group(1)) if errors else 0), cpu * 1e6 / max(requests, 1)
+    errors = int(errors.group(1)) if errors else 0
+    sockets = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    if sockets:
+        errors += sum(int(n) for n in sockets.groups())
+    return WrkResult(rps, p99, errors, cpu * 1e6 / max(requests, 1), p50, requests)
 
 
 def median_of(runs):
-    return tuple(statistics.median(run[i] for run in runs) for i in range(4))
+    return WrkResult(*(statistics.median(run[i] for run in runs) for i in range(len(WrkResult._fields))))
 
 
 def start_bare(binary, mode):
@@ -103,6 +163,69 @@ def start_origin(binary, root):
     # Drain the per-request log so the pipe never blocks the server.
     drain = subprocess.Popen(["cat"], stdin=process.stdout, stdout=subprocess.DEVNULL)
     return process, drain, match.group(1)
+
+
+def start_bridge(binary, upstream):
+    """`webp-bridge proxy` in reverse mode in front of `upstream`, rewriting
+    its JPEGs to `?imageView2/2/w/750/format/webp` as the qiniu preset does.
+    Its per-request log goes to /dev/null: a pipe and a reader would take a
+    core's share from the bridge; the port is chosen here so no line needs
+    reading."""
+    port = free_port()
+    host = re.match(r"http://([^:/]+)", upstream).group(1)
+    process = subprocess.Popen(
+        [binary, "proxy", "--upstream", upstream, "--preset", "qiniu", "--host", host, "--width", "750",
+         "--listen", f"127.0.0.1:{port}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    wait_ready(url + "/__bridge/healthz")
+    return process, url
+
+
+def bridge_metrics(url):
+    """The bridge's counters that show what it did: outcomes, image sources, transcodes."""
+    text = urllib.request.urlopen(url + "/__bridge/metrics", timeout=5).read().decode()
+    values = {}
+    for line in text.splitlines():
+        match = re.match(r"webpbridge_proxy_(requests_total|image_source_total|transcode_seconds_count"
+                         r"|transcodes_running|transcodes_waiting)"
+                         r"(?:\{\w+=\"(\w+)\"\})? (\S+)", line)
+        if match:
+            family, label, value = match.groups()
+            values[family + (f":{label}" if label else "")] = float(value)
+    return values
+
+
+def wait_transcodes_idle(url, timeout=30):
+    """Waits until the bridge has no transcode running or waiting. When wrk
+    stops, the requests it leaves in flight are still transcoded (the bridge
+    does not cancel a queued transcode whose client went away), and the next
+    run's first requests would find the queue full and get 503s."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        metrics = bridge_metrics(url)
+        if not metrics.get("transcodes_running") and not metrics.get("transcodes_waiting"):
+            return
+        time.sleep(0.05)
+    sys.exit(f"the bridge at {url} still had transcodes queued after {timeout}s")
+
+
+def metrics_delta(before, after):
+    return {key: after.get(key, 0) - before.get(key, 0) for key in after}
+
+
+def codec_only(binary, path, seconds):
+    """The codec-only limit: images/s and CPU microseconds per image of
+    `codecs-benchmark --transcoder CORES SECONDS path` (the same Transcoder
+    call as the bridge, one thread per core, no HTTP)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run([binary, "--transcoder", str(CORES), str(seconds), path],
+                         check=True, capture_output=True, text=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    _, threads, images, elapsed, fmt, size = out.split()
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    images = int(images)
+    return images / float(elapsed), cpu * 1e6 / max(images, 1), fmt, int(size)
 
 
 def start_nginx(root, work):
@@ -139,12 +262,14 @@ http {{
 def main():
     binary, corpus = sys.argv[1:3]
     bare_binary = sys.argv[3] if len(sys.argv) > 3 else None
+    codecs_binary = sys.argv[4] if len(sys.argv) > 4 else None
     photo = os.path.join(corpus, "kodak", "kodim01.png")
     if not os.path.exists(photo):
         sys.exit(f"no Kodak photo at {photo}")
     work = tempfile.mkdtemp(prefix="bench-http-")
     os.chmod(work, 0o755)  # nginx workers run as an unprivileged user
     processes = []
+    summary = []  # (comparison, ours, reference, unit, cpu ratio, target)
     try:
         root = os.path.join(work, "root")
         os.makedirs(root)
@@ -157,6 +282,18 @@ def main():
         # nginx serves the very same bytes from disk.
         with open(os.path.join(root, "variant.webp"), "wb") as f:
             f.write(variant)
+
+        # The bridge in front of the origin. One request warms the pipeline's
+        # data cache; nginx then serves exactly the bytes the bridge returned.
+        bridge, bridge_url = start_bridge(binary, origin_url)
+        processes.append(bridge)
+        hit, hit_type = fetch(bridge_url + "/photo.jpg", WEBP_CLIENT)
+        if hit_type != "image/webp":
+            sys.exit(f"the bridge answered a WebP client with {hit_type!r}, not image/webp")
+        hit_file = os.path.join(root, "bridge-hit.webp")
+        with open(hit_file, "wb") as f:
+            f.write(hit)
+
         nginx, nginx_url = start_nginx(root, work)
         processes.append(nginx)
         wait_ready(nginx_url + "/variant.webp")
@@ -176,23 +313,87 @@ def main():
             for _ in range(ROUNDS):
                 origin_runs.append(wrk(origin_case, [origin.pid]))
                 nginx_runs.append(wrk(nginx_case, nginx_pids))
-            o_rps, o_p99, o_err, o_cpu = median_of(origin_runs)
-            n_rps, n_p99, n_err, n_cpu = median_of(nginx_runs)
-            print(f"{name:<22}{size:>8}{o_rps:>14.0f}{o_p99:>8.2f}{o_cpu:>8.1f}{n_rps:>13.0f}{n_p99:>8.2f}"
-                  f"{n_cpu:>8.1f}{o_rps / n_rps:>12.2f}x{n_cpu / o_cpu if o_cpu else 0:>10.2f}x")
-            print(f"  {'':<20}origin req/s per round: {', '.join(f'{run[0]:.0f}' for run in origin_runs)}; "
-                  f"nginx: {', '.join(f'{run[0]:.0f}' for run in nginx_runs)}")
-            if o_err or n_err:
-                print(f"  non-2xx responses (median of rounds): origin {o_err:.0f}, nginx {n_err:.0f}")
+            o = median_of(origin_runs)
+            n = median_of(nginx_runs)
+            print(f"{name:<22}{size:>8}{o.rps:>14.0f}{o.p99:>8.2f}{o.cpu:>8.1f}{n.rps:>13.0f}{n.p99:>8.2f}"
+                  f"{n.cpu:>8.1f}{o.rps / n.rps:>12.2f}x{n.cpu / o.cpu if o.cpu else 0:>10.2f}x")
+            print(f"  {'':<20}origin req/s per round: {', '.join(f'{run.rps:.0f}' for run in origin_runs)}; "
+                  f"nginx: {', '.join(f'{run.rps:.0f}' for run in nginx_runs)}")
+            if o.errors or n.errors:
+                print(f"  errors (non-2xx/3xx or socket, median of rounds): origin {o.errors:.0f}, nginx {n.errors:.0f}")
+            summary.append((f"origin {name} vs nginx", o.rps, n.rps, "req/s",
+                            n.cpu / o.cpu if o.cpu else 0, None))
+
+        print(f"\nbridge cache hit (Accept: image/webp), {len(hit)} bytes of WebP; nginx serves the same bytes; "
+              f"wrk -t2 -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} alternating rounds, medians")
+        before = bridge_metrics(bridge_url)
+        bridge_runs, nginx_runs = [], []
+        for _ in range(ROUNDS):
+            bridge_runs.append(wrk(bridge_url + "/photo.jpg", [bridge.pid], headers=WEBP_CLIENT))
+            nginx_runs.append(wrk(nginx_url + "/bridge-hit.webp", nginx_pids, headers=WEBP_CLIENT))
+        served = metrics_delta(before, bridge_metrics(bridge_url))
+        b = median_of(bridge_runs)
+        n = median_of(nginx_runs)
+        print(f"  {'':<8}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'cpu us':>9}{'errors':>8}   req/s per round")
+        for name, r, runs in [("bridge", b, bridge_runs), ("nginx", n, nginx_runs)]:
+            print(f"  {name:<8}{r.rps:>10.0f}{r.p50:>9.2f}{r.p99:>9.2f}{r.cpu:>9.1f}{r.errors:>8.0f}   "
+                  f"{', '.join(f'{run.rps:.0f}' for run in runs)}")
+        print(f"  bridge metrics over the rounds: {served.get('requests_total:webp', 0):.0f} WebP answers, "
+              f"{served.get('image_source_total:disk', 0):.0f} from the data cache, "
+              f"{served.get('image_source_total:network', 0) + served.get('image_source_total:revalidated', 0):.0f} "
+              f"upstream (fetched or revalidated); wrk counted {sum(run.requests for run in bridge_runs)}")
+        summary.append(("bridge cache hit vs nginx", b.rps, n.rps, "req/s", n.cpu / b.cpu if b.cpu else 0, 0.8))
+
+        if codecs_binary:
+            transcoded, transcoded_type = fetch(bridge_url + "/photo.jpg", NON_WEBP_CLIENT)
+            print(f"\nbridge transcode path (iOS 13 WebKit, Accept: {NON_WEBP_CLIENT['Accept']}): "
+                  f"{len(hit)} bytes of WebP -> {transcoded_type}, {len(transcoded)} bytes; "
+                  f"wrk -t2 -c{TRANSCODE_CONNECTIONS} -d{DURATION}s; codec-only = the same Transcoder call "
+                  f"on the same bytes, {CORES} threads, no HTTP; {ROUNDS} alternating rounds, medians")
+            if transcoded_type != "image/jpeg":
+                sys.exit(f"the bridge answered a non-WebP client with {transcoded_type!r}, not image/jpeg")
+            before = bridge_metrics(bridge_url)
+            bridge_runs, codec_runs = [], []
+            for _ in range(ROUNDS):
+                bridge_runs.append(wrk(bridge_url + "/photo.jpg", [bridge.pid], headers=NON_WEBP_CLIENT,
+                                       connections=TRANSCODE_CONNECTIONS))
+                wait_transcodes_idle(bridge_url)
+                codec_runs.append(codec_only(codecs_binary, hit_file, DURATION))
+            served = metrics_delta(before, bridge_metrics(bridge_url))
+            b = median_of(bridge_runs)
+            c_rps = statistics.median(run[0] for run in codec_runs)
+            c_cpu = statistics.median(run[1] for run in codec_runs)
+            _, _, c_format, c_size = codec_runs[0]
+            print(f"  {'':<12}{'images/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'cpu us':>9}{'errors':>8}   images/s per round")
+            print(f"  {'bridge':<12}{b.rps:>10.1f}{b.p50:>9.2f}{b.p99:>9.2f}{b.cpu:>9.0f}{b.errors:>8.0f}   "
+                  f"{', '.join(f'{run.rps:.1f}' for run in bridge_runs)}")
+            print(f"  {'codec-only':<12}{c_rps:>10.1f}{'':>9}{'':>9}{c_cpu:>9.0f}{'':>8}   "
+                  f"{', '.join(f'{run[0]:.1f}' for run in codec_runs)}  ({c_format}, {c_size} bytes)")
+            transcodes = served.get("transcode_seconds_count", 0)
+            print(f"  bridge metrics over the rounds: {served.get('requests_total:transcoded', 0):.0f} transcoded "
+                  f"answers, {transcodes:.0f} transcodes run (one per request: nothing caches the JPEG), "
+                  f"{served.get('requests_total:overloaded', 0):.0f} refused as overloaded; "
+                  f"wrk counted {sum(run.requests for run in bridge_runs)}")
+            summary.append(("bridge transcode vs codec-only", b.rps, c_rps, "images/s",
+                            c_cpu / b.cpu if b.cpu else 0, 0.8))
+
         if bare_binary:
             print("\nbare HTTPServer, 12-byte body (HTTPServerBenchmark, 2 threads):")
             for mode in ["immediate", "async"]:
                 bare, url = start_bare(bare_binary, mode)
                 processes.append(bare)
-                rps, p99, _, cpu = median_of([wrk(url, [bare.pid]) for _ in range(ROUNDS)])
-                print(f"  {mode:<10}{rps:>10.0f} req/s  p99 {p99:6.2f} ms  cpu {cpu:5.1f} us/req")
+                r = median_of([wrk(url, [bare.pid]) for _ in range(ROUNDS)])
+                print(f"  {mode:<10}{r.rps:>10.0f} req/s  p99 {r.p99:6.2f} ms  cpu {r.cpu:5.1f} us/req")
                 bare.send_signal(signal.SIGTERM)
                 bare.wait(timeout=15)
+
+        print("\nsummary (medians; ratio = ours / reference, higher is better; "
+              "cpu ratio = reference CPU per request / ours)")
+        print(f"{'comparison':<36}{'ours':>10}{'reference':>11}{'':<10}{'ratio':>7}{'cpu ratio':>11}  target")
+        for name, ours, reference, unit, cpu_ratio, target in summary:
+            ratio = ours / reference if reference else 0
+            verdict = "" if target is None else f">= {target:.2f}x {'met' if ratio >= target else 'NOT met'}"
+            print(f"{name:<36}{ours:>10.1f}{reference:>11.1f} {unit:<9}{ratio:>6.2f}x{cpu_ratio:>10.2f}x  {verdict}")
     finally:
         for process in processes:
             if process.poll() is None:

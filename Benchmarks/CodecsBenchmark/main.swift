@@ -4,10 +4,19 @@
 //
 // usage: codecs-benchmark RUNS FILE.webp... -- FILE.png...
 // prints: "<operation> <images> <best seconds> <megapixels>" per operation
+//
+// usage: codecs-benchmark --transcoder THREADS SECONDS FILE...
+// prints: "transcoder <threads> <images> <seconds> <format> <bytes>"
+// The codec-only limit of the bridge's transcode path (`make bench-http`):
+// the very call the bridge makes per request, with its default settings,
+// on THREADS threads for SECONDS, no HTTP.
 import Foundation
 import ImageCodecs
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--transcoder" {
+    runTranscoderThroughput(Array(arguments.dropFirst()))
+}
 guard arguments.count >= 3, let runs = Int(arguments[0]), runs > 0,
     let separator = arguments.firstIndex(of: "--")
 else {
