@@ -39,6 +39,22 @@ extension BridgeProxy {
         return reply
     }
 
+    /// The image path's answer from the pipeline's data cache alone, when
+    /// the client shows the cached bytes as they are (WebP to a WebP
+    /// client, or an original the CDN answered with): no waiting, no
+    /// transcoding, so it can run on the server's thread. `nil` otherwise.
+    func cachedImageReply(_ request: HTTPRequest, url: URL, decision: ClientDecision) -> Reply? {
+        guard decision.servesWebP,
+            let image = configuration.pipeline.cachedData(
+                for: url, ifUsable: { !CacheDirectives.containsNoTransform($0.headers["cache-control"]) })
+        else { return nil }
+        recordImageSource(image.source)
+        if image.isFallback { recordOriginalBytes(image.data.count) }
+        var reply = imageReply(request, image: image, body: image.data, format: image.format, transcoded: false)
+        reply.upstreamBytes = 0
+        return reply
+    }
+
     /// The pipeline's bytes as the client shows them: as received, else
     /// transcoded; the original passed through when transforming is
     /// forbidden, too large, impossible, or would cost more.

@@ -84,7 +84,35 @@ public final class BridgeProxy: HTTPHandler {
     /// - Parameter request: The request as received.
     /// - Returns: The response, with the bridge's `Via` entry.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
-        var reply = await answer(request)
+        let reply: Reply
+        switch route(request) {
+        case .ready(let ready): reply = ready
+        case .passThrough(let url, let vary): reply = await passThrough(request, url: url, vary: vary)
+        case .image(let url, let decision): reply = await serveImage(request, url: url, decision: decision)
+        }
+        return finish(reply, for: request)
+    }
+
+    /// Answers on the server's own thread what needs no waiting: the local
+    /// endpoints, refusals, and an image the pipeline's data cache holds
+    /// fresh for a client that shows it as it is (no transcoding). Anything
+    /// else is left to ``handle(_:)``.
+    /// - Parameter request: The request as received.
+    /// - Returns: The response, or `nil` to answer asynchronously.
+    public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        switch route(request) {
+        case .ready(let reply):
+            return finish(reply, for: request)
+        case .image(let url, let decision):
+            return cachedImageReply(request, url: url, decision: decision).map { finish($0, for: request) }
+        case .passThrough:
+            return nil
+        }
+    }
+
+    /// Stamps `Via` and the upstream cost on `reply` and records it.
+    private func finish(_ reply: Reply, for request: HTTPRequest) -> HTTPResponse {
+        var reply = reply
         if reply.outcome != .local {
             reply.response.headers["Via"] = via.appended(
                 to: reply.response.headers.values(for: "Via").joined(separator: ", ")
@@ -97,31 +125,43 @@ public final class BridgeProxy: HTTPHandler {
         return reply.response
     }
 
-    private func answer(_ request: HTTPRequest) async -> Reply {
-        if request.target.hasPrefix(Self.localPathPrefix) { return serveLocal(request) }
+    /// Where a request goes, decided without waiting.
+    private enum Route {
+        /// Answered already: a local endpoint or a refusal.
+        case ready(Reply)
+        /// Forwarded unchanged, with `vary` merged into the response's `Vary`.
+        case passThrough(URL, vary: String?)
+        /// The image path, for a client the policy claims.
+        case image(URL, ClientDecision)
+    }
+
+    private func route(_ request: HTTPRequest) -> Route {
+        if request.target.hasPrefix(Self.localPathPrefix) { return .ready(serveLocal(request)) }
         if via.isLoop(request.headers.values(for: "Via")) {
-            return refusal(
-                508,
-                "loop detected: this request has already passed through \(via.token) (Via); "
-                    + "check that the upstream is not the bridge itself", outcome: .loop)
+            return .ready(
+                refusal(
+                    508,
+                    "loop detected: this request has already passed through \(via.token) (Via); "
+                        + "check that the upstream is not the bridge itself", outcome: .loop))
         }
         if request.method == .connect {
-            return refusal(
-                .notImplemented,
-                "CONNECT is not supported: the bridge does not tunnel HTTPS; "
-                    + "start it with --upstream https://… so that it talks HTTPS to the site itself")
+            return .ready(
+                refusal(
+                    .notImplemented,
+                    "CONNECT is not supported: the bridge does not tunnel HTTPS; "
+                        + "start it with --upstream https://… so that it talks HTTPS to the site itself"))
         }
         let url: URL
         switch router.route(request) {
         case .upstream(let routed): url = routed
-        case .refused(let status, let reason): return refusal(status, reason)
+        case .refused(let status, let reason): return .ready(refusal(status, reason))
         }
         guard request.method == .get || request.method == .head, let rewriter = configuration.rewriter else {
-            return await passThrough(request, url: url)
+            return .passThrough(url, vary: nil)
         }
         let rewrite = rewriter.rewrite(url)
         let claimsURL = rewrite.isRewritten || rewrite.reason.kind == .alreadyWebP
-        guard claimsURL else { return await passThrough(request, url: url) }
+        guard claimsURL else { return .passThrough(url, vary: nil) }
         let userAgent = request.headers["User-Agent"]
         let decision = configuration.clientPolicy.decision(
             for: ClientRequest(
@@ -130,12 +170,12 @@ public final class BridgeProxy: HTTPHandler {
             rewrite: rewrite)
         if case .passThrough = decision {
             // Other clients get a transformed body for this URL, so caches must key on the client too.
-            return await passThrough(request, url: url, vary: varyFields)
+            return .passThrough(url, vary: varyFields)
         }
         if CacheDirectives.containsNoTransform(request.headers.values(for: "Cache-Control")) {
-            return await passThrough(request, url: url, vary: varyFields)
+            return .passThrough(url, vary: varyFields)
         }
-        return await serveImage(request, url: url, decision: decision)
+        return .image(url, decision)
     }
 
     /// The request fields the image path's bodies depend on: `Accept`, and

@@ -7,16 +7,21 @@ public enum EntityTag {
     /// 64-bit FNV-1a over the parts a tag is derived from: short, stable
     /// across restarts, and the one hash the origin and the bridge share.
     public struct Digest: Sendable {
+        @usableFromInline var state: UInt64 = 0xcbf2_9ce4_8422_2325
+
         /// The hash so far.
-        public private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+        public var value: UInt64 { state }
 
         public init() {}
 
-        /// Mixes `bytes` into the hash.
+        /// Mixes `bytes` into the hash. Inlinable, so callers in other
+        /// modules get a loop specialised for their sequence type (a
+        /// generic one costs a witness call a byte).
+        @inlinable
         public mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
             for byte in bytes {
-                value ^= UInt64(byte)
-                value = value &* 0x0000_0100_0000_01b3
+                state ^= UInt64(byte)
+                state = state &* 0x0000_0100_0000_01b3
             }
         }
     }

@@ -25,6 +25,33 @@ struct ImagePathTests {
         #expect(fetched.contains { $0.contains("imageView2") && $0.contains("format/webp") }, "\(fetched)")
     }
 
+    @Test func cacheHitsForAWebPClientAreAnsweredOnTheServersThread() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        let webP = HTTPRequest.webView("/photo.jpg", accept: BridgeFixture.webPAccept)
+        #expect(bridge.immediateResponse(to: webP) == nil, "a miss waits for the network")
+        let fetched = await bridge.handle(webP)
+        let upstreamRequests = fixture.upstream.requests.count
+
+        let hit = try #require(bridge.immediateResponse(to: webP))
+        #expect(hit.status == .ok)
+        #expect(hit.bodyData == fetched.bodyData)
+        for name in ["Content-Type", "ETag", "Vary", "Via", "Cache-Control"] {
+            #expect(hit.headers[name] == fetched.headers[name], "\(name)")
+        }
+        #expect(hit.headers[BridgeProxy.upstreamBytesHeader] == "0")
+        var conditional = webP
+        conditional.headers.add(name: "If-None-Match", value: try #require(fetched.headers["ETag"]))
+        #expect(bridge.immediateResponse(to: conditional)?.status == .notModified)
+        #expect(fixture.upstream.requests.count == upstreamRequests, "no upstream request for a hit")
+
+        // What needs transcoding, passing through or the network is left to handle(_:).
+        #expect(bridge.immediateResponse(to: .webView("/photo.jpg")) == nil, "a transcode")
+        #expect(bridge.immediateResponse(to: HTTPRequest(target: "/index.html")) == nil, "a passthrough")
+        #expect(bridge.immediateResponse(to: HTTPRequest(target: "/__bridge/healthz"))?.status == .ok)
+        #expect(bridge.metrics.render().contains("webpbridge_proxy_requests_total{outcome=\"webp\"} 2"))
+    }
+
     @Test func responsesSayWhatTheUpstreamCost() async throws {
         let fixture = try BridgeFixture()
         let bridge = try fixture.bridge()

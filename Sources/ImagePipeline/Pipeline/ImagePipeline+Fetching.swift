@@ -35,11 +35,9 @@ extension ImagePipeline {
         var conditionalHeaders: [String: String] = [:]
         let cached = configuration.dataCache?.entry(for: key)
         if let cached {
-            if cached.isFresh(now: now), case .success(let format) = ImageCompleteness.check(cached.data) {
-                trafficMeter.recordDiskHit(bytes: cached.data.count)
-                trafficMeter.recordDelivery(variant: isVariant)
-                return response(cached.data, format: format, cached.response, url: url, key: key,
-                                isVariant: isVariant, isFallback: isFallback, source: .disk, networkBytes: 0)
+            if let hit = freshHit(cached, url: url, key: key, isVariant: isVariant, isFallback: isFallback, now: now) {
+                recordHit(hit)
+                return hit
             }
             conditionalHeaders = CachePolicy().revalidationHeaders(for: cached)
         }
@@ -89,6 +87,23 @@ extension ImagePipeline {
         trafficMeter.recordDelivery(variant: isVariant)
         return response(loaded.body, format: format, loaded, url: url, key: key, isVariant: isVariant,
                         isFallback: isFallback, source: .network, networkBytes: loaded.body.count)
+    }
+
+    /// `cached` as a response when it is fresh and complete, else `nil`.
+    func freshHit(
+        _ cached: CachedEntry, url: URL, key: String, isVariant: Bool, isFallback: Bool, now: Date
+    ) -> ImageDataResponse? {
+        guard cached.isFresh(now: now), case .success(let format) = ImageCompleteness.check(cached.data) else {
+            return nil
+        }
+        return response(cached.data, format: format, cached.response, url: url, key: key,
+                        isVariant: isVariant, isFallback: isFallback, source: .disk, networkBytes: 0)
+    }
+
+    /// Counts a cache hit that is being delivered.
+    func recordHit(_ hit: ImageDataResponse) {
+        trafficMeter.recordDiskHit(bytes: hit.data.count)
+        trafficMeter.recordDelivery(variant: hit.isVariant)
     }
 
     private func response(

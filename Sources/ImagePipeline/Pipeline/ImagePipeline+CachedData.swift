@@ -1,0 +1,39 @@
+public import Foundation
+
+extension ImagePipeline {
+    /// What ``data(for:)`` would deliver for `url` right now from the data
+    /// cache alone — a fresh, complete entry for the variant, or for the
+    /// original while the variant is in the negative cache — or `nil` when
+    /// answering needs the network (a miss, a stale entry to revalidate).
+    ///
+    /// Synchronous and cheap, so a server can answer cache hits on its own
+    /// thread (``HTTPServer``'s immediate path) without starting a task. A
+    /// hit is counted by the ``TrafficMeter`` only when `usable` accepts it,
+    /// so a caller that declines and then calls ``data(for:)`` is not counted
+    /// twice.
+    ///
+    /// - Parameters:
+    ///   - url: The original URL, as for ``data(for:)``.
+    ///   - usable: Whether the caller will deliver this hit; default: always.
+    /// - Returns: The cached bytes with their response metadata (`source`
+    ///   `.disk`, 0 network bytes), or `nil`.
+    public func cachedData(
+        for url: URL, ifUsable usable: (ImageDataResponse) -> Bool = { _ in true }
+    ) -> ImageDataResponse? {
+        guard let cache = configuration.dataCache else { return nil }
+        let plan = plan(for: url)
+        let now = configuration.now()
+        let fallsBack = plan.variantURL != nil && negativeCache.contains(plan.cacheKey, now: now)
+        let key = fallsBack ? plan.originalCacheKey : plan.cacheKey
+        let fetchedURL = fallsBack ? plan.originalURL : plan.variantURL ?? plan.originalURL
+        guard let cached = cache.entry(for: key),
+            let hit = freshHit(
+                cached, url: fetchedURL, key: key, isVariant: !fallsBack && plan.variantURL != nil,
+                isFallback: fallsBack, now: now),
+            usable(hit)
+        else { return nil }
+        if fallsBack { trafficMeter.recordFallback() }
+        recordHit(hit)
+        return hit
+    }
+}
