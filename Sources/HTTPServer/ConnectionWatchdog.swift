@@ -79,12 +79,14 @@ final class ConnectionWatchdog: Sendable {
         }
     }
 
-    /// Sweeps every 100 ms until the returned task is cancelled.
-    func startSweeping() -> Task<Void, Never> {
+    /// Sweeps every 100 ms, running `also` after each sweep, until the
+    /// returned task is cancelled.
+    func startSweeping(also: @escaping @Sendable () -> Void = {}) -> Task<Void, Never> {
         Task { [self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(100))
                 sweep()
+                also()
             }
         }
     }

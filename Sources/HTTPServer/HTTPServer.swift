@@ -89,7 +89,7 @@ public actor HTTPServer {
         }
         try configuration.validate()
         let daemon = try MHDDaemon(core: core)
-        state = .running(daemon, watchdog: core.watchdog.startSweeping())
+        state = .running(daemon, watchdog: core.watchdog.startSweeping(also: { [core] in core.cancelAbandonedHandlers() }))
         let endpoint = Endpoint(host: configuration.host, port: daemon.port)
         boundEndpoint = endpoint
         return endpoint

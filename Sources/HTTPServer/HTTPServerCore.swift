@@ -9,8 +9,17 @@ internal import CMicroHTTPD
 /// Swift tasks. Only the set of suspended requests is shared between them,
 /// behind `suspensions`' lock.
 final class HTTPServerCore: Sendable {
+    /// A request whose handler runs in a task while its connection is suspended.
+    private struct Waiting {
+        var connection: SuspendedConnection
+        var context: RequestContext
+        /// The handler's task, once started; cancelled when the client goes away.
+        var task: Task<Void, Never>?
+        var cancelled = false
+    }
+
     private struct Suspensions {
-        var waiting: [ObjectIdentifier: (SuspendedConnection, RequestContext)] = [:]
+        var waiting: [ObjectIdentifier: Waiting] = [:]
         /// Set once the server is about to stop: no request may be suspended
         /// any more (libmicrohttpd must not be stopped with suspended
         /// connections).
@@ -150,7 +159,8 @@ final class HTTPServerCore: Sendable {
         }
         let admitted = suspensions.withLock { suspensions in
             guard !suspensions.closed else { return false }
-            suspensions.waiting[ObjectIdentifier(context)] = (SuspendedConnection(pointer: connection), context)
+            suspensions.waiting[ObjectIdentifier(context)] = Waiting(
+                connection: SuspendedConnection(pointer: connection), context: context)
             // Inside the lock, so `closeSuspensions` never resumes a
             // connection that is not suspended yet.
             MHD_suspend_connection(connection)
@@ -160,10 +170,11 @@ final class HTTPServerCore: Sendable {
             return answerNow(.text(.serviceUnavailable, "the server is shutting down"), context, connection)
         }
         let handler = self.handler
-        Task { [self] in
+        let task = Task { [self] in
             let response = await handler.handle(request)
             answerSuspended(context, with: response)
         }
+        suspensions.withLock { $0.waiting[ObjectIdentifier(context)]?.task = task }
         return .YES
     }
 
@@ -188,11 +199,11 @@ final class HTTPServerCore: Sendable {
     private func answerSuspended(_ context: RequestContext, with response: HTTPResponse) {
         let built = MHDResponse(response, isHEAD: context.isHEAD, closeConnection: isDraining)
         suspensions.withLock { suspensions in
-            guard let (connection, _) = suspensions.waiting.removeValue(forKey: ObjectIdentifier(context)) else {
+            guard let waiting = suspensions.waiting.removeValue(forKey: ObjectIdentifier(context)) else {
                 return
             }
-            _ = queue(built, for: context, on: connection.pointer)
-            MHD_resume_connection(connection.pointer)
+            _ = queue(built, for: context, on: waiting.connection.pointer)
+            MHD_resume_connection(waiting.connection.pointer)
         }
     }
 
@@ -233,12 +244,37 @@ final class HTTPServerCore: Sendable {
         let unavailable = HTTPResponse.text(.serviceUnavailable, "the server shut down before answering")
         suspensions.withLock { suspensions in
             suspensions.closed = true
-            for (connection, context) in suspensions.waiting.values {
-                let built = MHDResponse(unavailable, isHEAD: context.isHEAD, closeConnection: true)
-                _ = queue(built, for: context, on: connection.pointer)
-                MHD_resume_connection(connection.pointer)
+            for waiting in suspensions.waiting.values {
+                let built = MHDResponse(unavailable, isHEAD: waiting.context.isHEAD, closeConnection: true)
+                _ = queue(built, for: waiting.context, on: waiting.connection.pointer)
+                MHD_resume_connection(waiting.connection.pointer)
             }
             suspensions.waiting.removeAll()
+        }
+    }
+
+    /// Cancels the handler of every suspended request whose client has
+    /// gone away (end of stream or a reset on its socket), so work nobody
+    /// will receive — a queued transcode, an upstream fetch — stops early.
+    /// The handler's answer, if it still gives one, is dropped by
+    /// libmicrohttpd with the connection.
+    ///
+    /// libmicrohttpd does not watch a suspended connection's socket, so the
+    /// watchdog's sweep asks: a non-blocking `MSG_PEEK` read that returns 0
+    /// means the client closed (pipelined bytes are left for libmicrohttpd).
+    /// Under `suspensions`' lock, a listed connection is suspended, so its
+    /// socket is open and cannot be reused meanwhile.
+    func cancelAbandonedHandlers() {
+        suspensions.withLock { suspensions in
+            for (key, waiting) in suspensions.waiting where !waiting.cancelled {
+                guard let task = waiting.task, let socket = waiting.context.connection?.socket else { continue }
+                var byte: UInt8 = 0
+                let received = recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+                let gone = received == 0 || (received < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+                guard gone else { continue }
+                task.cancel()
+                suspensions.waiting[key]?.cancelled = true
+            }
         }
     }
 

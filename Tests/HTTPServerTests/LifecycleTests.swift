@@ -42,6 +42,34 @@ extension LiveTests {
             #expect(try await request.value.status == 503)
         }
 
+        @Test func aClientThatHangsUpCancelsItsHandler() async throws {
+            let events = AsyncStream<String>.makeStream()
+            try await withLiveServer(handle: { request in
+                guard request.path == "/slow" else { return .text(.ok, "at once") }
+                events.continuation.yield("started \(request.path)")
+                do {
+                    try await Task.sleep(for: .seconds(120))
+                    events.continuation.yield("finished")
+                } catch {
+                    events.continuation.yield("cancelled")
+                }
+                return .text(.ok, "nobody is listening")
+            }) { _, endpoint in
+                var seen = events.stream.makeAsyncIterator()
+                let connection = try await blocking { try RawHTTPConnection(port: endpoint.port) }
+                try connection.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(await seen.next() == "started /slow")
+                connection.hangUp()
+                // The watchdog notices the closed socket within a sweep or two; the
+                // stream's next event is the handler's, whichever it is.
+                #expect(await seen.next() == "cancelled")
+
+                // A client that waits is still answered.
+                let patient = try await fetch(endpoint.url + "/patient")
+                #expect(patient.status == 200)
+            }
+        }
+
         @Test func shutdownTwiceAndConcurrentlyIsSafe() async throws {
             let server = HTTPServer { _ in .text(.ok, "x") }
             try await server.start()

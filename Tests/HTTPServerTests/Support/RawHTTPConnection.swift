@@ -59,6 +59,10 @@ final class RawHTTPConnection: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
+    /// Closes both directions now, as a client that gives up does (the
+    /// server reads end of stream).
+    func hangUp() { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
+
     /// Sends all bytes; `MSG_NOSIGNAL` so a server that closed gives an
     /// error instead of killing the test process with SIGPIPE.
     func write(_ bytes: Data) throws {
