@@ -111,6 +111,11 @@ let package = Package(
             path: "Benchmarks/LoaderMemory",
             swiftSettings: swiftSettings),
         .executableTarget(
+            name: "pipeline-benchmark",
+            dependencies: ["ImagePipeline", "HTTPServer", "ImageOrigin", "ImageCodecs", "URLRewriting", "TestSupport"],
+            path: "Benchmarks/PipelineBenchmark",
+            swiftSettings: swiftSettings),
+        .executableTarget(
             name: "HTTPServerBenchmark",
             dependencies: ["HTTPServer"],
             path: "Benchmarks/HTTPServerBenchmark",
