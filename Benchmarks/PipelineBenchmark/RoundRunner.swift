@@ -9,8 +9,11 @@ struct RoundResult {
     var network: PassTime
     /// `CurlDataLoader.load` of the same variant URLs: the fetch alone.
     var fetchOnly: PassTime
-    /// `ImageDecoder` on the same bytes at the same concurrency.
+    /// `ImageDecoder` on the same bytes at the same concurrency, every
+    /// image held until the pass ends as the pipeline's memory cache holds it.
     var decodeOnly: PassTime
+    /// The same, each image dropped as soon as it is decoded.
+    var decodeDropped: PassTime
     /// `image(for:)` from a populated disk cache, empty memory cache.
     var diskImage: PassTime
     /// `data(for:)` from the same disk cache: the bytes path alone.
@@ -73,7 +76,10 @@ final class RoundRunner: Sendable {
         }
         try checkReceivedBytes(networkPipeline, urls: networkURLs)
 
-        let decodeOnly = try await Passes.decode(fixture.variants, count: count, concurrency: concurrency)
+        let decodeOnly = try await Passes.decode(
+            fixture.variants, count: count, concurrency: concurrency, keepingImages: true)
+        let decodeDropped = try await Passes.decode(
+            fixture.variants, count: count, concurrency: concurrency, keepingImages: false)
 
         // The fetch alone: the loader on the variant URLs the pipeline asked for.
         let fetchURLs = (0..<count).map {
@@ -103,7 +109,8 @@ final class RoundRunner: Sendable {
         }
 
         return RoundResult(
-            network: network, fetchOnly: fetchOnly, decodeOnly: decodeOnly, diskImage: diskImage, diskData: diskData,
+            network: network, fetchOnly: fetchOnly, decodeOnly: decodeOnly, decodeDropped: decodeDropped,
+            diskImage: diskImage, diskData: diskData,
             hitMicroseconds: try await memoryHits())
     }
 
