@@ -104,5 +104,12 @@ final class PipelineWorkload: Workload {
         ])
     }
 
-    func shutdown() async { await server.shutdown() }
+    /// Stops the origin and removes the temporary folders now: `main`
+    /// ends with `exit`, which runs no deinitialisers.
+    func shutdown() async {
+        await server.shutdown()
+        for folder in [folder, cacheFolder].compactMap(\.self) {
+            try? FileManager.default.removeItem(at: folder.url)
+        }
+    }
 }
