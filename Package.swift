@@ -107,10 +107,16 @@ let package = Package(
             dependencies: ["ImagePipeline", "TestSupport"],
             path: "Benchmarks/CacheWriter",
             swiftSettings: swiftSettings),
+        // Resident memory over a long run: a loader alone, or the whole pipeline.
         .executableTarget(
             name: "loader-memory",
-            dependencies: ["ImagePipeline", "HTTPServer"],
+            dependencies: ["ImagePipeline", "HTTPServer", "ImageOrigin", "ImageCodecs", "URLRewriting", "TestSupport"],
             path: "Benchmarks/LoaderMemory",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "pipeline-benchmark",
+            dependencies: ["ImagePipeline", "HTTPServer", "ImageOrigin", "ImageCodecs", "URLRewriting", "TestSupport"],
+            path: "Benchmarks/PipelineBenchmark",
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "HTTPServerBenchmark",

@@ -8,6 +8,8 @@ final class Progress: Sendable {
         let requests: Int
         let rss: Int
         let elapsed: Duration
+        /// How full the workload's caches were, when it has any.
+        let caches: CacheUsage?
     }
 
     private struct State {
@@ -20,9 +22,14 @@ final class Progress: Sendable {
 
     private let state = Mutex(State())
     private let options: Options
+    private let cacheUsage: @Sendable () -> CacheUsage?
     private let start = ContinuousClock.now
 
-    init(options: Options) { self.options = options }
+    /// - Parameter cacheUsage: Read at every sample and printed with it.
+    init(options: Options, cacheUsage: @escaping @Sendable () -> CacheUsage? = { nil }) {
+        self.options = options
+        self.cacheUsage = cacheUsage
+    }
 
     /// The index of the next request to make, or `nil` when all are claimed
     /// or the time limit passed.
@@ -49,10 +56,11 @@ final class Progress: Sendable {
         }
         guard let done = sampleAt, let rss = ResidentMemory.current() else { return }
         let elapsed = ContinuousClock.now - start
-        let sample = Sample(requests: done, rss: rss, elapsed: elapsed)
+        let caches = cacheUsage()
+        let sample = Sample(requests: done, rss: rss, elapsed: elapsed, caches: caches)
         state.withLock { $0.samples.append(sample) }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let note = done == options.warmUp ? "  (after warm-up)" : ""
+        let note = (done == options.warmUp ? "  (after warm-up)" : "") + (caches.map { "  \($0)" } ?? "")
         print(
             String(
                 format: "%9d requests  RSS %@  %6.0f requests/s%@", done, ResidentMemory.format(rss),
