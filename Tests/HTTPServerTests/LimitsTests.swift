@@ -15,7 +15,7 @@ extension LiveTests {
         }
 
         /// A plain request on a new connection, to show the server still serves.
-        static func probe(_ port: Int, timeout: TimeInterval = 5) async throws -> Int {
+        static func probe(_ port: Int, timeout: TimeInterval = 30) async throws -> Int {
             try await blocking {
                 let connection = try RawHTTPConnection(port: port, timeout: timeout)
                 try connection.write("GET /probe HTTP/1.1\r\nHost: t\r\n\r\n")

@@ -31,7 +31,7 @@ final class RawHTTPConnection: @unchecked Sendable {
     let descriptor: Int32
     private var buffered = Data()
 
-    init(port: Int, timeout: TimeInterval = 5) throws {
+    init(port: Int, timeout: TimeInterval = 30) throws {
         #if canImport(Glibc)
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
