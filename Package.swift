@@ -54,6 +54,10 @@ let package = Package(
         .target(
             name: "HTTPFields",
             swiftSettings: swiftSettings),
+        // The cost-bounded LRU behind the pipeline's and the origin's memory caches.
+        .target(
+            name: "CacheSupport",
+            swiftSettings: swiftSettings),
         .target(
             name: "HTTPServer",
             dependencies: ["CMicroHTTPD"],
@@ -137,6 +141,10 @@ let package = Package(
         .testTarget(
             name: "HTTPFieldsTests",
             dependencies: ["HTTPFields"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CacheSupportTests",
+            dependencies: ["CacheSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPServerTests",
