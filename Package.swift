@@ -68,7 +68,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "ImagePipeline",
-            dependencies: ["ImageCodecs", "URLRewriting", "HTTPFields", "CCurl"],
+            dependencies: ["ImageCodecs", "URLRewriting", "HTTPFields", "CacheSupport", "CCurl"],
             swiftSettings: swiftSettings),
         .target(
             name: "WebPURLProtocol",
