@@ -64,7 +64,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "ImageOrigin",
-            dependencies: ["HTTPServer", "HTTPFields", "ImageCodecs", "URLRewriting"],
+            dependencies: ["HTTPServer", "HTTPFields", "CacheSupport", "ImageCodecs", "URLRewriting"],
             swiftSettings: swiftSettings),
         .target(
             name: "ImagePipeline",
