@@ -54,17 +54,21 @@ let package = Package(
         .target(
             name: "HTTPFields",
             swiftSettings: swiftSettings),
+        // The cost-bounded LRU behind the pipeline's and the origin's memory caches.
+        .target(
+            name: "CacheSupport",
+            swiftSettings: swiftSettings),
         .target(
             name: "HTTPServer",
             dependencies: ["CMicroHTTPD"],
             swiftSettings: swiftSettings),
         .target(
             name: "ImageOrigin",
-            dependencies: ["HTTPServer", "HTTPFields", "ImageCodecs", "URLRewriting"],
+            dependencies: ["HTTPServer", "HTTPFields", "CacheSupport", "ImageCodecs", "URLRewriting"],
             swiftSettings: swiftSettings),
         .target(
             name: "ImagePipeline",
-            dependencies: ["ImageCodecs", "URLRewriting", "HTTPFields", "CCurl"],
+            dependencies: ["ImageCodecs", "URLRewriting", "HTTPFields", "CacheSupport", "CCurl"],
             swiftSettings: swiftSettings),
         .target(
             name: "WebPURLProtocol",
@@ -137,6 +141,10 @@ let package = Package(
         .testTarget(
             name: "HTTPFieldsTests",
             dependencies: ["HTTPFields"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CacheSupportTests",
+            dependencies: ["CacheSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPServerTests",

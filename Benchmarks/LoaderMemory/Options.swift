@@ -34,9 +34,7 @@ struct Options {
     var memoryCacheBytes = 4 << 20
     /// Pipeline: the bytes cache's bound. Small on purpose: the variants are
     /// about 600 bytes, so 256 KiB is some 430 entries — full within the
-    /// first thousand requests — and `MemoryDataCache` scans every entry to
-    /// evict one, which makes a run with thousands of entries several times
-    /// slower without changing what it says about memory.
+    /// first thousand requests, so eviction runs for the rest of the run.
     var dataCacheBytes = 256 << 10
     var dataCache = DataCacheKind.memory
 

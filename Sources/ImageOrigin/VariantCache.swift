@@ -1,76 +1,49 @@
+import CacheSupport
 import Synchronization
 
 /// Transformed variants in memory, bounded in bytes, least recently used
 /// evicted first, so a repeated request costs no transformation.
 ///
-/// Thread-safe: one `Mutex` guards the state.
+/// Thread-safe: one `Mutex` guards an `LRUStore` and the hit and miss
+/// counts, so lookups, inserts and each eviction are O(1).
 public final class VariantCache<Value: Sendable>: Sendable {
-    private struct Entry {
-        var value: Value
-        var cost: Int
-        var lastUse: UInt64
-    }
-
     private struct State {
-        var entries: [String: Entry] = [:]
-        var totalCost = 0
-        var clock: UInt64 = 0
+        var values: LRUStore<Value>
         var hits = 0
         var misses = 0
     }
 
     /// The most bytes kept.
     public let capacity: Int
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     /// Creates a cache of at most `capacity` bytes.
     public init(capacity: Int) {
         precondition(capacity >= 0)
         self.capacity = capacity
+        state = Mutex(State(values: LRUStore(capacity: capacity)))
     }
 
-    /// The value for `key`, marking it recently used.
+    /// The value for `key`, marking it recently used; counted as a hit or a
+    /// miss.
     public func value(for key: String) -> Value? {
         state.withLock { state in
-            state.clock += 1
-            guard var entry = state.entries[key] else {
-                state.misses += 1
-                return nil
-            }
-            state.hits += 1
-            entry.lastUse = state.clock
-            state.entries[key] = entry
-            return entry.value
+            let value = state.values.value(for: key)
+            if value == nil { state.misses += 1 } else { state.hits += 1 }
+            return value
         }
     }
 
-    /// Stores `value` costing `cost` bytes; a value larger than the whole
-    /// cache is not stored.
+    /// Stores `value` costing `cost` bytes, evicting the least recently used
+    /// past ``capacity``; a value larger than the whole cache is not stored
+    /// (and an older value under `key` stays).
     public func insert(_ value: Value, cost: Int, for key: String) {
         guard cost <= capacity else { return }
-        state.withLock { state in
-            state.clock += 1
-            if let old = state.entries[key] { state.totalCost -= old.cost }
-            state.entries[key] = Entry(value: value, cost: cost, lastUse: state.clock)
-            state.totalCost += cost
-            if state.totalCost > capacity { Self.evict(&state, toFit: capacity) }
-        }
-    }
-
-    /// Evicts least recently used entries until the total fits. Sorting once
-    /// per eviction round keeps inserts cheap; rounds free a quarter of the
-    /// capacity so they stay rare.
-    private static func evict(_ state: inout State, toFit capacity: Int) {
-        let target = capacity - capacity / 4
-        let ordered = state.entries.sorted { $0.value.lastUse < $1.value.lastUse }
-        for (key, entry) in ordered where state.totalCost > target {
-            state.entries[key] = nil
-            state.totalCost -= entry.cost
-        }
+        state.withLock { _ = $0.values.insert(value, for: key, cost: cost) }
     }
 
     /// Bytes held, entries, hits and misses so far.
     public var statistics: (bytes: Int, entries: Int, hits: Int, misses: Int) {
-        state.withLock { ($0.totalCost, $0.entries.count, $0.hits, $0.misses) }
+        state.withLock { ($0.values.totalCost, $0.values.count, $0.hits, $0.misses) }
     }
 }

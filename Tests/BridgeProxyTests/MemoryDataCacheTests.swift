@@ -28,6 +28,28 @@ struct MemoryDataCacheTests {
         #expect(cache.entry(for: "a") == nil, "a refused 200 supersedes the old entry")
     }
 
+    /// 50,000 stores into room for 1,000: the bounds hold at every step, and
+    /// what is left is exactly the newest thousand. (Before eviction was O(1)
+    /// each store past the capacity scanned every entry.)
+    @Test func manyMoreEntriesThanFitStayWithinTheBounds() {
+        let bodyBytes = 64
+        let cache = MemoryDataCache(capacity: 1_000 * bodyBytes)
+        let now = Date()
+        let stored = 50_000
+        var withinBounds = true
+        for index in 0..<stored {
+            #expect(cache.store(response(bodyBytes), for: "k\(index)", now: now))
+            withinBounds = withinBounds && cache.totalBytes <= cache.capacity && cache.count <= 1_000
+        }
+        #expect(withinBounds, "never past the capacity")
+        #expect(cache.count == 1_000 && cache.totalBytes == 1_000 * bodyBytes)
+        #expect(cache.entry(for: "k\(stored - 1_000 - 1)") == nil, "the oldest are gone")
+        #expect((stored - 1_000..<stored).allSatisfy { cache.entry(for: "k\($0)") != nil }, "the newest are all there")
+        #expect(cache.store(response(bodyBytes), for: "another", now: now))
+        #expect(cache.entry(for: "k\(stored - 1_000)") == nil, "reads made the first of them the oldest")
+        #expect(cache.count == 1_000)
+    }
+
     @Test func aSecondRequestThroughTheBridgeIsServedFromMemory() async throws {
         let fixture = try BridgeFixture()
         let pipeline = ImagePipeline(

@@ -1,3 +1,4 @@
+import CacheSupport
 public import Foundation
 import Synchronization
 
@@ -8,7 +9,9 @@ import Synchronization
 ///
 /// Bounded by the bytes of the bodies it holds; past ``capacity`` the least
 /// recently used entries are evicted, and a body bigger than the capacity is
-/// not stored. Thread-safe: one `Mutex` guards the table.
+/// not stored. Thread-safe: one `Mutex` guards an `LRUStore` costed in body
+/// bytes, so a store past the capacity evicts in O(1) per entry however
+/// many entries are held.
 public final class MemoryDataCache: DataCaching, Sendable {
     /// 64 MiB, the default ``capacity``.
     public static let defaultCapacity = 64 << 20
@@ -18,27 +21,7 @@ public final class MemoryDataCache: DataCaching, Sendable {
     /// Whether to store a response and for how long.
     public let policy: CachePolicy
 
-    private struct Slot {
-        var entry: CachedEntry
-        var lastUse: UInt64
-    }
-
-    private struct State {
-        var slots: [String: Slot] = [:]
-        var totalBytes = 0
-        var useCounter: UInt64 = 0
-
-        mutating func nextUse() -> UInt64 {
-            useCounter += 1
-            return useCounter
-        }
-
-        mutating func remove(_ key: String) {
-            if let slot = slots.removeValue(forKey: key) { totalBytes -= slot.entry.data.count }
-        }
-    }
-
-    private let state = Mutex(State())
+    private let entries: Mutex<LRUStore<CachedEntry>>
 
     /// Creates an empty cache.
     /// - Parameters:
@@ -47,15 +30,12 @@ public final class MemoryDataCache: DataCaching, Sendable {
     public init(capacity: Int = MemoryDataCache.defaultCapacity, policy: CachePolicy = CachePolicy()) {
         self.capacity = max(0, capacity)
         self.policy = policy
+        entries = Mutex(LRUStore(capacity: self.capacity))
     }
 
     /// The entry under `key`, fresh or stale, or `nil`; a hit counts as a use.
     public func entry(for key: String) -> CachedEntry? {
-        state.withLock { state in
-            guard state.slots[key] != nil else { return nil }
-            state.slots[key]!.lastUse = state.nextUse()
-            return state.slots[key]!.entry
-        }
+        entries.withLock { $0.value(for: key) }
     }
 
     /// Stores `response` under `key` when the policy allows and it fits; a
@@ -88,30 +68,21 @@ public final class MemoryDataCache: DataCaching, Sendable {
 
     /// Removes `key`'s entry, if any.
     public func remove(_ key: String) {
-        state.withLock { $0.remove(key) }
+        entries.withLock { _ = $0.remove(key) }
     }
 
     /// Removes every entry.
     public func removeAll() {
-        state.withLock { $0 = State() }
+        entries.withLock { $0.removeAll() }
     }
 
     /// Body bytes held now.
-    public var totalBytes: Int { state.withLock { $0.totalBytes } }
+    public var totalBytes: Int { entries.withLock { $0.totalCost } }
 
     /// Entries held now.
-    public var count: Int { state.withLock { $0.slots.count } }
+    public var count: Int { entries.withLock { $0.count } }
 
     private func insert(_ entry: CachedEntry) {
-        state.withLock { state in
-            state.remove(entry.key)
-            state.slots[entry.key] = Slot(entry: entry, lastUse: state.nextUse())
-            state.totalBytes += entry.data.count
-            while state.totalBytes > capacity,
-                let oldest = state.slots.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
-            {
-                state.remove(oldest)
-            }
-        }
+        entries.withLock { _ = $0.insert(entry, for: entry.key, cost: entry.data.count) }
     }
 }
