@@ -102,7 +102,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "rewrite-benchmark",
-            dependencies: ["URLRewriting"],
+            dependencies: ["URLRewriting", "TestSupport"],
             path: "Benchmarks/RewriteBenchmark",
             swiftSettings: swiftSettings),
         // Writes disk cache entries until killed: the kill -9 test's child.
@@ -144,7 +144,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "CacheSupportTests",
-            dependencies: ["CacheSupport"],
+            dependencies: ["CacheSupport", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPServerTests",

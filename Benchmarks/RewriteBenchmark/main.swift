@@ -5,6 +5,7 @@
 // times; the best and median runs are reported. Run it in release:
 // `make bench-rewrite` (or `swift build -c release --product rewrite-benchmark`).
 import Foundation
+import TestSupport
 import URLRewriting
 
 #if canImport(Glibc)
@@ -20,20 +21,6 @@ func threadCPUSeconds() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-/// SplitMix64, so every run rewrites the same list.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
 }
 
 let arguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
@@ -54,7 +41,7 @@ let rewriter = try Rewriter(configuration: configuration)
 /// The mixed list: about half match a rule, the rest are foreign, signed,
 /// already WebP or not images.
 func makeURLStrings(count: Int) -> [String] {
-    var random = SplitMix64(state: 2026)
+    var random = SeededGenerator(seed: 2026)
     let names = ["photo", "IMG_2041", "banner", "a", "%E5%9B%BE%E7%89%87", "thumb-2x"]
     func path() -> String {
         "/" + random.pick(["news", "2024/11", "u/12345", "static/img"]) + "/" + random.pick(names)

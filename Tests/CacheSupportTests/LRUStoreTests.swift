@@ -1,4 +1,5 @@
 import CacheSupport
+import TestSupport
 import Testing
 
 @Suite struct LRUStoreTests {

@@ -1,24 +1,4 @@
-/// SplitMix64: a tiny deterministic generator, so property tests draw the
-/// same URLs on every run and a failure reproduces from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// One of `choices`.
-    mutating func pick<T>(_ choices: [T]) -> T { choices[Int(next() % UInt64(choices.count))] }
-
-    /// `true` with probability `percent`/100.
-    mutating func chance(_ percent: UInt64) -> Bool { next() % 100 < percent }
-}
+import TestSupport
 
 /// Random but valid URLs around a rule's host: look-alike hosts, every kind
 /// of path and query, ports, user info and fragments.

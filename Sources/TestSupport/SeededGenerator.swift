@@ -1,0 +1,25 @@
+/// SplitMix64: a tiny deterministic generator, so property tests and
+/// benchmarks draw the same values on every run and a failure reproduces
+/// from its seed.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound`.
+    public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+    /// One of `choices`.
+    public mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
+
+    /// `true` with probability `percent`/100.
+    public mutating func chance(_ percent: UInt64) -> Bool { next() % 100 < percent }
+}
