@@ -84,7 +84,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "TestSupport",
-            dependencies: ["ImageCodecs"],
+            dependencies: ["ImageCodecs", "HTTPServer"],
             swiftSettings: swiftSettings),
 
         // Benchmarks (run by `make bench-…`, never by tests).
