@@ -91,7 +91,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "TestSupport",
-            dependencies: ["ImageCodecs"],
+            dependencies: ["ImageCodecs", "HTTPServer"],
             swiftSettings: swiftSettings),
 
         // Benchmarks (run by `make bench-…`, never by tests).

@@ -4,7 +4,7 @@ public import URLRewriting
 import Synchronization
 
 #if canImport(FoundationNetworking)
-    public import Foundation
+    import Foundation
     public import FoundationNetworking
 #else
     public import Foundation
@@ -20,6 +20,14 @@ import Synchronization
 /// requests whose URL a rule rewrites and whose client the policy says
 /// cannot show WebP; everything else (POST, GIFs, unmatched URLs, its own
 /// marked requests) goes to the network untouched.
+///
+/// A redirect from the upstream reaches the client as a redirect, with the
+/// client's request re-pointed at the new location and the marker removed,
+/// so that it is claimed again when a rule rewrites it: through
+/// `wasRedirectedTo` on Apple platforms; on Linux, whose Foundation cannot
+/// take redirects from a `URLProtocol`, by following it for the client (see
+/// ``maxRedirects``). Native ``ImagePipeline/image(for:)`` callers keep
+/// following redirects inside the pipeline.
 ///
 /// Thread-safety: the registered bindings are process-wide, under a lock; each
 /// instance guards its task and stopped flag with a `Mutex`, so nothing is
@@ -127,29 +135,32 @@ public final class WebPBridgeURLProtocol: URLProtocol {
 
     // MARK: Loading
 
-    private struct Loading {
+    struct Loading {
         var task: Task<Void, Never>?
         var stopped = false
     }
 
-    private let loading = Mutex(Loading())
+    let loading = Mutex(Loading())
 
     override public func startLoading() {
-        guard let url = request.url, let (binding, decision) = Self.claim(request) else {
+        guard let (binding, decision) = Self.claim(request) else {
             client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
             return
         }
         // URLProtocol is not Sendable; this instance's only mutable state is
         // `loading`, behind a Mutex, and the client is called under it.
         let instance = UncheckedSendable(self)
+        let request = self.request
         let task = Task {
-            await instance.value.load(url, decision: decision, binding: binding)
+            await instance.value.load(request, decision: decision, binding: binding)
         }
         loading.withLock { state in
             if state.stopped { task.cancel() } else { state.task = task }
         }
     }
 
+    /// Cancels this client's share of the work (a fetch other callers wait
+    /// on goes on for them); nothing reaches the client afterwards.
     override public func stopLoading() {
         let task = loading.withLock { state -> Task<Void, Never>? in
             state.stopped = true
@@ -159,105 +170,11 @@ public final class WebPBridgeURLProtocol: URLProtocol {
     }
 
     /// Runs `deliver` unless the client stopped loading.
-    private func send(_ deliver: (any URLProtocolClient) -> Void) {
+    func send(_ deliver: (any URLProtocolClient) -> Void) {
         loading.withLock { state in
             guard !state.stopped, let client else { return }
             deliver(client)
         }
-    }
-
-    private func load(_ url: URL, decision: ClientDecision, binding: Binding) async {
-        let result: ImageDataResponse
-        do {
-            result = try await binding.pipeline.data(for: url)
-        } catch let error as ImagePipelineError {
-            if let status = error.httpStatus {
-                deliverStatus(status, for: url)
-            } else {
-                send { $0.urlProtocol(self, didFailWithError: Self.urlError(for: error, url: url)) }
-            }
-            return
-        } catch {
-            send { $0.urlProtocol(self, didFailWithError: URLError(.cancelled)) }
-            return
-        }
-        if Task.isCancelled { return }
-
-        let body: Data
-        let contentType: String
-        if case .transcode = decision {
-            do {
-                let output = try binding.transcoder.transcode(result.data, for: Transcoder.withoutWebP)
-                body = output.data
-                contentType = output.mimeType
-            } catch {
-                send { $0.urlProtocol(self, didFailWithError: URLError(.cannotDecodeContentData)) }
-                return
-            }
-        } else {
-            body = result.data
-            contentType = result.format.mimeType
-        }
-        var headers: [String: String] = [
-            "Content-Type": contentType,
-            "Content-Length": String(body.count),
-            "Vary": binding.policy.webPSupport == .legacyAppleWebKit ? "Accept, User-Agent" : "Accept",
-            DiagnosticHeader.fetchedURL: result.fetchedURL.absoluteString,
-            DiagnosticHeader.source: result.source.rawValue,
-            DiagnosticHeader.wireBytes: String(result.networkBytes),
-            DiagnosticHeader.fallback: result.isFallback ? "1" : "0",
-            DiagnosticHeader.cacheKey: result.cacheKey,
-        ]
-        for name in ["cache-control", "expires", "last-modified"] {
-            if let value = result.headers[name] { headers[name.capitalizedHeaderName] = value }
-        }
-        guard
-            let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
-        else { return }
-        send { client in
-            client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-            client.urlProtocol(self, didLoad: body)
-            client.urlProtocolDidFinishLoading(self)
-        }
-    }
-
-    /// Both the variant and the original answered with an HTTP error: the
-    /// client sees that status, as it would without the bridge.
-    private func deliverStatus(_ status: Int, for url: URL) {
-        guard
-            let response = HTTPURLResponse(
-                url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": "0"])
-        else { return }
-        send { client in
-            client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-            client.urlProtocolDidFinishLoading(self)
-        }
-    }
-
-    /// The `URLError` a plain load would have produced for a transport failure.
-    static func urlError(for error: ImagePipelineError, url: URL) -> URLError {
-        let code = error.loadingError.map(urlErrorCode(for:)) ?? .cannotDecodeContentData
-        return URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url, NSLocalizedDescriptionKey: error.description])
-    }
-
-    /// The `URLError` code matching a loader's failure.
-    public static func urlErrorCode(for error: DataLoadingError) -> URLError.Code {
-        switch error.kind {
-        case .timedOut: .timedOut
-        case .cannotConnect: .cannotConnectToHost
-        case .cancelled: .cancelled
-        case .tooLarge: .dataLengthExceedsMaximum
-        case .unsupportedURL: .unsupportedURL
-        case .networkFailure: .networkConnectionLost
-        default: .cannotDecodeContentData
-        }
-    }
-}
-
-extension String {
-    /// `cache-control` → `Cache-Control`.
-    fileprivate var capitalizedHeaderName: String {
-        split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")
     }
 }
 

@@ -25,14 +25,17 @@ private func offPool<Value: Sendable>(_ work: @escaping @Sendable () throws -> V
 struct LiveOriginTests {
     @Test func curlFetchesAVariantThatDwebpDecodesAtTheModesSize() async throws {
         let fixture = try OriginFixture()
-        let server = HTTPServer(handler: try fixture.origin())
-        let endpoint = try await server.start()
-        defer { Task { await server.shutdown() } }
+        try await LoopbackServer.with(try fixture.origin()) { server in
+            try await fetchAndDecode(fixture, base: server.baseURL.absoluteString)
+        }
+    }
+
+    private func fetchAndDecode(_ fixture: OriginFixture, base: String) async throws {
         let output = fixture.parent.file("variant.webp")
         let curl = try await offPool { try ChildProcess.run(
             ExternalTool.path("curl")!,
             ["-sS", "--max-time", "180", "-o", output.path, "-w", "%{http_code} %{content_type}",
-             "\(endpoint.url)/photo.jpg?imageView2/1/w/200/h/120/format/webp"],
+             "\(base)/photo.jpg?imageView2/1/w/200/h/120/format/webp"],
             // Generous: while the whole suite runs, the server's tasks share two cores with it.
             timeout: 240) }
         #expect(curl.exitStatus == 0, "\(curl.stderr)")
@@ -45,11 +48,10 @@ struct LiveOriginTests {
 
         // Garbage on the socket does not stop the server answering others.
         let garbage = try await offPool { try ChildProcess.run(
-            ExternalTool.path("curl")!, ["-sS", "--max-time", "60", "-X", "BR@KEN", "-o", "/dev/null", "-w", "%{http_code}", "\(endpoint.url)/photo.jpg"], timeout: 120) }
+            ExternalTool.path("curl")!, ["-sS", "--max-time", "60", "-X", "BR@KEN", "-o", "/dev/null", "-w", "%{http_code}", "\(base)/photo.jpg"], timeout: 120) }
         #expect(garbage.stdout.hasPrefix("4") || garbage.stdout.hasPrefix("5"), "\(garbage.stdout)")
         let after = try await offPool { try ChildProcess.run(
-            ExternalTool.path("curl")!, ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "\(endpoint.url)/healthz"], timeout: 120) }
+            ExternalTool.path("curl")!, ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "\(base)/healthz"], timeout: 120) }
         #expect(after.stdout == "200")
-        await server.shutdown()
     }
 }

@@ -63,16 +63,3 @@ extension ImageOrigin {
         await handle(HTTPRequest(method: method, target: target, headers: headers))
     }
 }
-
-extension HTTPResponse {
-    /// The body bytes, reading a file body.
-    var bodyData: Data {
-        switch body {
-        case .empty: Data()
-        case .data(let data): data
-        case .file(let path, _, _): (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
-        }
-    }
-
-    var bodyText: String { String(decoding: bodyData, as: UTF8.self) }
-}

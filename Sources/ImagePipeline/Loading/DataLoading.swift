@@ -77,6 +77,18 @@ public struct DataResponse: Sendable, Equatable {
 
     /// The value of a header field, by case-insensitive name.
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// Where this response redirects a GET, when it is a redirect (`301`,
+    /// `302`, `303`, `307` or `308` with a `Location` to an `http` or `https`
+    /// URL): the `Location`, resolved against ``url``. `nil` otherwise, and
+    /// for the final response of a followed redirect.
+    public var redirectLocation: URL? {
+        guard [301, 302, 303, 307, 308].contains(statusCode), let field = header("location"),
+            let location = URL(string: field.trimmingCharacters(in: .whitespaces), relativeTo: url)?.absoluteURL,
+            let scheme = location.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return nil }
+        return location
+    }
 }
 
 /// Why a transfer produced no response.

@@ -111,9 +111,24 @@ final class URLSessionLoaderDelegate: NSObject, URLSessionDataDelegate, @uncheck
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let entry = entries.withLock({ $0.removeValue(forKey: task.taskIdentifier) }),
-            let continuation = entry.continuation
-        else { return }
+        let id = task.taskIdentifier
+        let finished = entries.withLock { entries -> (Continuation, Entry)? in
+            guard let entry = entries[id] else { return nil }
+            guard let continuation = entry.continuation else {
+                // Cancelled before `load` attached its continuation (the task
+                // was cancelled before it started, and Foundation reported it
+                // at once): keep the outcome for `attach`, which would
+                // otherwise wait for a completion that already happened.
+                entries[id]?.failure =
+                    entry.failure
+                    ?? error.map { Self.error($0, entry.label) }
+                    ?? DataLoadingError(.networkFailure, "\(entry.label): finished before it started")
+                return nil
+            }
+            entries[id] = nil
+            return (continuation, entry)
+        }
+        guard let (continuation, entry) = finished else { return }
         continuation.resume(returning: Self.result(of: task, entry, error))
     }
 

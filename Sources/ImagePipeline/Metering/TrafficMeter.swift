@@ -12,7 +12,9 @@ public final class TrafficMeter: Sendable {
         public var networkBytes = 0
         /// Network body bytes by host.
         public var networkBytesByHost: [String: Int] = [:]
-        /// Network body bytes by sniffed format (`webp`, `jpeg`, …, or `other`).
+        /// Network body bytes by sniffed format (`webp`, `jpeg`, …, or `other`;
+        /// `not-modified` for 304s, `redirect` for redirects reported under
+        /// ``RedirectHandling/report``).
         public var networkBytesByFormat: [String: Int] = [:]
         /// Network requests made (including revalidations and fallbacks).
         public var networkRequests = 0

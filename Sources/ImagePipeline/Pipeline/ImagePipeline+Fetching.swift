@@ -3,21 +3,26 @@ import ImageCodecs
 
 extension ImagePipeline {
     /// Disk, then network; the variant first unless it failed recently, then
-    /// the original. Runs once per cache key at a time (coalesced).
-    func fetchData(_ plan: RequestPlan) async throws -> ImageDataResponse {
+    /// the original. Runs once per cache key at a time (coalesced). Under
+    /// ``RedirectHandling/report`` a redirect of either is thrown as it is:
+    /// it says where the image lives, not that the variant failed.
+    func fetchData(_ plan: RequestPlan, redirects: RedirectHandling = .follow) async throws -> ImageDataResponse {
         let now = configuration.now()
         guard let variantURL = plan.variantURL else {
-            return try await fetchOne(plan.originalURL, key: plan.cacheKey, plan: plan, isVariant: false, isFallback: false)
+            return try await fetchOne(
+                plan.originalURL, key: plan.cacheKey, isVariant: false, isFallback: false, redirects: redirects)
         }
         if !negativeCache.contains(plan.cacheKey, now: now) {
             do {
-                return try await fetchOne(variantURL, key: plan.cacheKey, plan: plan, isVariant: true, isFallback: false)
-            } catch let error as ImagePipelineError where !error.isCancellation {
+                return try await fetchOne(
+                    variantURL, key: plan.cacheKey, isVariant: true, isFallback: false, redirects: redirects)
+            } catch let error as ImagePipelineError where !error.isCancellation && error.redirect == nil {
                 markVariantFailed(plan)
             }
         }
         trafficMeter.recordFallback()
-        return try await fetchOne(plan.originalURL, key: plan.originalCacheKey, plan: plan, isVariant: false, isFallback: true)
+        return try await fetchOne(
+            plan.originalURL, key: plan.originalCacheKey, isVariant: false, isFallback: true, redirects: redirects)
     }
 
     /// Remembers that a variant failed and forgets anything cached for it.
@@ -29,7 +34,7 @@ extension ImagePipeline {
 
     /// One URL through the disk cache and the network.
     private func fetchOne(
-        _ url: URL, key: String, plan: RequestPlan, isVariant: Bool, isFallback: Bool
+        _ url: URL, key: String, isVariant: Bool, isFallback: Bool, redirects: RedirectHandling
     ) async throws -> ImageDataResponse {
         let now = configuration.now()
         var conditionalHeaders: [String: String] = [:]
@@ -45,7 +50,8 @@ extension ImagePipeline {
         var headers = conditionalHeaders
         headers["Accept"] = isVariant ? configuration.variantAccept : configuration.originalAccept
         let request = DataRequest(
-            url: url, headers: headers, timeout: configuration.requestTimeout, maxBodyBytes: configuration.maxBodyBytes)
+            url: url, headers: headers, timeout: configuration.requestTimeout, maxBodyBytes: configuration.maxBodyBytes,
+            followsRedirects: redirects == .follow)
         let loaded: DataResponse
         do {
             loaded = try await configuration.dataLoader.load(request)
@@ -67,6 +73,11 @@ extension ImagePipeline {
             return response(refreshed.data, format: format, refreshed.response, url: url, key: key,
                             isVariant: isVariant, isFallback: isFallback, source: .revalidated,
                             networkBytes: loaded.body.count)
+        }
+
+        if redirects == .report, let redirect = ImageRedirect(loaded, requested: url, isVariant: isVariant) {
+            trafficMeter.recordNetwork(host: host, format: "redirect", bytes: loaded.body.count)
+            throw ImagePipelineError.redirect(redirect)
         }
 
         let format: ImageFormat

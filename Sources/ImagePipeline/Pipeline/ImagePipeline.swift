@@ -16,6 +16,9 @@ public final class ImagePipeline: Sendable {
     public let trafficMeter = TrafficMeter()
 
     let dataTasks = TaskCoalescer<ImageDataResponse>()
+    /// Fetches for callers that have redirects reported: kept apart from
+    /// `dataTasks`, whose fetches follow them.
+    let redirectReportingDataTasks = TaskCoalescer<ImageDataResponse>()
     let imageTasks = TaskCoalescer<ImageResponse>()
     let negativeCache: NegativeCache
     let decodeQueue: WorkQueue
@@ -47,12 +50,21 @@ public final class ImagePipeline: Sendable {
     /// The encoded bytes for `url` (the original URL; the rewriter is applied
     /// here), from the disk cache or the network.
     ///
+    /// - Parameters:
+    ///   - url: The original URL.
+    ///   - redirects: Whether a redirect from the upstream is followed (the
+    ///     default) or reported as an ``ImagePipelineError`` with its
+    ///     ``ImagePipelineError/redirect`` set. Concurrent callers share one
+    ///     fetch per cache key and per choice: a reporting caller never gets
+    ///     a followed redirect's bytes, nor a following caller a redirect.
     /// - Throws: ``ImagePipelineError`` when neither the variant nor the
-    ///   original can be had; `CancellationError` when cancelled.
-    public func data(for url: URL) async throws -> ImageDataResponse {
+    ///   original can be had, or for a redirect under
+    ///   ``RedirectHandling/report``; `CancellationError` when cancelled.
+    public func data(for url: URL, redirects: RedirectHandling = .follow) async throws -> ImageDataResponse {
         let plan = plan(for: url)
-        return try await dataTasks.value(for: plan.cacheKey) { [self] in
-            try await fetchData(plan)
+        let tasks = redirects == .follow ? dataTasks : redirectReportingDataTasks
+        return try await tasks.value(for: plan.cacheKey) { [self] in
+            try await fetchData(plan, redirects: redirects)
         }
     }
 
@@ -70,6 +82,13 @@ public final class ImagePipeline: Sendable {
         return try await imageTasks.value(for: plan.cacheKey) { [self] in
             try await loadImage(plan)
         }
+    }
+
+    /// Fetches and decodes in flight, counted once per cache key however
+    /// many callers wait on them (prefetches included). Zero once every
+    /// caller has finished or been cancelled: cancelled work does not linger.
+    public var activeFetchCount: Int {
+        dataTasks.inFlightCount + redirectReportingDataTasks.inFlightCount + imageTasks.inFlightCount
     }
 
     /// Removes `url`'s entries from both caches.

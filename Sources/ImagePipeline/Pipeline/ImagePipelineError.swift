@@ -1,13 +1,17 @@
+import Foundation
 import ImageCodecs
 
 /// Why the pipeline could not deliver an image: both the variant and the
-/// original failed (or there was no variant and the original failed).
+/// original failed (or there was no variant and the original failed), or
+/// the upstream redirected and the caller asked to be told
+/// (``RedirectHandling/report``).
 public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
     private enum Kind: Sendable {
         case http(Int)
         case loading(DataLoadingError)
         case notAnImage(String)
         case decoding(ImageCodecError)
+        case redirect(ImageRedirect)
     }
 
     private let kind: Kind
@@ -18,6 +22,9 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
     static func loading(_ error: DataLoadingError, url: String) -> ImagePipelineError { .init(kind: .loading(error), url: url) }
     static func notAnImage(_ detail: String, url: String) -> ImagePipelineError { .init(kind: .notAnImage(detail), url: url) }
     static func decoding(_ error: ImageCodecError, url: String) -> ImagePipelineError { .init(kind: .decoding(error), url: url) }
+    static func redirect(_ redirect: ImageRedirect) -> ImagePipelineError {
+        .init(kind: .redirect(redirect), url: redirect.redirectedURL.absoluteString)
+    }
 
     /// The HTTP status the server answered, when that was the failure.
     public var httpStatus: Int? {
@@ -31,6 +38,15 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// The redirect the upstream answered with, when the caller asked for
+    /// redirects to be reported (``RedirectHandling/report``) rather than
+    /// followed. Not a failure of the image: the caller is to ask for
+    /// ``ImageRedirect/location`` instead.
+    public var redirect: ImageRedirect? {
+        if case .redirect(let redirect) = kind { return redirect }
+        return nil
+    }
+
     /// Whether the failure was a cancellation.
     public var isCancellation: Bool { loadingError?.kind == .cancelled }
 
@@ -40,6 +56,7 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         case .loading(let error): "\(url): \(error.message)"
         case .notAnImage(let detail): "\(url): not an image (\(detail))"
         case .decoding(let error): "\(url): \(error.message)"
+        case .redirect(let redirect): "\(url): redirected (HTTP \(redirect.statusCode)) to \(redirect.location.absoluteString)"
         }
     }
 }

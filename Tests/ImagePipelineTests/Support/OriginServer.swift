@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import ImagePipeline
 import Synchronization
+import TestSupport
 import Testing
 
 /// A live origin on 127.0.0.1, port 0, with one route per behaviour the
@@ -44,29 +45,17 @@ enum OriginServer {
 
     /// Runs `body` with a started origin and always shuts it down.
     static func with<Result>(_ body: (String) async throws -> Result) async throws -> Result {
-        var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
-        configuration.shutdownGracePeriod = .milliseconds(100)
-        let server = HTTPServer(configuration: configuration, handle: handle)
-        let endpoint = try await server.start()
-        do {
-            let result = try await body(endpoint.url)
-            await server.shutdown()
-            return result
-        } catch {
-            await server.shutdown()
-            throw error
+        try await LoopbackServer.with(ClosureHTTPHandler(handle)) { server in
+            try await body(server.baseURL.absoluteString)
         }
     }
 
     /// A loopback URL where nothing listens: the port of a server that was
     /// started and shut down.
     static func refusedURL() async throws -> URL {
-        let server = HTTPServer(configuration: HTTPServer.Configuration(host: "127.0.0.1", port: 0)) { _ in
-            .text(.ok, "")
-        }
-        let endpoint = try await server.start()
+        let server = try await LoopbackServer.start(ClosureHTTPHandler { _ in .text(.ok, "") })
         await server.shutdown()
-        return URL(string: "\(endpoint.url)/hello")!
+        return server.url("/hello")
     }
 }
 

@@ -1,0 +1,117 @@
+import Foundation
+import HTTPServer
+import ImageOrigin
+import Synchronization
+import TestSupport
+
+/// An `ImageOrigin` handler wrapped so that tests see what reached the
+/// server and can make chosen requests misbehave: every request's target is
+/// recorded once, and a request whose target contains an injected fragment
+/// (the variant's query, a path) gets its fault instead of the origin's
+/// answer.
+final class FaultInjectingOrigin: HTTPHandler {
+    enum Fault: Sendable, CustomStringConvertible {
+        /// This status, with a short text body.
+        case status(Int)
+        /// 200 with an HTML page, as a captive portal or a CDN error page.
+        case html
+        /// The origin's answer with the second half of the body cut off.
+        case truncate
+        /// No answer until ``FaultInjectingOrigin/release()``: a timeout, or
+        /// a fetch to cancel while it is in flight.
+        case hold
+        /// 302 to `location`, as given (relative or absolute).
+        case redirect(to: String)
+
+        var description: String {
+            switch self {
+            case .status(let code): "HTTP \(code)"
+            case .html: "an HTML page"
+            case .truncate: "a truncated body"
+            case .hold: "a timeout"
+            case .redirect(let location): "a redirect to \(location)"
+            }
+        }
+    }
+
+    private struct State {
+        var targets: [String] = []
+        var faults: [(fragment: String, fault: Fault)] = []
+        var held = 0
+        var released = false
+    }
+
+    let origin: ImageOrigin
+    private let state = Mutex(State())
+
+    init(origin: ImageOrigin) {
+        self.origin = origin
+    }
+
+    /// Makes requests whose target contains `fragment` answer with `fault`
+    /// (the earliest injected fragment that matches wins).
+    func inject(_ fault: Fault, whereTargetContains fragment: String) {
+        state.withLock { $0.faults.append((fragment, fault)) }
+    }
+
+    /// Removes the faults injected for `fragment`.
+    func removeFaults(whereTargetContains fragment: String) {
+        state.withLock { $0.faults.removeAll { $0.fragment == fragment } }
+    }
+
+    /// Every request target received, in order.
+    var targets: [String] { state.withLock { $0.targets } }
+
+    /// How many requests had a target containing `fragment`.
+    func requestCount(containing fragment: String) -> Int {
+        state.withLock { $0.targets.count { $0.contains(fragment) } }
+    }
+
+    /// Requests now held by a ``Fault/hold``.
+    var heldCount: Int { state.withLock { $0.held } }
+
+    /// Lets every held request, and every later one, through to the origin.
+    func release() { state.withLock { $0.released = true } }
+
+    private func fault(for request: HTTPRequest) -> Fault? {
+        state.withLock { state in state.faults.first { request.target.contains($0.fragment) }?.fault }
+    }
+
+    private func record(_ request: HTTPRequest) {
+        state.withLock { $0.targets.append(request.target) }
+    }
+
+    /// The origin's immediate answer when no fault applies; faults are all
+    /// answered by ``handle(_:)``. A request is recorded by whichever answers.
+    func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        guard fault(for: request) == nil, let response = origin.immediateResponse(to: request) else { return nil }
+        record(request)
+        return response
+    }
+
+    func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        record(request)
+        switch fault(for: request) {
+        case nil:
+            return await origin.handle(request)
+        case .status(let code):
+            return .text(HTTPStatus(code: code), "injected HTTP \(code)")
+        case .html:
+            return .data(
+                Data("<html><body>something went wrong</body></html>".utf8), contentType: "text/html; charset=utf-8")
+        case .truncate:
+            let response = await origin.handle(request)
+            let body = response.bodyData
+            return HTTPResponse(status: response.status, headers: response.headers, body: .data(body.prefix(body.count / 2)))
+        case .hold:
+            state.withLock { $0.held += 1 }
+            while !state.withLock({ $0.released }) {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            state.withLock { $0.held -= 1 }
+            return await origin.handle(request)
+        case .redirect(let location):
+            return HTTPResponse(status: .found, headers: ["Location": location])
+        }
+    }
+}

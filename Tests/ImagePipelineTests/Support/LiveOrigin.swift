@@ -1,0 +1,110 @@
+import Foundation
+import HTTPServer
+import ImageCodecs
+import ImageOrigin
+import ImagePipeline
+import Synchronization
+import TestSupport
+import Testing
+import URLRewriting
+
+/// A live image origin on 127.0.0.1, port 0: an `ImageOrigin` over a
+/// temporary folder of generated images (`photo.jpg`, 1200×800; `logo.png`,
+/// 300×200 with alpha; `anim.gif`), behind a ``FaultInjectingOrigin``; and
+/// pipelines that fetch from it with the platform's default loader
+/// (`CurlDataLoader` on Linux), rewriting with the Qiniu preset for
+/// `127.0.0.1` — so `http://127.0.0.1:PORT/photo.jpg` becomes
+/// `…/photo.jpg?imageView2/2/w/750/format/webp/ignore-error/1`, which the
+/// origin understands.
+///
+/// Use ``with(_:)``: it always releases held requests and shuts the server
+/// down.
+struct LiveOrigin {
+    let folder: TemporaryDirectory
+    let upstream: FaultInjectingOrigin
+    let server: LoopbackServer
+    /// The platform's default loader (`CurlDataLoader` on Linux), one per
+    /// fixture so that its connections are this origin's alone.
+    let loader: any DataLoading
+
+    /// Runs `body` with a started origin.
+    static func with<Result>(_ body: (LiveOrigin) async throws -> Result) async throws -> Result {
+        let folder = try TemporaryDirectory(prefix: "live-origin")
+        let samples = try Self.samples.get()
+        try samples.photoJPEG.write(to: folder.file("photo.jpg"))
+        try samples.logoPNG.write(to: folder.file("logo.png"))
+        try samples.animationGIF.write(to: folder.file("anim.gif"))
+        let upstream = FaultInjectingOrigin(origin: try ImageOrigin(configuration: .init(root: folder.url.path)))
+        return try await LoopbackServer.with(upstream) { server in
+            let origin = LiveOrigin(folder: folder, upstream: upstream, server: server, loader: DefaultDataLoader())
+            defer { upstream.release() }
+            return try await body(origin)
+        }
+    }
+
+    /// The encoded originals, made once per test process (encoding is the
+    /// costly part of a fixture, and suites run in parallel on few cores).
+    private struct Samples: Sendable {
+        var photoJPEG: Data
+        var logoPNG: Data
+        var animationGIF: Data
+    }
+
+    private static let samples = Result { () throws -> Samples in
+        Samples(
+            photoJPEG: try JPEGEncoder(options: .init(quality: 90)).encode(
+                SyntheticImages.photo(width: 1200, height: 800)),
+            logoPNG: try PNGEncoder().encode(SyntheticImages.photo(width: 300, height: 200, alpha: true)),
+            animationGIF: try GIFEncoder().encode(SyntheticImages.animation(width: 48, height: 32, frameCount: 3)))
+    }
+
+    /// `http://127.0.0.1:PORT` + `target`; another name for the same
+    /// server with `host` (`localhost`).
+    func url(_ target: String, host: String = "127.0.0.1") -> URL {
+        URL(string: "http://\(host):\(server.port)\(target)")!
+    }
+
+    var photo: URL { url("/photo.jpg") }
+    var logo: URL { url("/logo.png") }
+
+    /// The WebP variant the pipeline fetches for `/name`.
+    static let variantQuery = "imageView2/2/w/750/format/webp"
+
+    /// A pipeline over this origin. No bytes cache unless a test asks for
+    /// one, so that every fetch shows at the server.
+    /// - Parameter host: The host the rule rewrites.
+    func pipeline(
+        host: String = "127.0.0.1", dataCache: (any DataCaching)? = nil, timeout: Duration = .seconds(60),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) throws -> ImagePipeline {
+        let rewriting = try RewritePreset.configuration(named: "qiniu", host: host, width: 750)
+        return ImagePipeline(
+            configuration: .init(
+                rewriter: try Rewriter(configuration: rewriting), dataLoader: loader, dataCache: dataCache,
+                memoryCache: MemoryCache(capacity: 64 << 20), requestTimeout: timeout, now: now))
+    }
+}
+
+/// Polls `condition` every 10 ms for at most 2 minutes (generous: the whole
+/// suite runs in parallel on two cores).
+func waitUntil(
+    _ condition: @Sendable () async -> Bool, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let deadline = ContinuousClock.now + .seconds(120)
+    while !(await condition()) {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("condition not met within 2 minutes", sourceLocation: sourceLocation)
+            throw CancellationError()
+        }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
+
+/// A count shared between tasks.
+final class Counter: Sendable {
+    private let count = Atomic<Int>(0)
+
+    func increment() { count.add(1, ordering: .relaxed) }
+
+    var value: Int { count.load(ordering: .relaxed) }
+}
