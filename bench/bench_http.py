@@ -259,6 +259,20 @@ http {{
     return process, f"http://127.0.0.1:{port}"
 
 
+def stop_all(processes, work):
+    """SIGTERM every process still running, SIGKILL those that do not stop
+    within 15 s, and remove the work folder."""
+    for process in processes:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+    for process in processes:
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    shutil.rmtree(work, ignore_errors=True)
+
+
 def main():
     binary, corpus = sys.argv[1:3]
     bare_binary = sys.argv[3] if len(sys.argv) > 3 else None
@@ -395,15 +409,7 @@ def main():
             verdict = "" if target is None else f">= {target:.2f}x {'met' if ratio >= target else 'NOT met'}"
             print(f"{name:<36}{ours:>10.1f}{reference:>11.1f} {unit:<9}{ratio:>6.2f}x{cpu_ratio:>10.2f}x  {verdict}")
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        for process in processes:
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        shutil.rmtree(work, ignore_errors=True)
+        stop_all(processes, work)
 
 
 if __name__ == "__main__":

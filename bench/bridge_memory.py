@@ -29,13 +29,11 @@ import sys
 import tempfile
 import threading
 import time
-import shutil
-import signal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True  # no bench/__pycache__ in the worktree
 from bench_http import (  # noqa: E402  (the bench_http helpers, one folder)
-    NON_WEBP_CLIENT, bridge_metrics, fetch, metrics_delta, parse_wrk, start_bridge, start_origin,
+    NON_WEBP_CLIENT, bridge_metrics, fetch, metrics_delta, parse_wrk, start_bridge, start_origin, stop_all,
     wait_transcodes_idle)
 
 SECONDS = int(os.environ.get("BRIDGE_MEMORY_SECONDS", "60"))
@@ -168,15 +166,7 @@ def main():
             sys.exit(1)
         print("PASS: no errors, resident memory flat")
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.send_signal(signal.SIGTERM)
-        for process in processes:
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        shutil.rmtree(work, ignore_errors=True)
+        stop_all(processes, work)
 
 
 if __name__ == "__main__":
