@@ -72,11 +72,6 @@ public final class BridgeProxy: HTTPHandler {
         var upstreamBytes: Int?
     }
 
-    /// The response header that tells a client how many body bytes the
-    /// bridge received from the upstream for its request (`0` for a cache
-    /// hit): the network cost, which differs from the body's size when the
-    /// bridge transcoded. The demo reads it; `curl -i` shows it.
-    public static let upstreamBytesHeader = "X-WebPBridge-Upstream-Bytes"
 
     /// Answers one request: locally, from the image path, or by passing it
     /// through. Never throws and never hangs beyond the upstream timeouts:
@@ -119,7 +114,7 @@ public final class BridgeProxy: HTTPHandler {
                     .nilIfEmpty)
         }
         if let upstreamBytes = reply.upstreamBytes {
-            reply.response.headers[Self.upstreamBytesHeader] = String(upstreamBytes)
+            reply.response.headers[BridgeDiagnosticHeader.wireBytes] = String(upstreamBytes)
         }
         record(reply, isHEAD: request.method == .head)
         return reply.response

@@ -103,13 +103,7 @@ public final class WebPBridgeURLProtocol: URLProtocol {
     static let handledKey = "WebPBridgeURLProtocolHandled"
 
     /// Response headers that tell an app what the bridge did.
-    public enum DiagnosticHeader {
-        public static let fetchedURL = "X-WebPBridge-Fetched-URL"
-        public static let source = "X-WebPBridge-Source"
-        public static let wireBytes = "X-WebPBridge-Wire-Bytes"
-        public static let fallback = "X-WebPBridge-Fallback"
-        public static let cacheKey = "X-WebPBridge-Cache-Key"
-    }
+    public typealias DiagnosticHeader = BridgeDiagnosticHeader
 
     // MARK: Claiming
 

@@ -39,7 +39,7 @@ struct ImagePathTests {
         for name in ["Content-Type", "ETag", "Vary", "Via", "Cache-Control"] {
             #expect(hit.headers[name] == fetched.headers[name], "\(name)")
         }
-        #expect(hit.headers[BridgeProxy.upstreamBytesHeader] == "0")
+        #expect(hit.headers[BridgeDiagnosticHeader.wireBytes] == "0")
         var conditional = webP
         conditional.headers.add(name: "If-None-Match", value: try #require(fetched.headers["ETag"]))
         #expect(bridge.immediateResponse(to: conditional)?.status == .notModified)
@@ -56,15 +56,15 @@ struct ImagePathTests {
         let fixture = try BridgeFixture()
         let bridge = try fixture.bridge()
         let first = await bridge.handle(.webView("/photo.jpg"))
-        let variantBytes = Int(first.headers[BridgeProxy.upstreamBytesHeader] ?? "")
+        let variantBytes = Int(first.headers[BridgeDiagnosticHeader.wireBytes] ?? "")
         #expect(variantBytes.map { $0 > 0 && $0 < fixture.photoJPEG.count } == true, "the WebP variant's size")
         #expect(variantBytes != first.bodyData.count, "the network cost, not the transcoded body's size")
         let hit = await bridge.handle(.webView("/photo.jpg"))
-        #expect(hit.headers[BridgeProxy.upstreamBytesHeader] == "0", "a cache hit costs the network nothing")
+        #expect(hit.headers[BridgeDiagnosticHeader.wireBytes] == "0", "a cache hit costs the network nothing")
         let page = await bridge.handle(HTTPRequest(target: "/index.html"))
-        #expect(page.headers[BridgeProxy.upstreamBytesHeader] == String(page.bodyData.count))
+        #expect(page.headers[BridgeDiagnosticHeader.wireBytes] == String(page.bodyData.count))
         let health = await bridge.handle(HTTPRequest(target: "/__bridge/healthz"))
-        #expect(health.headers[BridgeProxy.upstreamBytesHeader] == nil)
+        #expect(health.headers[BridgeDiagnosticHeader.wireBytes] == nil)
     }
 
     @Test func anOriginalSmallerThanItsTranscodePassesThroughAndIsRemembered() async throws {

@@ -1,6 +1,6 @@
-import BridgeProxy
 import Foundation
 import ImageCodecs
+import ImagePipeline
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -73,7 +73,7 @@ struct DemoClient: Sendable {
         var contentType: String
         var body: Data
         /// What the bridge says it received from the upstream for this
-        /// response (`X-WebPBridge-Upstream-Bytes`); `nil` from the origin.
+        /// response (`X-WebPBridge-Wire-Bytes`); `nil` from the origin.
         var upstreamBytes: Int? = nil
     }
 
@@ -98,7 +98,7 @@ struct DemoClient: Sendable {
             return Fetched(
                 status: http?.statusCode ?? 0, contentType: http?.value(forHTTPHeaderField: "Content-Type") ?? "",
                 body: body,
-                upstreamBytes: http?.value(forHTTPHeaderField: BridgeProxy.upstreamBytesHeader).flatMap { Int($0) })
+                upstreamBytes: http?.value(forHTTPHeaderField: BridgeDiagnosticHeader.wireBytes).flatMap { Int($0) })
         } catch {
             throw CommandFailure("\(url.absoluteString): \(error.localizedDescription)")
         }

@@ -17,7 +17,7 @@ struct DemoImageResult: Sendable {
     /// The body the bridge delivered.
     var delivered: Data
     /// Body bytes the bridge received from the origin for this image (its
-    /// `X-WebPBridge-Upstream-Bytes`): the variant, plus the original after
+    /// `X-WebPBridge-Wire-Bytes`): the variant, plus the original after
     /// a fallback or when the original passed through.
     var wireBytes: Int
     /// `Content-Type` of the original and of the delivered response.
