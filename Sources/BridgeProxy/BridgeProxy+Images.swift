@@ -43,7 +43,9 @@ extension BridgeProxy {
     /// the client shows the cached bytes as they are (WebP to a WebP
     /// client, or an original the CDN answered with): no waiting, no
     /// transcoding, so it can run on the server's thread. `nil` otherwise.
-    func cachedImageReply(_ request: HTTPRequest, url: URL, decision: ClientDecision) -> Reply? {
+    func cachedImageReply(
+        _ request: HTTPRequest, url: URL, decision: ClientDecision
+    ) -> (Reply, ImageDataResponse)? {
         guard decision.servesWebP,
             let image = configuration.pipeline.cachedData(
                 for: url, ifUsable: { !CacheDirectives.containsNoTransform($0.headers["cache-control"]) })
@@ -52,7 +54,7 @@ extension BridgeProxy {
         if image.isFallback { recordOriginalBytes(image.data.count) }
         var reply = imageReply(request, image: image, body: image.data, format: image.format, transcoded: false)
         reply.upstreamBytes = 0
-        return reply
+        return (reply, image)
     }
 
     /// The pipeline's bytes as the client shows them: as received, else

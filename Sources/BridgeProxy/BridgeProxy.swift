@@ -40,6 +40,8 @@ public final class BridgeProxy: HTTPHandler {
     /// cache lifetime their original passes through at once, without
     /// transcoding again or asking the upstream for the original's size.
     let transcodeOutweighsOriginal: NegativeCache
+    /// Ready answers to repeated cache hits (see ``HitMemo``).
+    let hitMemo = HitMemo(capacityBytes: 32 << 20)
 
     /// The path prefix of the bridge's own endpoints.
     public static let localPathPrefix = "/__bridge/"
@@ -63,7 +65,7 @@ public final class BridgeProxy: HTTPHandler {
     }
 
     /// A response and how it came about, for the metrics.
-    struct Reply {
+    struct Reply: Sendable {
         var response: HTTPResponse
         var outcome: Outcome
         /// Body bytes received from the upstream to answer this request
@@ -95,11 +97,24 @@ public final class BridgeProxy: HTTPHandler {
     /// - Parameter request: The request as received.
     /// - Returns: The response, or `nil` to answer asynchronously.
     public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        let pipeline = configuration.pipeline
+        let memoKey = pipeline.configuration.dataCache == nil ? nil : HitMemo.key(for: request)
+        if let memoKey, let cache = pipeline.configuration.dataCache,
+            let hit = hitMemo.hit(for: memoKey, in: cache, now: pipeline.configuration.now())
+        {
+            pipeline.recordCachedDelivery(of: hit.image)
+            recordImageSource(hit.image.source)
+            return finish(hit.reply, for: request)
+        }
         switch route(request) {
         case .ready(let reply):
             return finish(reply, for: request)
         case .image(let url, let decision):
-            return cachedImageReply(request, url: url, decision: decision).map { finish($0, for: request) }
+            guard let (reply, image) = cachedImageReply(request, url: url, decision: decision) else { return nil }
+            if let memoKey, let cache = pipeline.configuration.dataCache, !image.isFallback {
+                hitMemo.insert(reply, image: image, for: memoKey, in: cache)
+            }
+            return finish(reply, for: request)
         case .passThrough:
             return nil
         }

@@ -52,6 +52,26 @@ struct ImagePathTests {
         #expect(bridge.metrics.render().contains("webpbridge_proxy_requests_total{outcome=\"webp\"} 2"))
     }
 
+    @Test func repeatedHitsAreServedOnlyWhileTheCacheHoldsTheImage() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        let webP = HTTPRequest.webView("/photo.jpg", accept: BridgeFixture.webPAccept)
+        let fetched = await bridge.handle(webP)
+        let first = try #require(bridge.immediateResponse(to: webP))
+        let hitsBefore = bridge.configuration.pipeline.trafficMeter.snapshot.diskHits
+        let again = try #require(bridge.immediateResponse(to: webP), "the memoised answer")
+        #expect(again == first)
+        #expect(again.bodyData == fetched.bodyData)
+        #expect(bridge.configuration.pipeline.trafficMeter.snapshot.diskHits == hitsBefore + 1, "still counted")
+
+        // Once the pipeline forgets the image, nothing is answered from memory.
+        bridge.configuration.pipeline.removeCached(URL(string: "http://img.test/photo.jpg")!)
+        #expect(bridge.immediateResponse(to: webP) == nil)
+        let refetched = await bridge.handle(webP)
+        #expect(refetched.bodyData == fetched.bodyData)
+        #expect(bridge.immediateResponse(to: webP)?.bodyData == fetched.bodyData)
+    }
+
     @Test func responsesSayWhatTheUpstreamCost() async throws {
         let fixture = try BridgeFixture()
         let bridge = try fixture.bridge()

@@ -36,4 +36,12 @@ extension ImagePipeline {
         recordHit(hit)
         return hit
     }
+
+    /// Counts a delivery of `hit`, a response ``cachedData(for:ifUsable:)``
+    /// returned earlier, delivered again from the caller's own copy (a
+    /// server that keeps ready answers): the ``TrafficMeter`` sees it as
+    /// the cache hit it is.
+    public func recordCachedDelivery(of hit: ImageDataResponse) {
+        recordHit(hit)
+    }
 }

@@ -1,0 +1,63 @@
+import CacheSupport
+import Foundation
+import HTTPServer
+import ImagePipeline
+import Synchronization
+
+/// Ready answers to repeated cache hits, so that the same client asking
+/// for the same image again skips routing, rewriting and building the
+/// response: a browser asks for every image of a page with one
+/// `User-Agent` and one `Accept`.
+///
+/// Keyed by everything the answer can depend on — method, `Host`, target,
+/// `Accept`, `User-Agent` — so no knowledge of the client policy is
+/// duplicated here. Requests with `Via`, `Cache-Control` or a
+/// conditional header are never memoised (loops, `no-transform` and 304s
+/// take the full path). A memoised answer is served only while the data
+/// cache still holds the same entry (same `storedAt`), fresh: an eviction,
+/// a removal, a failed variant or a new store sends the request down the
+/// full path again. Bounded by body bytes; the bodies are the data
+/// cache's own storage, shared, not copies.
+final class HitMemo: Sendable {
+    struct Hit: Sendable {
+        var reply: BridgeProxy.Reply
+        var image: ImageDataResponse
+        var storedAt: Date
+    }
+
+    private let store: Mutex<LRUStore<Hit>>
+
+    init(capacityBytes: Int) {
+        store = Mutex(LRUStore(capacity: capacityBytes))
+    }
+
+    /// The memo key of `request`, or `nil` when it must take the full path.
+    static func key(for request: HTTPRequest) -> String? {
+        guard request.method == .get || request.method == .head else { return nil }
+        let headers = request.headers
+        guard headers["Via"] == nil, headers["Cache-Control"] == nil, headers["If-None-Match"] == nil,
+            headers["If-Modified-Since"] == nil
+        else { return nil }
+        return request.method.rawValue + "\u{0}" + (headers["Host"] ?? "") + "\u{0}" + request.target + "\u{0}"
+            + (headers["Accept"] ?? "") + "\u{0}" + (headers["User-Agent"] ?? "")
+    }
+
+    /// The memoised answer for `key`, if the data cache still holds its entry fresh.
+    func hit(for key: String, in cache: any DataCaching, now: Date) -> Hit? {
+        guard let hit = store.withLock({ $0.value(for: key) }) else { return nil }
+        guard let entry = cache.entry(for: hit.image.cacheKey), entry.storedAt == hit.storedAt,
+            entry.isFresh(now: now)
+        else {
+            _ = store.withLock { $0.remove(key) }
+            return nil
+        }
+        return hit
+    }
+
+    /// Keeps `reply` for `key`, tied to the data-cache entry it came from.
+    func insert(_ reply: BridgeProxy.Reply, image: ImageDataResponse, for key: String, in cache: any DataCaching) {
+        guard let entry = cache.entry(for: image.cacheKey), entry.data.count == image.data.count else { return }
+        let hit = Hit(reply: reply, image: image, storedAt: entry.storedAt)
+        _ = store.withLock { $0.insert(hit, for: key, cost: max(1, image.data.count)) }
+    }
+}
