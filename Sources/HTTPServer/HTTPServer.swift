@@ -139,7 +139,7 @@ public actor HTTPServer {
 
     private static func waitForInFlightRequests(_ core: HTTPServerCore, upTo limit: Duration) async {
         let deadline = ContinuousClock.now + limit
-        while core.inFlightCount > 0, ContinuousClock.now < deadline {
+        while core.inFlightCount > 0, ContinuousClock.now < deadline, !Task.isCancelled {
             try? await Task.sleep(for: .milliseconds(10))
         }
     }

@@ -105,7 +105,9 @@ final class FaultInjectingOrigin: HTTPHandler {
             return HTTPResponse(status: response.status, headers: response.headers, body: .data(body.prefix(body.count / 2)))
         case .hold:
             state.withLock { $0.held += 1 }
-            while !state.withLock({ $0.released }) {
+            // Until released, or until the server cancels the handler because
+            // its client hung up (a cancelled sleep returns at once: check).
+            while !state.withLock({ $0.released }), !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(10))
             }
             state.withLock { $0.held -= 1 }
