@@ -111,9 +111,7 @@ public final class BridgeProxy: HTTPHandler {
             return finish(reply, for: request)
         case .image(let url, let decision):
             guard let (reply, image) = cachedImageReply(request, url: url, decision: decision) else { return nil }
-            if let memoKey, let cache = pipeline.configuration.dataCache, !image.isFallback {
-                hitMemo.insert(reply, image: image, for: memoKey, in: cache)
-            }
+            if let memoKey, !image.isFallback { hitMemo.insert(reply, image: image, for: memoKey) }
             return finish(reply, for: request)
         case .passThrough:
             return nil

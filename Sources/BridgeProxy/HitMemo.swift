@@ -21,8 +21,8 @@ import Synchronization
 final class HitMemo: Sendable {
     struct Hit: Sendable {
         var reply: BridgeProxy.Reply
+        /// The data-cache hit the reply was built from (its `storedAt` names the entry).
         var image: ImageDataResponse
-        var storedAt: Date
     }
 
     private let store: Mutex<LRUStore<Hit>>
@@ -45,7 +45,7 @@ final class HitMemo: Sendable {
     /// The memoised answer for `key`, if the data cache still holds its entry fresh.
     func hit(for key: String, in cache: any DataCaching, now: Date) -> Hit? {
         guard let hit = store.withLock({ $0.value(for: key) }) else { return nil }
-        guard let entry = cache.entry(for: hit.image.cacheKey), entry.storedAt == hit.storedAt,
+        guard let entry = cache.entry(for: hit.image.cacheKey), entry.storedAt == hit.image.storedAt,
             entry.isFresh(now: now)
         else {
             _ = store.withLock { $0.remove(key) }
@@ -54,10 +54,11 @@ final class HitMemo: Sendable {
         return hit
     }
 
-    /// Keeps `reply` for `key`, tied to the data-cache entry it came from.
-    func insert(_ reply: BridgeProxy.Reply, image: ImageDataResponse, for key: String, in cache: any DataCaching) {
-        guard let entry = cache.entry(for: image.cacheKey), entry.data.count == image.data.count else { return }
-        let hit = Hit(reply: reply, image: image, storedAt: entry.storedAt)
-        _ = store.withLock { $0.insert(hit, for: key, cost: max(1, image.data.count)) }
+    /// Keeps `reply` for `key`, tied to the data-cache entry `image` came
+    /// from (its `storedAt`); an image that did not come from the data
+    /// cache is not kept.
+    func insert(_ reply: BridgeProxy.Reply, image: ImageDataResponse, for key: String) {
+        guard image.storedAt != nil else { return }
+        _ = store.withLock { $0.insert(Hit(reply: reply, image: image), for: key, cost: max(1, image.data.count)) }
     }
 }

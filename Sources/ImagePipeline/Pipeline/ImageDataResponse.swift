@@ -24,10 +24,13 @@ public struct ImageDataResponse: Sendable, Equatable {
     public var headers: [String: String]
     /// Body bytes that crossed the network for this response (0 for cache hits).
     public var networkBytes: Int
+    /// For a data-cache hit, when its entry was stored (it identifies the
+    /// entry: a new store gets a new date); `nil` for a network response.
+    public var storedAt: Date?
 
     public init(
         data: Data, format: ImageFormat, fetchedURL: URL, cacheKey: String, isVariant: Bool, isFallback: Bool,
-        source: ImageSource, statusCode: Int, headers: [String: String], networkBytes: Int
+        source: ImageSource, statusCode: Int, headers: [String: String], networkBytes: Int, storedAt: Date? = nil
     ) {
         self.data = data
         self.format = format
@@ -39,6 +42,7 @@ public struct ImageDataResponse: Sendable, Equatable {
         self.statusCode = statusCode
         self.headers = headers
         self.networkBytes = networkBytes
+        self.storedAt = storedAt
     }
 }
 

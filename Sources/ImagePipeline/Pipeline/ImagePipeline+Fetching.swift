@@ -107,8 +107,10 @@ extension ImagePipeline {
         guard cached.isFresh(now: now), case .success(let format) = ImageCompleteness.check(cached.data) else {
             return nil
         }
-        return response(cached.data, format: format, cached.response, url: url, key: key,
-                        isVariant: isVariant, isFallback: isFallback, source: .disk, networkBytes: 0)
+        var hit = response(cached.data, format: format, cached.response, url: url, key: key,
+                           isVariant: isVariant, isFallback: isFallback, source: .disk, networkBytes: 0)
+        hit.storedAt = cached.storedAt
+        return hit
     }
 
     /// Counts a cache hit that is being delivered.
