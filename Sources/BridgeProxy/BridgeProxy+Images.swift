@@ -63,10 +63,15 @@ extension BridgeProxy {
     private func deliver(
         _ image: ImageDataResponse, for request: HTTPRequest, url: URL, decision: ClientDecision
     ) async -> Reply {
-        let refusesWebP = !decision.servesWebP
+        // Every way out below that is not the image hands over the original,
+        // fetched without WebP for a client that is not to get it.
+        func original() async -> Reply {
+            await passThrough(
+                request, url: url, vary: varyFields, countsOriginal: true, refusesWebP: !decision.servesWebP)
+        }
         if CacheDirectives.containsNoTransform(image.headers["cache-control"]) {
             // The upstream forbids transforming this image: hand over the original untouched.
-            return await passThrough(request, url: url, vary: varyFields, countsOriginal: true, refusesWebP: refusesWebP)
+            return await original()
         }
         var capabilities = Transcoder.withoutWebP
         if decision.servesWebP { capabilities.insert(.webp) }
@@ -80,7 +85,7 @@ extension BridgeProxy {
         } else if image.data.count > configuration.limits.maxTranscodeInputBytes
             || transcodeOutweighsOriginal.contains(image.cacheKey, now: configuration.pipeline.configuration.now())
         {
-            return await passThrough(request, url: url, vary: varyFields, countsOriginal: true, refusesWebP: refusesWebP)
+            return await original()
         } else {
             let transcoder = self.transcoder
             let source = image.data
@@ -97,7 +102,7 @@ extension BridgeProxy {
                 // the original PNG; never deliver more bytes than the original costs.
                 if output.format == .png, !image.isFallback, await originalSize(of: url).map({ $0 <= output.data.count }) == true {
                     transcodeOutweighsOriginal.insert(image.cacheKey, now: configuration.pipeline.configuration.now())
-                    return await passThrough(request, url: url, vary: varyFields, countsOriginal: true, refusesWebP: refusesWebP)
+                    return await original()
                 }
                 delivered = output.data
                 format = output.format
@@ -112,7 +117,7 @@ extension BridgeProxy {
                 return refusal(.serviceUnavailable, "the request was cancelled", outcome: .cancelled)
             } catch {
                 // Bytes that sniff as an image but do not decode: the original, as the upstream has it.
-                return await passThrough(request, url: url, vary: varyFields, countsOriginal: true, refusesWebP: refusesWebP)
+                return await original()
             }
         }
         return imageReply(request, image: image, body: delivered, format: format, transcoded: transcoded)

@@ -158,21 +158,17 @@ struct DemoClient: Sendable {
             return result
         }
         let decoder = ImageDecoder()
-        let before: Image
-        let after: Image
-        do {
-            before = try decoder.decode(original.body).firstFrame
-        } catch {
-            result.failure = "the original does not decode: \(error)"
-            return result
+        func firstFrame(_ body: Data, _ what: String) -> Image? {
+            do {
+                return try decoder.decode(body).firstFrame
+            } catch {
+                result.failure = "\(what) does not decode: \(error)"
+                return nil
+            }
         }
+        guard let before = firstFrame(original.body, "the original") else { return result }
         result.originalSize = (before.width, before.height)
-        do {
-            after = try decoder.decode(delivered.body).firstFrame
-        } catch {
-            result.failure = "the delivered image does not decode: \(error)"
-            return result
-        }
+        guard let after = firstFrame(delivered.body, "the delivered image") else { return result }
         result.deliveredSize = (after.width, after.height)
         do {
             let scaled = try ImageResizer().resize(before, width: after.width, height: after.height)
