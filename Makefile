@@ -8,7 +8,7 @@ DEBIAN_PKGS  := pkg-config libwebp-dev libturbojpeg0-dev libspng-dev libgif-dev 
 BREW_PKGS    := pkg-config webp jpeg-turbo libspng giflib libmicrohttpd curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps build release test demo bench-codecs bench-http clean
+.PHONY: help deps build release test test-tsan test-asan demo bench-codecs bench-http clean
 
 CORPUS       ?= $(if $(WEBP_BRIDGE_CORPUS),$(WEBP_BRIDGE_CORPUS),../shared/corpus)
 
@@ -36,6 +36,12 @@ release: deps ## Release build (.build/release/webp-bridge)
 test: deps ## Run the whole test suite (corpus suites need ../shared/corpus)
 	$(SWIFT) test
 
+test-tsan: deps ## The whole suite under ThreadSanitizer (own build folder: .build-tsan)
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(TSAN_FLAGS)
+
+test-asan: deps ## The whole suite under AddressSanitizer (own build folder: .build-asan)
+	$(SWIFT) test --sanitize=address --scratch-path .build-asan $(ASAN_FLAGS)
+
 demo: deps demo-photos ## The news front page through the bridge: bytes saved and SSIM, demo-report.html
 	$(SWIFT) build -c release --product webp-bridge
 	.build/release/webp-bridge demo --images "$(DEMO_PHOTOS)" $(DEMO_FLAGS)
@@ -61,7 +67,7 @@ endif
 	python3 bench/bench_http.py .build/release/webp-bridge "$(CORPUS)" .build/release/HTTPServerBenchmark .build/release/codecs-benchmark
 
 clean: ## Remove build output
-	rm -rf .build bench/bin
+	rm -rf .build .build-tsan .build-asan bench/bin
 
 include bench/rewrite.mk
 include bench/bridge.mk

@@ -44,9 +44,13 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
 
         // Libraries, lowest first.
+        // The project's lock: a pthread mutex on Linux, os_unfair_lock on Apple platforms.
+        .target(
+            name: "ConcurrencySupport",
+            swiftSettings: swiftSettings),
         .target(
             name: "ImageCodecs",
-            dependencies: ["CWebP", "CTurboJPEG", "CSPNG", "CGIF"],
+            dependencies: ["ConcurrencySupport", "CWebP", "CTurboJPEG", "CSPNG", "CGIF"],
             swiftSettings: swiftSettings),
         .target(
             name: "URLRewriting",
@@ -60,27 +64,32 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "HTTPServer",
-            dependencies: ["CMicroHTTPD"],
+            dependencies: ["ConcurrencySupport", "CMicroHTTPD"],
             swiftSettings: swiftSettings),
         .target(
             name: "ImageOrigin",
-            dependencies: ["HTTPServer", "HTTPFields", "CacheSupport", "ImageCodecs", "URLRewriting"],
+            dependencies: [
+                "ConcurrencySupport", "HTTPServer", "HTTPFields", "CacheSupport", "ImageCodecs", "URLRewriting",
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "ImagePipeline",
-            dependencies: ["ImageCodecs", "URLRewriting", "HTTPFields", "CacheSupport", "CCurl"],
+            dependencies: ["ConcurrencySupport", "ImageCodecs", "URLRewriting", "HTTPFields", "CacheSupport", "CCurl"],
             swiftSettings: swiftSettings),
         .target(
             name: "WebPURLProtocol",
-            dependencies: ["ImagePipeline", "URLRewriting", "ImageCodecs"],
+            dependencies: ["ConcurrencySupport", "ImagePipeline", "URLRewriting", "ImageCodecs"],
             swiftSettings: swiftSettings),
         .target(
             name: "BridgeProxy",
-            dependencies: ["HTTPServer", "ImagePipeline", "URLRewriting", "ImageCodecs", "CacheSupport"],
+            dependencies: [
+                "ConcurrencySupport", "HTTPServer", "ImagePipeline", "URLRewriting", "ImageCodecs", "CacheSupport",
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "WebPBridgeCLI",
             dependencies: [
+                "ConcurrencySupport",
                 "ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin", "ImagePipeline", "WebPURLProtocol",
                 "BridgeProxy",
             ],
@@ -97,7 +106,7 @@ let package = Package(
         // Benchmarks (run by `make bench-…`, never by tests).
         .executableTarget(
             name: "codecs-benchmark",
-            dependencies: ["ImageCodecs"],
+            dependencies: ["ConcurrencySupport", "ImageCodecs"],
             path: "Benchmarks/CodecsBenchmark",
             swiftSettings: swiftSettings),
         .executableTarget(
@@ -114,12 +123,18 @@ let package = Package(
         // Resident memory over a long run: a loader alone, or the whole pipeline.
         .executableTarget(
             name: "loader-memory",
-            dependencies: ["ImagePipeline", "HTTPServer", "ImageOrigin", "ImageCodecs", "URLRewriting", "TestSupport"],
+            dependencies: [
+                "ConcurrencySupport", "ImagePipeline", "HTTPServer", "ImageOrigin", "ImageCodecs", "URLRewriting",
+                "TestSupport",
+            ],
             path: "Benchmarks/LoaderMemory",
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "pipeline-benchmark",
-            dependencies: ["ImagePipeline", "HTTPServer", "ImageOrigin", "ImageCodecs", "URLRewriting", "TestSupport"],
+            dependencies: [
+                "ConcurrencySupport", "ImagePipeline", "HTTPServer", "ImageOrigin", "ImageCodecs", "URLRewriting",
+                "TestSupport",
+            ],
             path: "Benchmarks/PipelineBenchmark",
             swiftSettings: swiftSettings),
         .executableTarget(
@@ -143,12 +158,16 @@ let package = Package(
             dependencies: ["HTTPFields"],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "ConcurrencySupportTests",
+            dependencies: ["ConcurrencySupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "CacheSupportTests",
             dependencies: ["CacheSupport", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPServerTests",
-            dependencies: ["HTTPServer"],
+            dependencies: ["ConcurrencySupport", "HTTPServer"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ImageOriginTests",
@@ -157,17 +176,23 @@ let package = Package(
         .testTarget(
             name: "ImagePipelineTests",
             dependencies: [
+                "ConcurrencySupport",
                 "ImagePipeline", "WebPURLProtocol", "ImageOrigin", "HTTPServer", "URLRewriting", "ImageCodecs",
                 "TestSupport",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "BridgeProxyTests",
-            dependencies: ["BridgeProxy", "HTTPServer", "ImagePipeline", "ImageOrigin", "URLRewriting", "ImageCodecs", "TestSupport"],
+            dependencies: [
+                "ConcurrencySupport", "BridgeProxy", "HTTPServer", "ImagePipeline", "ImageOrigin", "URLRewriting",
+                "ImageCodecs", "TestSupport",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebPBridgeCLITests",
-            dependencies: ["WebPBridgeCLI", "ImageCodecs", "ImageOrigin", "HTTPServer", "TestSupport"],
+            dependencies: [
+                "ConcurrencySupport", "WebPBridgeCLI", "ImageCodecs", "ImageOrigin", "HTTPServer", "TestSupport",
+            ],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import ConcurrencySupport
 
 /// `codecs-benchmark --transcoder THREADS SECONDS FILE...`: images per second
 /// through `Transcoder` with the bridge's default configuration, for a
@@ -32,8 +32,8 @@ func runTranscoderThroughput(_ arguments: [String]) -> Never {
         exit(1)
     }
 
-    let images = Atomic<Int>(0)
-    let failure = Mutex<String?>(nil)
+    let images = Lock<Int>(0)
+    let failure = Lock<String?>(nil)
     let finished = DispatchSemaphore(value: 0)
     let clock = ContinuousClock()
     let start = clock.now
@@ -48,7 +48,7 @@ func runTranscoderThroughput(_ arguments: [String]) -> Never {
                     failure.withLock { $0 = "\(error)" }
                     break
                 }
-                images.add(1, ordering: .relaxed)
+                images.withLock { $0 += 1 }
                 next = (next + 1) % files.count
             }
             finished.signal()
@@ -63,7 +63,7 @@ func runTranscoderThroughput(_ arguments: [String]) -> Never {
     }
     let total = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
     print(
-        "transcoder \(threads) \(images.load(ordering: .relaxed)) \(String(format: "%.6f", total)) "
+        "transcoder \(threads) \(images.withLock { $0 }) \(String(format: "%.6f", total)) "
             + "\(first.format) \(first.data.count)")
     exit(0)
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ConcurrencySupport
 
 /// Counts finished requests across the workers and samples resident memory
 /// at warm-up and every interval.
@@ -20,7 +20,7 @@ final class Progress: Sendable {
         var samples: [Sample] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let options: Options
     private let cacheUsage: @Sendable () -> CacheUsage?
     private let start = ContinuousClock.now

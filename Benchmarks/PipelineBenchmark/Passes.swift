@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import ConcurrencySupport
 
 /// One timed pass: `count` jobs spread over workers.
 enum Passes {
@@ -50,12 +50,12 @@ enum Passes {
     }
 }
 
-/// Decoded images held for the length of a pass. Thread-safe: a `Mutex`
+/// Decoded images held for the length of a pass. Thread-safe: a `Lock`
 /// around the slots.
 private final class KeptImages: Sendable {
-    private let slots: Mutex<[DecodedImage?]>
+    private let slots: Lock<[DecodedImage?]>
 
-    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+    init(count: Int) { slots = Lock(Array(repeating: nil, count: count)) }
 
     func keep(_ image: DecodedImage, at index: Int) { slots.withLock { $0[index] = image } }
 }

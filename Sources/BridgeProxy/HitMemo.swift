@@ -2,7 +2,7 @@ import CacheSupport
 import Foundation
 import HTTPServer
 import ImagePipeline
-import Synchronization
+import ConcurrencySupport
 
 /// Ready answers to repeated cache hits, so that the same client asking
 /// for the same image again skips routing, rewriting and building the
@@ -25,10 +25,10 @@ final class HitMemo: Sendable {
         var image: ImageDataResponse
     }
 
-    private let store: Mutex<LRUStore<Hit>>
+    private let store: Lock<LRUStore<Hit>>
 
     init(capacityBytes: Int) {
-        store = Mutex(LRUStore(capacity: capacityBytes))
+        store = Lock(LRUStore(capacity: capacityBytes))
     }
 
     /// The memo key of `request`, or `nil` when it must take the full path.

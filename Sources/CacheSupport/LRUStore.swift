@@ -13,7 +13,7 @@
 /// reused, so the storage grows only to the most entries held at once.
 ///
 /// Not thread-safe: a value type meant to live inside its owner's lock
-/// (a `Mutex` around the owner's private state).
+/// (a `Lock` around the owner's private state).
 public struct LRUStore<Value> {
     /// An entry the store let go of to stay within its capacity.
     public struct Entry {

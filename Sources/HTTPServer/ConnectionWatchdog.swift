@@ -1,4 +1,4 @@
-import Synchronization
+import ConcurrencySupport
 
 #if canImport(Glibc)
 import Glibc
@@ -12,12 +12,12 @@ import Darwin
 /// rather than for each of its requests.
 final class WatchedConnection: Sendable {
     let socket: Int32
-    let deadline: Atomic<UInt64>
+    let deadline: Lock<UInt64>
     let remoteAddress: String?
 
     init(socket: Int32, deadline: UInt64, remoteAddress: String? = nil) {
         self.socket = socket
-        self.deadline = Atomic(deadline)
+        self.deadline = Lock(deadline)
         self.remoteAddress = remoteAddress
     }
 }
@@ -37,7 +37,7 @@ final class WatchedConnection: Sendable {
 /// sweep hold `connections`' lock, so the watchdog never touches a socket
 /// number that was closed and reused.
 final class ConnectionWatchdog: Sendable {
-    private let connections = Mutex<[ObjectIdentifier: WatchedConnection]>([:])
+    private let connections = Lock<[ObjectIdentifier: WatchedConnection]>([:])
     private let receiveTimeout: UInt64
 
     init(receiveTimeout: Duration) {
@@ -58,12 +58,13 @@ final class ConnectionWatchdog: Sendable {
 
     /// The connection's request arrived: no deadline while it is handled.
     func requestReceived(on connection: WatchedConnection) {
-        connection.deadline.store(0, ordering: .relaxed)
+        connection.deadline.withLock { $0 = 0 }
     }
 
     /// The connection's response was sent: the next request is due.
     func requestFinished(on connection: WatchedConnection) {
-        connection.deadline.store(MonotonicClock.nanoseconds() + receiveTimeout, ordering: .relaxed)
+        let due = MonotonicClock.nanoseconds() + receiveTimeout
+        connection.deadline.withLock { $0 = due }
     }
 
     /// Shuts down every connection whose deadline passed.
@@ -71,9 +72,12 @@ final class ConnectionWatchdog: Sendable {
         let now = MonotonicClock.nanoseconds()
         connections.withLock { connections in
             for connection in connections.values {
-                let deadline = connection.deadline.load(ordering: .relaxed)
-                guard deadline != 0, deadline < now else { continue }
-                connection.deadline.store(0, ordering: .relaxed)
+                let expired = connection.deadline.withLock { deadline in
+                    guard deadline != 0, deadline < now else { return false }
+                    deadline = 0
+                    return true
+                }
+                guard expired else { continue }
                 _ = shutdown(connection.socket, Int32(SHUT_RDWR))
             }
         }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ConcurrencySupport
 internal import CMicroHTTPD
 
 /// What libmicrohttpd's callbacks reach through their context pointer: the
@@ -31,11 +31,11 @@ final class HTTPServerCore: Sendable {
     let requestLog: (@Sendable (HTTPRequestLog) -> Void)?
     let watchdog: ConnectionWatchdog
 
-    private let suspensions = Mutex(Suspensions())
-    private let requestsInFlight = Atomic<Int>(0)
-    private let draining = Atomic<Bool>(false)
-    private let startupMessages = Mutex<[String]>([])
-    private let collectingStartupMessages = Atomic<Bool>(true)
+    private let suspensions = Lock(Suspensions())
+    private let requestsInFlight = Lock<Int>(0)
+    private let draining = Lock<Bool>(false)
+    private let startupMessages = Lock<[String]>([])
+    private let collectingStartupMessages = Lock<Bool>(true)
 
     init(
         handler: any HTTPHandler, configuration: HTTPServer.Configuration,
@@ -50,7 +50,7 @@ final class HTTPServerCore: Sendable {
     /// Requests received in full (or refused) whose response is not yet
     /// sent: what a graceful shutdown waits for. Requests still arriving
     /// are not counted; stopping cuts them off.
-    var inFlightCount: Int { requestsInFlight.load(ordering: .acquiring) }
+    var inFlightCount: Int { requestsInFlight.withLock { $0 } }
 
     // MARK: - Connections
 
@@ -180,10 +180,10 @@ final class HTTPServerCore: Sendable {
 
     private func markDispatched(_ context: RequestContext) {
         context.phase = .dispatched
-        requestsInFlight.add(1, ordering: .relaxed)
+        requestsInFlight.withLock { $0 += 1 }
     }
 
-    private var isDraining: Bool { draining.load(ordering: .relaxed) }
+    private var isDraining: Bool { draining.withLock { $0 } }
 
     /// Queues a refusal from the access handler itself, closing the connection.
     private func answerNow(_ response: HTTPResponse, _ context: RequestContext, _ connection: OpaquePointer)
@@ -222,7 +222,7 @@ final class HTTPServerCore: Sendable {
 
     /// The completion callback: reports the request and frees its context.
     func requestCompleted(_ context: RequestContext, termination: MHD_RequestTerminationCode) {
-        if context.phase == .dispatched { requestsInFlight.subtract(1, ordering: .releasing) }
+        if context.phase == .dispatched { requestsInFlight.withLock { $0 -= 1 } }
         if let watched = context.connection { watchdog.requestFinished(on: watched) }
         guard let requestLog, let method = context.method else { return }
         requestLog(
@@ -235,7 +235,7 @@ final class HTTPServerCore: Sendable {
     // MARK: - Shutdown
 
     /// From now on every response asks the client to close the connection.
-    func beginDraining() { draining.store(true, ordering: .relaxed) }
+    func beginDraining() { draining.withLock { $0 = true } }
 
     /// Answers every request still waiting for its handler with 503, and
     /// suspends no more; after this the daemon may be stopped. A handler
@@ -282,7 +282,7 @@ final class HTTPServerCore: Sendable {
 
     /// Keeps libmicrohttpd's messages while the daemon starts, to explain a
     /// failure; later ones (client resets and the like) are dropped.
-    var isCollectingStartupMessages: Bool { collectingStartupMessages.load(ordering: .relaxed) }
+    var isCollectingStartupMessages: Bool { collectingStartupMessages.withLock { $0 } }
 
     func record(message: String) {
         guard isCollectingStartupMessages else { return }
@@ -291,7 +291,7 @@ final class HTTPServerCore: Sendable {
 
     /// Stops collecting and returns what was collected.
     func takeStartupMessages() -> [String] {
-        collectingStartupMessages.store(false, ordering: .relaxed)
+        collectingStartupMessages.withLock { $0 = false }
         return startupMessages.withLock { messages in
             defer { messages.removeAll() }
             return messages

@@ -1,9 +1,9 @@
-import Synchronization
+import ConcurrencySupport
 
 /// Counters and histograms rendered in Prometheus' text exposition format,
 /// for the `/metrics` endpoints of the origin and the bridge.
 ///
-/// Thread-safe: one `Mutex` guards every value; recording is a dictionary
+/// Thread-safe: one `Lock` guards every value; recording is a dictionary
 /// update, cheap enough for every request.
 public final class MetricsRegistry: Sendable {
     /// A metric's name and help line.
@@ -34,7 +34,7 @@ public final class MetricsRegistry: Sendable {
         var order: [Family] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     public init() {}
 

@@ -4,8 +4,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Nanoseconds on the monotonic clock, as a plain integer that fits in an
-/// `Atomic` (a `ContinuousClock.Instant` does not).
+/// Nanoseconds on the monotonic clock, as a plain integer: cheap to store and compare
+/// per connection.
 enum MonotonicClock {
     static func nanoseconds() -> UInt64 {
         var now = timespec()

@@ -1,4 +1,4 @@
-import Synchronization
+import ConcurrencySupport
 
 /// Bounds work such as decoding and encoding: at most `concurrency` jobs run
 /// at once, at most `queueLimit` wait in order; beyond that a job is refused
@@ -7,7 +7,7 @@ import Synchronization
 /// without running.
 ///
 /// Shared by the origin, the pipeline's decoder and prefetcher, and the
-/// bridge. Thread-safe: one `Mutex` guards the counters and the waiters,
+/// bridge. Thread-safe: one `Lock` guards the counters and the waiters,
 /// and each waiter is resumed exactly once, by whoever removes it.
 public final class WorkQueue: Sendable {
     /// Thrown when `queueLimit` jobs are already waiting.
@@ -21,7 +21,7 @@ public final class WorkQueue: Sendable {
 
     public let concurrency: Int
     public let queueLimit: Int
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     public init(concurrency: Int, queueLimit: Int) {
         precondition(concurrency > 0 && queueLimit >= 0)

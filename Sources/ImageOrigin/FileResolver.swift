@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import ConcurrencySupport
 
 #if canImport(Glibc)
 import Glibc
@@ -115,7 +115,7 @@ public struct FileResolver: Sendable {
     /// slower, and a bound keeps random paths from growing it).
     private final class ResolutionMemory: Sendable {
         private static let capacity = 4096
-        private let entries = Mutex<[String: (resolved: String, identity: Identity)]>([:])
+        private let entries = Lock<[String: (resolved: String, identity: Identity)]>([:])
 
         func path(for candidate: String, identity: Identity) -> String? {
             entries.withLock { entries in

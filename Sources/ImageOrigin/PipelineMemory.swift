@@ -1,14 +1,14 @@
-import Synchronization
+import ConcurrencySupport
 
 /// Parsed processing requests by their text, so that the fop of a popular
 /// variant URL (`imageView2/2/w/750/format/webp`) is parsed once rather than
 /// on every request. Only valid fops are kept; bounded in entries and
 /// forgotten all at once when full, so random fops cannot grow it.
 ///
-/// Thread-safe: one `Mutex` guards the entries.
+/// Thread-safe: one `Lock` guards the entries.
 final class PipelineMemory: Sendable {
     private let capacity: Int
-    private let pipelines = Mutex<[String: ProcessingPipeline]>([:])
+    private let pipelines = Lock<[String: ProcessingPipeline]>([:])
 
     init(capacity: Int = 1024) { self.capacity = capacity }
 

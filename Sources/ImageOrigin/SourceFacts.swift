@@ -1,5 +1,5 @@
 import ImageCodecs
-import Synchronization
+import ConcurrencySupport
 
 /// What the origin derives from a source file for every request — its
 /// format (sniffed from its first bytes), its tag (for ETags and variant
@@ -8,7 +8,7 @@ import Synchronization
 /// a popular file is not opened and read, nor its dates formatted, per
 /// request. Bounded in entries; forgotten all at once when full.
 ///
-/// Thread-safe: one `Mutex` guards the entries.
+/// Thread-safe: one `Lock` guards the entries.
 final class SourceFacts: Sendable {
     /// The facts about one version of one file.
     struct Facts: Sendable {
@@ -37,7 +37,7 @@ final class SourceFacts: Sendable {
     }
 
     private let capacity: Int
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Lock<[String: Entry]>([:])
 
     init(capacity: Int = 4096) { self.capacity = capacity }
 

@@ -1,10 +1,10 @@
 import CacheSupport
-import Synchronization
+import ConcurrencySupport
 
 /// Transformed variants in memory, bounded in bytes, least recently used
 /// evicted first, so a repeated request costs no transformation.
 ///
-/// Thread-safe: one `Mutex` guards an `LRUStore` and the hit and miss
+/// Thread-safe: one `Lock` guards an `LRUStore` and the hit and miss
 /// counts, so lookups, inserts and each eviction are O(1).
 public final class VariantCache<Value: Sendable>: Sendable {
     private struct State {
@@ -15,13 +15,13 @@ public final class VariantCache<Value: Sendable>: Sendable {
 
     /// The most bytes kept.
     public let capacity: Int
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// Creates a cache of at most `capacity` bytes.
     public init(capacity: Int) {
         precondition(capacity >= 0)
         self.capacity = capacity
-        state = Mutex(State(values: LRUStore(capacity: capacity)))
+        state = Lock(State(values: LRUStore(capacity: capacity)))
     }
 
     /// The value for `key`, marking it recently used; counted as a hit or a

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import ConcurrencySupport
 
 /// Writes a server's per-request log lines without making its threads wait
 /// for the output: the server's thread only appends a line to a buffer in
@@ -12,7 +12,7 @@ import Synchronization
 /// the number dropped is logged in their place, so memory stays bounded and
 /// requests are never held up by their log.
 ///
-/// Thread-safe: one `Mutex` guards the pending text; ``close()`` writes what
+/// Thread-safe: one `Lock` guards the pending text; ``close()`` writes what
 /// is left and stops the thread.
 final class RequestLogWriter: Sendable {
     struct Configuration: Sendable {
@@ -33,7 +33,7 @@ final class RequestLogWriter: Sendable {
 
     private let configuration: Configuration
     private let output: @Sendable (String) -> Void
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
 

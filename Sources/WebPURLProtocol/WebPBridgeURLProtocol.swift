@@ -1,7 +1,7 @@
 public import ImageCodecs
 public import ImagePipeline
 public import URLRewriting
-import Synchronization
+import ConcurrencySupport
 
 #if canImport(FoundationNetworking)
     import Foundation
@@ -30,7 +30,7 @@ import Synchronization
 /// following redirects inside the pipeline.
 ///
 /// Thread-safety: the registered bindings are process-wide, under a lock; each
-/// instance guards its task and stopped flag with a `Mutex`, so nothing is
+/// instance guards its task and stopped flag with a `Lock`, so nothing is
 /// sent to the client after ``stopLoading()``.
 public final class WebPBridgeURLProtocol: URLProtocol {
 
@@ -62,7 +62,7 @@ public final class WebPBridgeURLProtocol: URLProtocol {
     /// Registered bindings, newest first. Several pipelines can be bound at
     /// once (say, an app's and an extension's, or concurrent tests): a
     /// request goes to the newest binding whose rules and policy claim it.
-    private static let bindings = Mutex<(entries: [(Registration, Binding)], nextID: UInt64)>(([], 0))
+    private static let bindings = Lock<(entries: [(Registration, Binding)], nextID: UInt64)>(([], 0))
 
     /// Registers `binding`; until it is unregistered, requests it claims are
     /// answered from its pipeline.
@@ -134,7 +134,7 @@ public final class WebPBridgeURLProtocol: URLProtocol {
         var stopped = false
     }
 
-    let loading = Mutex(Loading())
+    let loading = Lock(Loading())
 
     override public func startLoading() {
         guard let (binding, decision) = Self.claim(request) else {
@@ -142,7 +142,7 @@ public final class WebPBridgeURLProtocol: URLProtocol {
             return
         }
         // URLProtocol is not Sendable; this instance's only mutable state is
-        // `loading`, behind a Mutex, and the client is called under it.
+        // `loading`, behind a Lock, and the client is called under it.
         let instance = UncheckedSendable(self)
         let request = self.request
         let task = Task {

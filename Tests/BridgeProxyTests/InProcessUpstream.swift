@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 import ImagePipeline
-import Synchronization
+import ConcurrencySupport
 
 /// A `DataLoading` that answers from an `HTTPHandler` in-process — the
 /// upstream of the bridge under test, without sockets — records what it was
@@ -24,7 +24,7 @@ final class InProcessUpstream: DataLoading, Sendable {
     }
 
     private let handler: any HTTPHandler
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(_ handler: any HTTPHandler) {
         self.handler = handler

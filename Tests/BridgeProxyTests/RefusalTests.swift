@@ -2,7 +2,7 @@ import BridgeProxy
 import Foundation
 import HTTPServer
 import ImagePipeline
-import Synchronization
+import ConcurrencySupport
 import Testing
 import URLRewriting
 
@@ -116,7 +116,7 @@ struct RefusalTests {
 /// Sends upstream requests back into a bridge, as a misconfigured
 /// `--upstream` pointing at the bridge itself would.
 final class LoopbackLoader: DataLoading, Sendable {
-    let target = Mutex<BridgeProxy?>(nil)
+    let target = Lock<BridgeProxy?>(nil)
 
     func load(_ request: DataRequest, onChunk: (@Sendable (Data) -> Void)?) async throws(DataLoadingError)
         -> DataResponse

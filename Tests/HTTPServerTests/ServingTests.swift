@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import Synchronization
+import ConcurrencySupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -170,7 +170,7 @@ extension LiveTests {
 
 /// Collects request logs from the server's threads.
 final class LogRecords: Sendable {
-    private let records = Mutex<[HTTPRequestLog]>([])
+    private let records = Lock<[HTTPRequestLog]>([])
     func append(_ record: HTTPRequestLog) { records.withLock { $0.append(record) } }
     var all: [HTTPRequestLog] { records.withLock { $0 } }
 }

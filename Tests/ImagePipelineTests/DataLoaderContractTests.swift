@@ -1,6 +1,6 @@
 import Foundation
 import ImagePipeline
-import Synchronization
+import ConcurrencySupport
 import Testing
 
 /// The ``DataLoading`` contract, against a live origin on 127.0.0.1, for
@@ -165,7 +165,7 @@ struct DataLoaderContractTests {
         try await OriginServer.with { base in
             let request = DataRequest(url: URL(string: "\(base)/huge")!, maxBodyBytes: 128 << 20)
             let chunks = ChunkCollector()
-            let handle = Mutex<Task<Result<DataResponse, DataLoadingError>, Never>?>(nil)
+            let handle = Lock<Task<Result<DataResponse, DataLoadingError>, Never>?>(nil)
             // The first piece of the body cancels the task, so the transfer
             // is certainly under way and certainly not finished.
             let task = Task {

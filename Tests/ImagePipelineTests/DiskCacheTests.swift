@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ConcurrencySupport
 import TestSupport
 import Testing
 
@@ -8,11 +8,11 @@ import Testing
 /// A clock that moves only when told to, one second per reading by default,
 /// so every use has its own time and LRU order is deterministic.
 final class TestClock: Sendable {
-    private let current: Mutex<Date>
+    private let current: Lock<Date>
     private let step: TimeInterval
 
     init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000), step: TimeInterval = 1) {
-        current = Mutex(start)
+        current = Lock(start)
         self.step = step
     }
 

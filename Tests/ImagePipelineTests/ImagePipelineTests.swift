@@ -1,7 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImagePipeline
-import Synchronization
+import ConcurrencySupport
 import TestSupport
 import Testing
 import URLRewriting

@@ -1,7 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImagePipeline
-import Synchronization
+import ConcurrencySupport
 import TestSupport
 import Testing
 import URLRewriting
@@ -228,7 +228,7 @@ struct WebPBridgeURLProtocolTests {
 
 /// Records what a URLSession hands its delegate, per task.
 final class SessionEvents: NSObject, URLSessionDataDelegate, Sendable {
-    private let state = Mutex((bytes: [Int: Int](), completion: URLError.Code?.none))
+    private let state = Lock((bytes: [Int: Int](), completion: URLError.Code?.none))
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         state.withLock { $0.bytes[dataTask.taskIdentifier, default: 0] += data.count }

@@ -1,15 +1,15 @@
 import Foundation
-import Synchronization
+import ConcurrencySupport
 import WebPBridgeCLI
 
 /// A `CommandIO` that records what a command writes, for in-process tests.
 final class CapturedIO: Sendable {
-    private let output = Mutex("")
-    private let error = Mutex("")
-    private let input: Mutex<[String]>
+    private let output = Lock("")
+    private let error = Lock("")
+    private let input: Lock<[String]>
 
     init(stdin lines: [String] = []) {
-        input = Mutex(lines)
+        input = Lock(lines)
     }
 
     var stdout: String { output.withLock { $0 } }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ConcurrencySupport
 import TestSupport
 import Testing
 @testable import WebPBridgeCLI
@@ -8,7 +8,7 @@ import Testing
 @Suite struct RewriteCommandTests {
     /// Standard streams captured in memory; standard input from a list of lines.
     final class CapturedIO: Sendable {
-        private let state = Mutex<(output: String, error: String, input: [String])>(("", "", []))
+        private let state = Lock<(output: String, error: String, input: [String])>(("", "", []))
 
         init(input: [String] = []) { state.withLock { $0.input = input } }
 

@@ -1,5 +1,5 @@
 public import Foundation
-import Synchronization
+import ConcurrencySupport
 
 #if canImport(Glibc)
     import Glibc
@@ -31,7 +31,7 @@ import Synchronization
 /// ``sweep()``), down to 90% of it. Use order is kept in memory and written to each file's
 /// modification date, so it roughly survives a restart.
 ///
-/// **Thread safety.** All methods may be called from any thread. One `Mutex`
+/// **Thread safety.** All methods may be called from any thread. One `Lock`
 /// guards the index; reading and writing entry files happens outside it, and
 /// only the cheap `rename` and `unlink` calls that must agree with the index
 /// run under it. One process should own a folder at a time: opening a folder
@@ -75,7 +75,7 @@ public final class DiskCache: DataCaching, Sendable {
     public let configuration: Configuration
     private let clock: @Sendable () -> Date
     private let fileName: @Sendable (String) -> String
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Opens (creating it if needed) the cache in `folder`: deletes temporary
     /// files left by a crash, indexes the entry files, deletes those that are

@@ -1,11 +1,11 @@
 import CacheSupport
 import Foundation
 public import ImageCodecs
-import Synchronization
+import ConcurrencySupport
 
 /// Decoded images in memory: an LRU bounded by pixel bytes.
 ///
-/// Thread-safe: a `Mutex` guards an `LRUStore`, so lookups, inserts and
+/// Thread-safe: a `Lock` guards an `LRUStore`, so lookups, inserts and
 /// evictions are O(1).
 public final class MemoryCache: Sendable {
     /// Cost in bytes of a decoded image (RGBA: 4 bytes a pixel, every frame).
@@ -23,7 +23,7 @@ public final class MemoryCache: Sendable {
 
     /// The most pixel bytes kept.
     public let capacity: Int
-    private let entries: Mutex<LRUStore<DecodedImage>>
+    private let entries: Lock<LRUStore<DecodedImage>>
 
     /// Creates an empty cache.
     /// - Parameter capacity: The most pixel bytes kept; by default
@@ -31,7 +31,7 @@ public final class MemoryCache: Sendable {
     public init(capacity: Int = MemoryCache.defaultCapacity) {
         precondition(capacity >= 0)
         self.capacity = capacity
-        entries = Mutex(LRUStore(capacity: capacity))
+        entries = Lock(LRUStore(capacity: capacity))
     }
 
     /// The image for `key`, now the most recently used.

@@ -1,6 +1,6 @@
 import CacheSupport
 public import Foundation
-import Synchronization
+import ConcurrencySupport
 
 /// Keeps response bodies as received in memory: the ``DataCaching`` for a
 /// process that has no cache folder (the bridge proxy without
@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// Bounded by the bytes of the bodies it holds; past ``capacity`` the least
 /// recently used entries are evicted, and a body bigger than the capacity is
-/// not stored. Thread-safe: one `Mutex` guards an `LRUStore` costed in body
+/// not stored. Thread-safe: one `Lock` guards an `LRUStore` costed in body
 /// bytes, so a store past the capacity evicts in O(1) per entry however
 /// many entries are held.
 public final class MemoryDataCache: DataCaching, Sendable {
@@ -21,7 +21,7 @@ public final class MemoryDataCache: DataCaching, Sendable {
     /// Whether to store a response and for how long.
     public let policy: CachePolicy
 
-    private let entries: Mutex<LRUStore<CachedEntry>>
+    private let entries: Lock<LRUStore<CachedEntry>>
 
     /// Creates an empty cache.
     /// - Parameters:
@@ -30,7 +30,7 @@ public final class MemoryDataCache: DataCaching, Sendable {
     public init(capacity: Int = MemoryDataCache.defaultCapacity, policy: CachePolicy = CachePolicy()) {
         self.capacity = max(0, capacity)
         self.policy = policy
-        entries = Mutex(LRUStore(capacity: self.capacity))
+        entries = Lock(LRUStore(capacity: self.capacity))
     }
 
     /// The entry under `key`, fresh or stale, or `nil`; a hit counts as a use.

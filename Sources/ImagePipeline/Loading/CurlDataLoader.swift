@@ -18,7 +18,7 @@ public import Foundation
 ///
 /// Thread-safe: `load` may be called from any number of tasks at once. The
 /// loader's only mutable state is the driver's command queue, guarded by a
-/// `Mutex`; libcurl's handles are touched only on the curl thread. Create one
+/// `Lock`; libcurl's handles are touched only on the curl thread. Create one
 /// loader and share it; dropping it ends its thread.
 public final class CurlDataLoader: DataLoading {
     /// The most redirects followed for one request.

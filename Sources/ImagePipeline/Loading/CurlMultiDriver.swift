@@ -1,12 +1,12 @@
 internal import CCurl
 import Foundation
-import Synchronization
+import ConcurrencySupport
 
 /// One libcurl multi handle and the one thread that drives it: every
 /// transfer of a ``CurlDataLoader`` runs here, sharing the multi handle's
 /// connection cache (keep-alive) and DNS cache.
 ///
-/// `@unchecked Sendable`: callers only touch `inbox`, behind its `Mutex`,
+/// `@unchecked Sendable`: callers only touch `inbox`, behind its `Lock`,
 /// and call `curl_multi_wakeup`, which libcurl documents as callable from
 /// any thread. Everything else — the multi handle, every easy handle, the
 /// active transfers and the handle pool — is confined to the curl thread.
@@ -21,7 +21,7 @@ final class CurlMultiDriver: @unchecked Sendable {
         var shuttingDown = false
     }
 
-    private let inbox = Mutex(Inbox())
+    private let inbox = Lock(Inbox())
     private let multi: UnsafeMutableRawPointer
     private let configuration: CurlDataLoader.Configuration
 

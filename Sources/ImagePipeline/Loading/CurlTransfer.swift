@@ -1,6 +1,6 @@
 internal import CCurl
 import Foundation
-import Synchronization
+import ConcurrencySupport
 
 /// One request's life inside ``CurlMultiDriver``: the options it sets on an
 /// easy handle, the body and headers received, and the continuation it
@@ -8,14 +8,14 @@ import Synchronization
 ///
 /// `@unchecked Sendable` because it crosses from the calling task to the
 /// curl thread: the request and chunk callback are immutable, the
-/// cancellation flag is an `Atomic`, and every other property is touched on
+/// cancellation flag is behind a `Lock`, and every other property is touched on
 /// the curl thread only (the libcurl callbacks run there too).
 final class CurlTransfer: @unchecked Sendable {
     typealias Continuation = CheckedContinuation<Result<DataResponse, DataLoadingError>, Never>
 
     let request: DataRequest
     private let onChunk: (@Sendable (Data) -> Void)?
-    private let cancelled = Atomic<Bool>(false)
+    private let cancelled = Lock<Bool>(false)
 
     // Curl thread only.
     private var continuation: Continuation?
@@ -40,9 +40,9 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Marks the transfer cancelled; any thread. The next libcurl callback
     /// aborts the transfer, and the driver removes it from the multi handle.
-    func markCancelled() { cancelled.store(true, ordering: .releasing) }
+    func markCancelled() { cancelled.withLock { $0 = true } }
 
-    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    var isCancelled: Bool { cancelled.withLock { $0 } }
 
     /// Remembers where to deliver the result.
     func attach(_ continuation: Continuation) { self.continuation = continuation }

@@ -15,7 +15,7 @@ public import Foundation
 /// five redirects (or none) and enforces ``DataRequest/timeout`` over the
 /// whole transfer.
 ///
-/// Thread-safe: the in-flight tasks live in a `Mutex`-guarded table inside
+/// Thread-safe: the in-flight tasks live in a `Lock`-guarded table inside
 /// the session's delegate. Create one loader and share it; dropping it
 /// cancels what is still running.
 public final class URLSessionDataLoader: DataLoading {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ConcurrencySupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -10,7 +10,7 @@ import Synchronization
 /// continuation.
 ///
 /// `@unchecked Sendable` (`NSObject` subclasses cannot be checked): its only
-/// state is `entries`, behind a `Mutex`; no callback is called under it.
+/// state is `entries`, behind a `Lock`; no callback is called under it.
 final class URLSessionLoaderDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     typealias Continuation = CheckedContinuation<Result<DataResponse, DataLoadingError>, Never>
 
@@ -34,7 +34,7 @@ final class URLSessionLoaderDelegate: NSObject, URLSessionDataDelegate, @uncheck
         var failure: DataLoadingError?
     }
 
-    private let entries = Mutex<[Int: Entry]>([:])
+    private let entries = Lock<[Int: Entry]>([:])
 
     func register(_ id: Int, request: DataRequest, label: String, onChunk: (@Sendable (Data) -> Void)?) {
         entries.withLock { $0[id] = Entry(request: request, label: label, onChunk: onChunk) }

@@ -1,10 +1,10 @@
-import Synchronization
+import ConcurrencySupport
 
 /// Counts where image bytes came from: the network (per host and per
 /// format), the caches, variants versus originals, and fallbacks — the
 /// figures that show what WebP saved.
 ///
-/// Thread-safe: one `Mutex`; recording is a few dictionary updates.
+/// Thread-safe: one `Lock`; recording is a few dictionary updates.
 public final class TrafficMeter: Sendable {
     /// A point-in-time copy of every counter.
     public struct Snapshot: Sendable, Equatable {
@@ -34,7 +34,7 @@ public final class TrafficMeter: Sendable {
         public init() {}
     }
 
-    private let state = Mutex(Snapshot())
+    private let state = Lock(Snapshot())
 
     public init() {}
 

@@ -1,12 +1,12 @@
 public import Foundation
-import Synchronization
+import ConcurrencySupport
 
 /// Remembers keys for a while: variants that failed, so they are not
 /// retried on every request while the CDN cannot make them (the
 /// pipeline's), or images whose transcode outweighs the original (the
 /// bridge's). Entries expire after a lifetime; at most 10,000 are kept.
 public final class NegativeCache: Sendable {
-    private let entries = Mutex<[String: Date]>([:])
+    private let entries = Lock<[String: Date]>([:])
     private let lifetime: TimeInterval
     /// Bounds memory: beyond this many entries the expired ones are dropped,
     /// then the oldest.

@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import ConcurrencySupport
 
 /// Runs prefetches at low priority, a bounded number at a time, and cancels
 /// them on request. Holds only task handles; the pipeline does the work.
@@ -9,7 +9,7 @@ final class Prefetcher: Sendable {
         var tasks: [String: Task<Void, Never>] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     let slots: WorkQueue
 
     init(concurrency: Int) {

@@ -1,10 +1,10 @@
-import Synchronization
+import ConcurrencySupport
 
 /// Runs one piece of work per key however many callers ask for it at once,
 /// and hands every caller the result.
 ///
 /// A caller that is cancelled stops waiting at once; the shared work is
-/// cancelled only when every caller has gone. Thread-safe: one `Mutex`
+/// cancelled only when every caller has gone. Thread-safe: one `Lock`
 /// guards the table; continuations are resumed outside it, exactly once, by
 /// whoever removes them from the table.
 final class TaskCoalescer<Value: Sendable>: Sendable {
@@ -20,7 +20,7 @@ final class TaskCoalescer<Value: Sendable>: Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     private enum Admission { case cancelled, joined, started }
 

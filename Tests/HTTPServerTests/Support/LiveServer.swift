@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import Synchronization
+import ConcurrencySupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -69,7 +69,7 @@ func fetch(_ url: String, method: String = "GET", body: Data? = nil, headers: [S
 
 /// Counts events across tasks.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Lock(0)
     func increment() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }
@@ -77,7 +77,7 @@ final class Counter: Sendable {
 
 /// The largest value seen across tasks.
 final class Maximum: Sendable {
-    private let value = Mutex(0)
+    private let value = Lock(0)
     func record(_ candidate: Int) { value.withLock { $0 = max($0, candidate) } }
     var peak: Int { value.withLock { $0 } }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 import ImageOrigin
-import Synchronization
+import ConcurrencySupport
 import TestSupport
 
 /// An `ImageOrigin` handler wrapped so that tests see what reached the
@@ -42,7 +42,7 @@ final class FaultInjectingOrigin: HTTPHandler {
     }
 
     let origin: ImageOrigin
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(origin: ImageOrigin) {
         self.origin = origin

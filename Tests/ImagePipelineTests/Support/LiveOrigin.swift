@@ -3,7 +3,7 @@ import HTTPServer
 import ImageCodecs
 import ImageOrigin
 import ImagePipeline
-import Synchronization
+import ConcurrencySupport
 import TestSupport
 import Testing
 import URLRewriting
@@ -102,9 +102,9 @@ func waitUntil(
 
 /// A count shared between tasks.
 final class Counter: Sendable {
-    private let count = Atomic<Int>(0)
+    private let count = Lock<Int>(0)
 
-    func increment() { count.add(1, ordering: .relaxed) }
+    func increment() { count.withLock { $0 += 1 } }
 
-    var value: Int { count.load(ordering: .relaxed) }
+    var value: Int { count.withLock { $0 } }
 }

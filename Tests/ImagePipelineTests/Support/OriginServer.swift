@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 import ImagePipeline
-import Synchronization
+import ConcurrencySupport
 import TestSupport
 import Testing
 
@@ -61,7 +61,7 @@ enum OriginServer {
 
 /// Collects the pieces `onChunk` receives, from any thread.
 final class ChunkCollector: Sendable {
-    private let state = Mutex((data: Data(), pieces: 0))
+    private let state = Lock((data: Data(), pieces: 0))
 
     func append(_ piece: Data) {
         state.withLock {
