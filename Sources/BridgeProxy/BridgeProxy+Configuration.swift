@@ -25,6 +25,13 @@ extension BridgeProxy {
             /// there is not followed: the bridge is never an open proxy.
             case forward(allowedHosts: Set<String>)
 
+            /// Whether `entry` is a valid element of
+            /// ``forward(allowedHosts:)``: `host`, `host:port` or `[v6]:port`,
+            /// a port in 1–65535, no path, user info or wildcard.
+            public static func isAllowedHostEntry(_ entry: String) -> Bool {
+                ForwardAllowList.parse(entry) != nil
+            }
+
             /// The redirect policy the bridge's pipeline must be built with:
             /// hops within the same rules that route requests (the upstream in
             /// reverse mode; the allowed hosts and ports in forward mode), at
