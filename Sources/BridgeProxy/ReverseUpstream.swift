@@ -4,9 +4,10 @@ import Foundation
 /// request and every redirect hop must stay within.
 ///
 /// A request target is appended to the base (`http://host/base` + `/a.jpg`).
-/// Targets with dot segments (`..`, `.`, also as `%2e`), backslashes or
-/// encoded slashes next to dots are refused, since a client or a library
-/// resolving them would leave the base path (`/base/../echo` is `/echo`).
+/// Targets with dot segments (`..`, `.`, also as `%2e` or with `;`
+/// parameters), backslashes or encoded slashes next to dots are refused,
+/// since a client or a library resolving them would leave the base path
+/// (`/base/../echo` is `/echo`).
 struct ReverseUpstream: Sendable {
     /// `scheme://authority` + base path without a trailing `/`, as written
     /// (credentials included: they are sent upstream, never shown).
@@ -72,16 +73,21 @@ struct ReverseUpstream: Sendable {
     }
 
     /// Whether the path part of `target` has a `.` or `..` segment, raw or
-    /// percent-encoded (`%2e`, with `%2f` and `%5c` as separators), or a
-    /// backslash: anything a resolver could take out of the base path.
+    /// percent-encoded (`%2e`, with `%2f` and `%5c` as separators, and with
+    /// or without `;` parameters), or a backslash: anything a resolver could
+    /// take out of the base path.
     static func leavesItsPath(_ target: String) -> Bool {
         let path = target.prefix { $0 != "?" && $0 != "#" }
         if path.contains("\\") { return true }
         var decoded = path.lowercased()
-        for (escape, character) in [("%2e", "."), ("%2f", "/"), ("%5c", "/")] {
+        for (escape, character) in [("%2e", "."), ("%2f", "/"), ("%5c", "/"), ("%3b", ";")] {
             decoded = decoded.replacingOccurrences(of: escape, with: character)
         }
-        return decoded.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == "." || $0 == ".." }
+        // `..;x` is `..` to servers that take `;` as a path parameter.
+        return decoded.split(separator: "/", omittingEmptySubsequences: false).contains { segment in
+            let name = segment.prefix { $0 != ";" }
+            return name == "." || name == ".."
+        }
     }
 }
 

@@ -29,6 +29,10 @@ struct BasePathTests {
 
             let plain = await bridge.handle(HTTPRequest(target: "/echo?q=1"))
             #expect(plain.bodyText == "received /base/echo?q=1\n")
+            // Servers that take `;` as a path parameter (`..;` is `..` to them) never see one either.
+            for target in ["/..;/echo", "/%2e%2e;x=1/echo", "/a/.;/b"] {
+                #expect(await bridge.handle(HTTPRequest(target: target)).status == .badRequest, "\(target)")
+            }
             for target in Self.escapes {
                 let response = await bridge.handle(HTTPRequest(target: target))
                 let received = response.bodyText
