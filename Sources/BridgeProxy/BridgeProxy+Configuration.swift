@@ -12,14 +12,36 @@ extension BridgeProxy {
         public enum Mode: Sendable, Equatable {
             /// Every request maps onto `upstream` (scheme, host, port and base
             /// path, followed by the request target): the bridge stands in
-            /// front of one site, and may talk HTTPS to it.
+            /// front of one site, and may talk HTTPS to it. Targets with dot
+            /// segments get 400; redirects are followed only within the same
+            /// scheme, host, port and base path.
             case reverse(upstream: URL)
             /// Absolute-form requests (`GET http://host/path`, as a browser
             /// configured with a proxy sends them), only for hosts that a
             /// rewrite rule names or that `allowedHosts` lists (compared
-            /// exactly, ignoring ASCII case). Anything else gets 403: the
-            /// bridge is never an open proxy.
+            /// exactly, ignoring ASCII case), and only on the scheme's default
+            /// port (80 for `http`, 443 for `https`) unless an entry names
+            /// another as `host:port`. Anything else gets 403, and a redirect
+            /// there is not followed: the bridge is never an open proxy.
             case forward(allowedHosts: Set<String>)
+
+            /// Whether `entry` is a valid element of
+            /// ``forward(allowedHosts:)``: `host`, `host:port` or `[v6]:port`,
+            /// a port in 1–65535, no path, user info or wildcard.
+            public static func isAllowedHostEntry(_ entry: String) -> Bool {
+                ForwardAllowList.parse(entry) != nil
+            }
+
+            /// The redirect policy the bridge's pipeline must be built with:
+            /// hops within the same rules that route requests (the upstream in
+            /// reverse mode; the allowed hosts and ports in forward mode), at
+            /// most 5. ``BridgeProxy/init(configuration:)`` refuses a pipeline
+            /// with any other policy.
+            /// - Parameter rewriter: The bridge's rewriter (its rules' hosts
+            ///   are allowed in forward mode); the pipeline's, by default.
+            public func redirectPolicy(rewriter: Rewriter?) -> RedirectPolicy {
+                RequestRouter(mode: self, rewriter: rewriter).redirectPolicy
+            }
         }
 
         /// Where requests go.
@@ -55,6 +77,12 @@ extension BridgeProxy {
         /// already carries it has looped back and gets 508. Two bridges in a
         /// chain need different tokens. Default `webp-bridge`.
         public var viaToken: String
+        /// Receives one line for each upstream failure and each redirect the
+        /// bridge did not follow, with what the client is not told (the URL,
+        /// the loader's message); credentials in URLs are replaced by `***`
+        /// and control bytes escaped. Clients get a fixed 502 text. Default
+        /// `nil`: not logged.
+        public var log: (@Sendable (String) -> Void)?
 
         /// Creates a configuration; every parameter after `pipeline` has the
         /// documented default.
@@ -81,11 +109,15 @@ extension BridgeProxy {
             transcodeQueueLimit = max(8, 4 * cores)
             retryAfterSeconds = 1
             viaToken = "webp-bridge"
+            log = nil
         }
 
         /// Checks the invariants: an `http`/`https` upstream with a host and
-        /// no query or fragment, host names without `/`, `@`, `:` or spaces,
-        /// positive limits, a `Via` token without spaces, commas or brackets.
+        /// no query or fragment, allowed hosts as `host` or `host:port`
+        /// (without `/`, `@` or spaces; ports 1–65535), a pipeline whose
+        /// ``ImagePipeline/Configuration/redirectPolicy`` is the mode's
+        /// (``Mode/redirectPolicy(rewriter:)``), positive limits, a `Via`
+        /// token without spaces, commas or brackets.
         /// - Throws: ``BridgeProxyError`` naming the field.
         public func validate() throws(BridgeProxyError) {
             switch mode {
@@ -101,9 +133,16 @@ extension BridgeProxy {
                     )
                 }
             case .forward(let hosts):
-                for host in hosts where host.isEmpty || host.contains(where: { "/@: \t".contains($0) }) {
-                    throw .invalidConfiguration("allowed host '\(host)' is not a host name")
+                for host in hosts where ForwardAllowList.parse(host) == nil {
+                    throw .invalidConfiguration("allowed host '\(host)' is not a host name or host:port")
                 }
+            }
+            let expected = mode.redirectPolicy(rewriter: rewriter)
+            let actual = pipeline.configuration.redirectPolicy
+            guard actual.name == expected.name else {
+                throw .invalidConfiguration(
+                    "the pipeline follows redirects to \(actual.name), not only to \(expected.name); build it "
+                        + "with redirectPolicy: mode.redirectPolicy(rewriter:)")
             }
             try limits.validate()
             guard transcodeConcurrency >= 1 else {

@@ -26,6 +26,11 @@ extension BridgeProxy {
             if let loading = error.loadingError, loading.kind != .tooLarge {
                 return upstreamFailure(loading, url: error.url)
             }
+            if error.refusedRedirect != nil {
+                // The redirect's target is outside the rules and was not fetched;
+                // the passthrough below hands the client the upstream's redirect.
+                log("redirect not followed: \(error.description)")
+            }
             return await passThrough(request, url: url, vary: varyFields, refusesWebP: !decision.servesWebP)
         } catch {
             return refusal(.serviceUnavailable, "the request was cancelled", outcome: .cancelled)
@@ -100,7 +105,9 @@ extension BridgeProxy {
                 recordTranscode(seconds: seconds)
                 // A lossy variant re-encoded as PNG (transparent pixels) can outweigh
                 // the original PNG; never deliver more bytes than the original costs.
-                if output.format == .png, !image.isFallback, await originalSize(of: url).map({ $0 <= output.data.count }) == true {
+                if output.format == .png, !image.isFallback,
+                    await originalSize(of: url).map({ $0 <= output.data.count }) == true
+                {
                     transcodeOutweighsOriginal.insert(image.cacheKey, now: configuration.pipeline.configuration.now())
                     return await original()
                 }
@@ -128,7 +135,7 @@ extension BridgeProxy {
     private func originalSize(of url: URL) async -> Int? {
         let head = DataRequest(
             url: url, method: "HEAD", headers: ["via": via.appended(to: nil, protocolVersion: "HTTP/1.1")],
-            timeout: configuration.limits.upstreamTimeout, followsRedirects: false)
+            timeout: configuration.limits.upstreamTimeout)
         guard let response = try? await configuration.passthroughLoader.load(head), response.statusCode == 200 else {
             return nil
         }
@@ -158,25 +165,32 @@ extension BridgeProxy {
         return Reply(response: HTTPResponse(status: .ok, headers: headers, body: .data(body)), outcome: outcome)
     }
 
-    /// 502 with one line saying what went wrong upstream.
+    /// 502 saying what failed in words any client may see — the same text
+    /// for every network failure (refused, unreachable, timed out, broken),
+    /// so that nothing about the upstream's network shows, and never a URL,
+    /// a credential or the loader's message; those go to the log.
     func upstreamFailure(_ error: DataLoadingError, url: String) -> Reply {
+        log("upstream failure (\(error.kind)): \(url): \(error.message)")
         let reason: String
         switch error.kind {
-        case .timedOut: reason = "upstream timed out: \(url): \(error.message)"
-        case .cannotConnect: reason = "cannot reach upstream: \(url): \(error.message)"
         case .tooLarge:
             reason =
-                "upstream body is larger than the bridge's limit "
-                + "(\(configuration.limits.maxPassthroughBodyBytes) bytes): \(url)"
-        case .cancelled: reason = "upstream request cancelled: \(url)"
-        default: reason = "upstream failed: \(url): \(error.message)"
+                "the upstream's answer is larger than the bridge's limit "
+                + "(\(configuration.limits.maxPassthroughBodyBytes) bytes)"
+        case .cancelled: reason = "the upstream request was cancelled"
+        default: reason = Self.upstreamUnavailable
         }
-        return Reply(response: .text(.badGateway, Self.oneLine(reason)), outcome: .error)
+        return Reply(response: .text(.badGateway, reason), outcome: .error)
     }
 
-    /// `text` without line breaks, so a reason stays one line.
-    static func oneLine(_ text: String) -> String {
-        String(text.map { $0 == "\n" || $0 == "\r" ? " " : $0 })
+    /// The 502 text of every network failure.
+    static let upstreamUnavailable = "the bridge could not get an answer from the upstream"
+
+    /// Writes `text` to the configured log, credentials redacted and control
+    /// bytes escaped.
+    func log(_ text: @autoclosure () -> String) {
+        guard let log = configuration.log else { return }
+        log(LogText.line(text()))
     }
 }
 

@@ -6,9 +6,9 @@ import URLRewriting
 extension BridgeProxy {
     /// Forwards `request` to `url` and returns the upstream's answer
     /// unchanged — status, body, end-to-end headers — without hop-by-hop
-    /// headers, with `Via`, never following redirects (clients see them;
-    /// reverse-mode `Location`s that point at the upstream are moved onto
-    /// the bridge).
+    /// headers, with `Via`, never following redirects (loaders do not follow
+    /// them: clients see them, and reverse-mode `Location`s that point at the
+    /// upstream are moved onto the bridge).
     ///
     /// - Parameters:
     ///   - vary: Request fields to add to `Vary`, when other clients get a
@@ -30,8 +30,7 @@ extension BridgeProxy {
         let sendsBody = !request.body.isEmpty || [.post, .put, .patch].contains(request.method)
         let upstreamRequest = DataRequest(
             url: url, method: request.method.rawValue, headers: fields, timeout: configuration.limits.upstreamTimeout,
-            maxBodyBytes: configuration.limits.maxPassthroughBodyBytes, followsRedirects: false,
-            body: sendsBody ? request.body : nil)
+            maxBodyBytes: configuration.limits.maxPassthroughBodyBytes, body: sendsBody ? request.body : nil)
         let loaded: DataResponse
         do {
             loaded = try await configuration.passthroughLoader.load(upstreamRequest)
@@ -41,9 +40,9 @@ extension BridgeProxy {
         recordUpstreamBytes(loaded.body.count, path: .passthrough)
         if countsOriginal { recordOriginalBytes(loaded.body.count) }
         guard (100...599).contains(loaded.statusCode), !(100...199).contains(loaded.statusCode) else {
+            log("upstream sent an invalid status \(loaded.statusCode): \(url.absoluteString)")
             return Reply(
-                response: .text(
-                    .badGateway, "upstream sent an invalid status \(loaded.statusCode): \(url.absoluteString)"),
+                response: .text(.badGateway, "the upstream sent an invalid status"),
                 outcome: .error, upstreamBytes: loaded.body.count)
         }
 

@@ -1,16 +1,18 @@
 import Foundation
 import HTTPServer
+import ImagePipeline
 import URLRewriting
 
 /// Maps a request onto the upstream URL to fetch, or refuses it: the
-/// bridge's address book, a pure function of the request.
+/// bridge's address book, a pure function of the request. The same rules
+/// decide every redirect hop the bridge follows (``redirectPolicy``), so a
+/// redirect can never take the bridge where a request could not.
 ///
 /// Reverse mode accepts origin-form targets (`/a.jpg?x`) and appends them to
-/// the upstream's base. Forward mode accepts absolute-form targets
-/// (`http://host/a.jpg`) whose host is allowed: exactly one of the allowed
-/// hosts or a rule's exact hosts, or a subdomain of a rule's `*.domain`
-/// wildcard at a label boundary — never a substring, so
-/// `img.host.com.evil.example` is refused.
+/// the upstream's base (``ReverseUpstream``: same scheme, host and port,
+/// under the base path, no dot segments). Forward mode accepts absolute-form
+/// targets (`http://host/a.jpg`) whose host and port are allowed
+/// (``ForwardAllowList``).
 struct RequestRouter: Sendable {
     /// Where a request goes.
     enum Route: Equatable {
@@ -21,9 +23,8 @@ struct RequestRouter: Sendable {
     }
 
     private enum Mapping: Sendable {
-        /// `scheme://authority` + base path without a trailing `/`.
-        case reverse(prefix: String, description: String)
-        case forward(exactHosts: Set<String>, wildcardSuffixes: [String])
+        case reverse(ReverseUpstream)
+        case forward(ForwardAllowList)
     }
 
     private let mapping: Mapping
@@ -31,23 +32,10 @@ struct RequestRouter: Sendable {
     init(mode: BridgeProxy.Configuration.Mode, rewriter: Rewriter?) {
         switch mode {
         case .reverse(let upstream):
-            var text = upstream.absoluteString
-            if let fragment = text.firstIndex(of: "#") { text = String(text[..<fragment]) }
-            if let query = text.firstIndex(of: "?") { text = String(text[..<query]) }
-            while text.hasSuffix("/") { text.removeLast() }
-            mapping = .reverse(prefix: text, description: upstream.absoluteString)
+            mapping = .reverse(ReverseUpstream(upstream))
         case .forward(let allowed):
-            var exact = Set(allowed.map { $0.lowercased() })
-            var suffixes: [String] = []
-            for host in rewriter?.configuration.rules.flatMap(\.hosts) ?? [] {
-                let lowered = host.lowercased()
-                if lowered.hasPrefix("*.") {
-                    suffixes.append(String(lowered.dropFirst()))  // ".example.com"
-                } else {
-                    exact.insert(lowered)
-                }
-            }
-            mapping = .forward(exactHosts: exact, wildcardSuffixes: suffixes)
+            mapping = .forward(
+                ForwardAllowList(entries: allowed, ruleHosts: rewriter?.configuration.rules.flatMap(\.hosts) ?? []))
         }
     }
 
@@ -56,41 +44,55 @@ struct RequestRouter: Sendable {
         let target = request.target
         let isAbsolute = Self.hasHTTPScheme(target)
         switch mapping {
-        case .reverse(let prefix, let upstream):
+        case .reverse(let upstream):
             guard target.hasPrefix("/") else {
                 if isAbsolute {
                     return .refused(
                         .badRequest,
-                        "this bridge is a reverse proxy for \(upstream); send origin-form requests (GET /path), "
+                        "this bridge is a reverse proxy; send origin-form requests (GET /path), "
                             + "or start it with --forward to use it as a browser's proxy")
                 }
-                return .refused(.badRequest, "request target '\(target)' is not a path")
+                return .refused(.badRequest, "request target is not a path")
             }
-            guard let url = URL(string: prefix + target), url.host != nil else {
-                return .refused(.badRequest, "request target '\(target)' is not a valid URL path")
+            switch upstream.url(for: target) {
+            case .success(let url): return .upstream(url)
+            case .failure(let refused): return .refused(.badRequest, refused.reason)
             }
-            return .upstream(url)
-        case .forward(let exactHosts, let wildcardSuffixes):
+        case .forward(let allowList):
             guard isAbsolute else {
                 return .refused(
                     .badRequest,
                     "this bridge is a forward proxy: send absolute-form requests (GET http://host/path) by "
                         + "configuring it as the HTTP proxy, or start it with --upstream URL")
             }
-            guard let url = URL(string: target), let host = url.host?.lowercased(), !host.isEmpty else {
-                return .refused(.badRequest, "request target '\(target)' is not a valid absolute URL")
+            guard let url = URL(string: target), let host = url.host, !host.isEmpty else {
+                return .refused(.badRequest, "request target is not a valid absolute URL")
             }
-            let allowed =
-                exactHosts.contains(host)
-                || wildcardSuffixes.contains { host.hasSuffix($0) && host.count > $0.count }
-            guard allowed else {
-                return .refused(
-                    .forbidden,
-                    "host '\(host)' is not one this bridge serves (no rule or --allow-host names it; "
-                        + "the bridge is not an open proxy)")
-            }
+            if let refusal = allowList.refusal(for: url) { return .refused(.forbidden, refusal) }
             return .upstream(url)
         }
+    }
+
+    /// Why the bridge may not fetch `url` (a redirect hop's target), or
+    /// `nil` when it may: the one decision for first requests and hops.
+    func refusal(for url: URL) -> String? {
+        switch mapping {
+        case .reverse(let upstream): upstream.refusal(for: url)
+        case .forward(let allowList): allowList.refusal(for: url)
+        }
+    }
+
+    /// The hops the pipeline may follow for this bridge: those ``refusal(for:)``
+    /// lets through, up to five. Its name says which rules, so a bridge can
+    /// tell that a pipeline was built with its own policy.
+    var redirectPolicy: RedirectPolicy {
+        let name: String
+        switch mapping {
+        case .reverse(let upstream): name = "the bridge's upstream \(upstream.description)"
+        case .forward(let allowList): name = "the bridge's allowed hosts (\(allowList.summary))"
+        }
+        let router = self
+        return RedirectPolicy(name: name) { router.refusal(for: $0) == nil }
     }
 
     /// Whether `target` starts with `http://` or `https://`, ignoring case.
@@ -101,7 +103,7 @@ struct RequestRouter: Sendable {
 
     /// The reverse-mode base (`http://upstream:8081/base`), or `nil` in forward mode.
     var reversePrefix: String? {
-        if case .reverse(let prefix, _) = mapping { return prefix }
+        if case .reverse(let upstream) = mapping { return upstream.prefix }
         return nil
     }
 }

@@ -1,3 +1,4 @@
+import BridgeProxy
 import Foundation
 import ImageCodecs
 import ImagePipeline
@@ -25,7 +26,9 @@ struct FetchCommand: BridgeCommand {
             type delivered, the bytes on the wire, the cache outcome (memory, disk, network, revalidated)
             and whether the original was used instead of a failed variant. With --json, one object with
             the keys requestedURL, fetchedURL, contentType, wireBytes, cache, fallback, bytes.
-            Run it twice with the same --cache-dir to see the disk cache answer.
+            Run it twice with the same --cache-dir to see the disk cache answer. Redirects are followed
+            only to URL's own host and port and to the hosts the rules name (ports 80/443), at most 5;
+            any other ends the fetch (exit 1) with the redirect's target, which is not fetched.
             """,
         arguments: [("URL", "The image URL, as the page or app has it.")],
         options: RewriteSource.options + [
@@ -73,13 +76,19 @@ struct FetchCommand: BridgeCommand {
                 throw CommandFailure("--cache-dir \(cacheDirectory): \(error)")
             }
         }
+        let policy = redirectPolicy(rewriter: rewriter)
         let pipeline = ImagePipeline(
-            configuration: .init(rewriter: rewriter, dataLoader: DataLoaders.platformDefault, dataCache: dataCache))
+            configuration: .init(
+                rewriter: rewriter, dataLoader: DataLoaders.platformDefault, dataCache: dataCache,
+                redirectPolicy: policy))
         let registration = WebPBridgeURLProtocol.register(
             .init(pipeline: pipeline, policy: rewriter.configuration.clientPolicy))
         defer { WebPBridgeURLProtocol.unregister(registration) }
 
-        let session = URLSession(configuration: WebPBridgeURLProtocol.sessionConfiguration(base: .ephemeral))
+        // What the URL protocol does not claim, URLSession fetches itself: within the same policy.
+        let session = URLSession(
+            configuration: WebPBridgeURLProtocol.sessionConfiguration(base: .ephemeral),
+            delegate: RedirectGuard(policy: policy), delegateQueue: nil)
         defer { session.finishTasksAndInvalidate() }
         var request = URLRequest(url: url, timeoutInterval: 60)
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
@@ -90,13 +99,30 @@ struct FetchCommand: BridgeCommand {
         } catch {
             throw CommandFailure("\(url.absoluteString): \((error as NSError).localizedDescription)")
         }
-        guard let http = response as? HTTPURLResponse else { throw CommandFailure("\(url.absoluteString): no HTTP response") }
+        guard let http = response as? HTTPURLResponse else {
+            throw CommandFailure("\(url.absoluteString): no HTTP response")
+        }
+        if (300...399).contains(http.statusCode), let location = http.value(forHTTPHeaderField: "Location") {
+            throw CommandFailure(
+                "\(url.absoluteString): redirected (HTTP \(http.statusCode)) to \(location), which is outside "
+                    + "the URL's host and the rules' hosts: not followed")
+        }
         guard http.statusCode == 200 else {
             throw CommandFailure("\(url.absoluteString): no image could be delivered (HTTP \(http.statusCode))")
         }
         let report = Report(requested: url, response: http, body: body)
         if let output { try InputFile.write(body, to: output) }
         io.print(json ? report.json : report.text)
+    }
+
+    /// Hops the bridge follows: to the requested URL's own host and port,
+    /// and to the hosts the rules name on their scheme's default port — the
+    /// proxy's forward-mode rules, decided by the same router.
+    func redirectPolicy(rewriter: Rewriter) -> RedirectPolicy {
+        let host = url.host.map { $0.contains(":") && !$0.hasPrefix("[") ? "[\($0)]" : $0 } ?? ""
+        let port = url.port ?? (url.scheme?.lowercased() == "https" ? 443 : 80)
+        return BridgeProxy.Configuration.Mode.forward(allowedHosts: ["\(host):\(port)"])
+            .redirectPolicy(rewriter: rewriter)
     }
 
     /// What the bridge did, from its diagnostic headers (absent when it
@@ -115,7 +141,8 @@ struct FetchCommand: BridgeCommand {
             let header = { (name: String) in response.value(forHTTPHeaderField: name) }
             requestedURL = requested.absoluteString
             fetchedURL = header(Header.fetchedURL) ?? requested.absoluteString
-            contentType = header("Content-Type") ?? (ImageFormat.sniffIfImage(body)?.mimeType ?? "application/octet-stream")
+            contentType =
+                header("Content-Type") ?? (ImageFormat.sniffIfImage(body)?.mimeType ?? "application/octet-stream")
             wireBytes = header(Header.wireBytes).flatMap(Int.init) ?? body.count
             cache = header(Header.source) ?? "network"
             fallback = header(Header.fallback) == "1"
@@ -124,7 +151,8 @@ struct FetchCommand: BridgeCommand {
 
         var json: String {
             func quoted(_ text: String) -> String {
-                let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                    of: "\"", with: "\\\"")
                 return "\"\(escaped)\""
             }
             return "{\"requestedURL\":\(quoted(requestedURL)),\"fetchedURL\":\(quoted(fetchedURL)),"

@@ -12,7 +12,7 @@ struct ProxyCommand: BridgeCommand {
         abstract: "Run the bridge proxy: WebP variants to every client, transcoded where WebP cannot be shown.",
         usage: [
             "(--upstream URL | --forward) [--listen HOST:PORT] [--config FILE | --preset NAME --host HOST --width W] "
-                + "[--quality Q] [--cache-dir DIR] [--allow-host HOST]..."
+                + "[--quality Q] [--cache-dir DIR] [--allow-host HOST[:PORT]]..."
         ],
         discussion: """
             Image requests that a rewrite rule matches are fetched as the CDN's WebP variant through
@@ -20,9 +20,17 @@ struct ProxyCommand: BridgeCommand {
             JPEG, PNG or APNG to the others; a failed variant falls back to the original. Everything
             else (HTML, CSS, scripts, GIFs, other methods) passes through unchanged.
 
-            --upstream URL   reverse proxy: every request maps onto URL (http or https).
+            --upstream URL   reverse proxy: every request maps onto URL (http or https); targets with
+                             dot segments (.., also %2e%2e) get 400, so nothing leaves URL's path.
             --forward        forward proxy for browsers (--proxy-server): only hosts that a rule or
-                             --allow-host names are fetched, anything else gets 403; CONNECT gets 501.
+                             --allow-host names are fetched, on port 80 for http and 443 for https
+                             unless --allow-host HOST:PORT names another; anything else gets 403;
+                             CONNECT gets 501.
+
+            Redirects are followed only within the same rules (the upstream's scheme, host, port
+            and path; the allowed hosts and ports), at most 5; any other redirect reaches the
+            client as it is, never fetched. Upstream failures give 502 with a fixed text; the
+            details (credentials redacted) go to stderr.
 
             Also serves /__bridge/healthz and /__bridge/metrics (Prometheus text). Prints
             'listening on http://HOST:PORT' first, one line per request, and stops cleanly on
@@ -40,7 +48,8 @@ struct ProxyCommand: BridgeCommand {
             .option("--quality", value: "Q", help: "WebP quality (1-100); overrides the rules'."),
             .option("--cache-dir", value: "DIR", help: "Keep fetched images on disk here (default: 64 MiB in memory)."),
             .option(
-                "--allow-host", value: "HOST", help: "With --forward: also pass through this host (repeatable).",
+                "--allow-host", value: "HOST[:PORT]",
+                help: "With --forward: also pass through this host, on PORT or 80/443 (repeatable).",
                 repeatable: true),
         ])
 
@@ -82,8 +91,10 @@ struct ProxyCommand: BridgeCommand {
         if mode != .forward, !allowedHosts.isEmpty {
             throw UsageError("--allow-host goes with --forward; a reverse proxy fetches only its upstream")
         }
-        for host in allowedHosts where host.isEmpty || host.contains(where: { "/@: *".contains($0) }) {
-            throw UsageError("--allow-host '\(host)' is not a host name (exact names only, no ports or wildcards)")
+        for host in allowedHosts where !BridgeProxy.Configuration.Mode.isAllowedHostEntry(host) {
+            throw UsageError(
+                "--allow-host '\(host)' is not a host name or HOST:PORT (exact names only, ports 1-65535, no wildcards)"
+            )
         }
         if mode == .forward, rules == nil, allowedHosts.isEmpty {
             throw UsageError(
@@ -110,12 +121,6 @@ struct ProxyCommand: BridgeCommand {
             }
         }
         let loader = DataLoaders.platformDefault
-        let pipeline = ImagePipeline(
-            configuration: .init(
-                rewriter: rewriter, dataLoader: ViaStampingLoader(wrapping: loader, viaToken: viaToken),
-                dataCache: dataCache,
-                // The bridge serves encoded bytes; decoded images would only take memory.
-                memoryCache: nil))
         let bridgeMode: BridgeProxy.Configuration.Mode
         switch mode {
         case .reverse(let upstream):
@@ -129,9 +134,19 @@ struct ProxyCommand: BridgeCommand {
         case .forward:
             bridgeMode = .forward(allowedHosts: Set(allowedHosts.map { $0.lowercased() }))
         }
+        let pipeline = ImagePipeline(
+            configuration: .init(
+                rewriter: rewriter, dataLoader: ViaStampingLoader(wrapping: loader, viaToken: viaToken),
+                dataCache: dataCache,
+                // The bridge serves encoded bytes; decoded images would only take memory.
+                memoryCache: nil,
+                // Every hop is routed again through the bridge's own rules.
+                redirectPolicy: bridgeMode.redirectPolicy(rewriter: rewriter)))
         var configuration = BridgeProxy.Configuration(
             mode: bridgeMode, pipeline: pipeline, passthroughLoader: loader)
         configuration.viaToken = viaToken
+        // What a client's 502 does not say (which URL, why), credentials redacted.
+        configuration.log = { line in io.printError("proxy: " + line) }
         do {
             return try BridgeProxy(configuration: configuration)
         } catch {

@@ -29,7 +29,10 @@ import URLRewriting
 ///   and its URLSession follows redirects only inside its own HTTP protocol.
 ///   So the bridge follows for the client, as URLSession would: the
 ///   re-pointed request is claimed again or fetched as it is, and the
-///   client's response carries the final URL. More than
+///   client's response carries the final URL. Only hops that the pipeline's
+///   ``RedirectPolicy`` allows are followed: a redirect to anywhere else
+///   reaches the client as the redirect response itself (its status and
+///   `Location`), and its target is never fetched. More than
 ///   ``WebPBridgeURLProtocol/maxRedirects`` in a row end the load with
 ///   `URLError(.httpTooManyRedirects)`.
 extension WebPBridgeURLProtocol {
@@ -61,9 +64,15 @@ extension WebPBridgeURLProtocol {
 
     /// Reports the redirect of `chain.request` to `next` to the client.
     /// - Returns: Whether the load goes on with the updated `chain` (on
-    ///   Linux, where the bridge follows redirects for the client).
+    ///   Linux, where the bridge follows redirects for the client, within
+    ///   the last binding's ``RedirectPolicy``).
     func redirect(_ chain: inout RedirectChain, to next: URLRequest, status: Int) -> Bool {
         #if canImport(FoundationNetworking)
+            let policy = chain.lastBinding.pipeline.configuration.redirectPolicy
+            guard let location = next.url, policy.allows(location) else {
+                deliverRedirect(from: chain.request.url, to: next.url, status: status)
+                return false
+            }
             chain.count += 1
             guard chain.count <= Self.maxRedirects else {
                 let from = self.request.url?.absoluteString ?? "-"
@@ -97,6 +106,23 @@ extension WebPBridgeURLProtocol {
         #endif
     }
 
+    /// The redirect itself as the client's final response: the bridge does
+    /// not follow it (its target is outside the policy).
+    private func deliverRedirect(from url: URL?, to location: URL?, status: Int) {
+        guard let url,
+            let response = HTTPURLResponse(
+                url: url, statusCode: status, httpVersion: "HTTP/1.1",
+                headerFields: ["Location": location?.absoluteString ?? "", "Content-Length": "0"])
+        else {
+            send { $0.urlProtocol(self, didFailWithError: URLError(.badServerResponse)) }
+            return
+        }
+        send { client in
+            client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+            client.urlProtocolDidFinishLoading(self)
+        }
+    }
+
     /// `request` re-pointed at `location`: its headers kept, the bridge's
     /// marker property removed, so the new request is claimed again when a
     /// rule rewrites it.
@@ -121,7 +147,7 @@ extension WebPBridgeURLProtocol {
         let configuration = binding.pipeline.configuration
         let dataRequest = DataRequest(
             url: url, method: request.httpMethod ?? "GET", headers: request.allHTTPHeaderFields ?? [:],
-            timeout: configuration.requestTimeout, maxBodyBytes: configuration.maxBodyBytes, followsRedirects: false)
+            timeout: configuration.requestTimeout, maxBodyBytes: configuration.maxBodyBytes)
         let response: DataResponse
         do {
             response = try await loader.load(dataRequest)

@@ -134,21 +134,30 @@ struct BridgeFixture {
         try Rewriter(configuration: RewritePreset.configuration(named: preset, host: "img.test", width: 750))
     }
 
-    /// A fresh pipeline (its own negative cache) over the upstream.
-    func pipeline(loader: (any DataLoading)? = nil) throws -> ImagePipeline {
-        ImagePipeline(
+    /// A fresh pipeline (its own negative cache) over the upstream, following
+    /// redirects within `mode`'s rules as a bridge in that mode requires.
+    func pipeline(
+        loader: (any DataLoading)? = nil, mode: BridgeProxy.Configuration.Mode = .reverse(upstream: Self.site)
+    ) throws -> ImagePipeline {
+        let rewriter = try rewriter()
+        return ImagePipeline(
             configuration: .init(
-                rewriter: try rewriter(), dataLoader: ViaStampingLoader(wrapping: loader ?? upstream),
-                memoryCache: nil, requestTimeout: .seconds(10)))
+                rewriter: rewriter, dataLoader: ViaStampingLoader(wrapping: loader ?? upstream),
+                memoryCache: nil, requestTimeout: .seconds(10),
+                redirectPolicy: mode.redirectPolicy(rewriter: rewriter)))
     }
+
+    /// `http://img.test`, the reverse bridge's upstream by default.
+    static let site = URL(string: "http://img.test")!
 
     /// A reverse-mode bridge for `http://img.test`.
     func bridge(
         upstreamURL: String = "http://img.test", loader: (any DataLoading)? = nil, policy: ClientPolicy? = nil,
         adjust: (inout BridgeProxy.Configuration) -> Void = { _ in }
     ) throws -> BridgeProxy {
+        let mode = BridgeProxy.Configuration.Mode.reverse(upstream: URL(string: upstreamURL)!)
         var configuration = BridgeProxy.Configuration(
-            mode: .reverse(upstream: URL(string: upstreamURL)!), pipeline: try pipeline(loader: loader),
+            mode: mode, pipeline: try pipeline(loader: loader, mode: mode),
             clientPolicy: policy, passthroughLoader: loader ?? upstream,
             limits: .init(upstreamTimeout: .seconds(10)))
         adjust(&configuration)
@@ -159,7 +168,8 @@ struct BridgeFixture {
     func forwardBridge(allowing hosts: Set<String> = ["static.test"]) throws -> BridgeProxy {
         try BridgeProxy(
             configuration: .init(
-                mode: .forward(allowedHosts: hosts), pipeline: try pipeline(), passthroughLoader: upstream))
+                mode: .forward(allowedHosts: hosts), pipeline: try pipeline(mode: .forward(allowedHosts: hosts)),
+                passthroughLoader: upstream))
     }
 }
 

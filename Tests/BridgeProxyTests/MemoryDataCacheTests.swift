@@ -52,12 +52,13 @@ struct MemoryDataCacheTests {
 
     @Test func aSecondRequestThroughTheBridgeIsServedFromMemory() async throws {
         let fixture = try BridgeFixture()
+        let rewriter = try fixture.rewriter()
+        let mode = BridgeProxy.Configuration.Mode.reverse(upstream: URL(string: "http://img.test")!)
         let pipeline = ImagePipeline(
             configuration: .init(
-                rewriter: try fixture.rewriter(), dataLoader: fixture.upstream, dataCache: MemoryDataCache(),
-                memoryCache: nil))
-        let bridge = try BridgeProxy(
-            configuration: .init(mode: .reverse(upstream: URL(string: "http://img.test")!), pipeline: pipeline))
+                rewriter: rewriter, dataLoader: fixture.upstream, dataCache: MemoryDataCache(), memoryCache: nil,
+                redirectPolicy: mode.redirectPolicy(rewriter: rewriter)))
+        let bridge = try BridgeProxy(configuration: .init(mode: mode, pipeline: pipeline))
         #expect(await bridge.handle(.webView("/photo.jpg")).status == .ok)
         #expect(await bridge.handle(.webView("/photo.jpg", accept: BridgeFixture.webPAccept)).status == .ok)
         let variantFetches = fixture.upstream.requests.filter { $0.url.absoluteString.contains("imageView2") }

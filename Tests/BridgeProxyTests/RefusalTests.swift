@@ -145,12 +145,14 @@ struct WildcardForwardTests {
     func wildcardRulesAllowSubdomainsOnly(target: String, allowed: Bool) async throws {
         let fixture = try BridgeFixture()
         let rules = try RewritePreset.configuration(named: "qiniu", host: "*.example.test", width: 750)
+        let rewriter = try Rewriter(configuration: rules)
+        let mode = BridgeProxy.Configuration.Mode.forward(allowedHosts: [])
         let pipeline = ImagePipeline(
             configuration: .init(
-                rewriter: try Rewriter(configuration: rules), dataLoader: fixture.upstream, memoryCache: nil))
+                rewriter: rewriter, dataLoader: fixture.upstream, memoryCache: nil,
+                redirectPolicy: mode.redirectPolicy(rewriter: rewriter)))
         let bridge = try BridgeProxy(
-            configuration: .init(
-                mode: .forward(allowedHosts: []), pipeline: pipeline, passthroughLoader: fixture.upstream))
+            configuration: .init(mode: mode, pipeline: pipeline, passthroughLoader: fixture.upstream))
         let response = await bridge.handle(HTTPRequest(target: target))
         #expect((response.status != .forbidden) == allowed, "\(response.status) \(response.bodyText)")
     }

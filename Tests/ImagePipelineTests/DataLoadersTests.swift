@@ -15,6 +15,6 @@ import Testing
         #expect(configuration.connectTimeout == .seconds(10))
         #expect(configuration.maxIdleConnections == 16)
         #expect(configuration.maxPooledHandles == 16)
-        #expect(CurlDataLoader.maxRedirects == 5)
+        #expect(RedirectPolicy.anyHTTP.maxHops == 5)
     }
 }

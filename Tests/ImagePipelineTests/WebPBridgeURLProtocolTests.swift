@@ -34,10 +34,12 @@ struct WebPBridgeURLProtocolTests {
     }
 
     func withBridge(
-        delegate: (any URLSessionDelegate)? = nil, _ body: (Bridge) async throws -> Void
+        delegate: (any URLSessionDelegate)? = nil, redirectPolicy: RedirectPolicy = .anyHTTP,
+        _ body: (Bridge) async throws -> Void
     ) async throws {
         try await LiveOrigin.with { origin in
-            let pipeline = try origin.pipeline(host: "localhost", dataCache: MemoryDataCache())
+            let pipeline = try origin.pipeline(
+                host: "localhost", dataCache: MemoryDataCache(), redirectPolicy: redirectPolicy)
             let registration = WebPBridgeURLProtocol.register(.init(pipeline: pipeline, policy: .legacy))
             let session = URLSession(
                 configuration: WebPBridgeURLProtocol.sessionConfiguration(base: .ephemeral), delegate: delegate,
@@ -86,7 +88,8 @@ struct WebPBridgeURLProtocolTests {
             let native = try await bridge.pipeline.image(for: photo)
             #expect(native.isVariant && native.source == .disk)
             #expect(
-                bridge.pipeline.trafficMeter.snapshot.networkBytes == before, "one cache entry, keyed by the rewritten URL")
+                bridge.pipeline.trafficMeter.snapshot.networkBytes == before,
+                "one cache entry, keyed by the rewritten URL")
             #expect(bridge.origin.upstream.targets.count == 1)
         }
     }
@@ -201,6 +204,25 @@ struct WebPBridgeURLProtocolTests {
                     == WebPBridgeURLProtocol.maxRedirects + 1)
         }
     }
+
+    #if canImport(FoundationNetworking)
+        /// Where the bridge follows for the client (Linux), it follows only
+        /// hops its pipeline's policy allows; any other redirect reaches the
+        /// client as it is, and its target is never fetched.
+        @Test func aRedirectOutsideThePolicyReachesTheClientUnfollowed() async throws {
+            let policy = RedirectPolicy(name: "localhost only") { $0.host == "localhost" }
+            try await withBridge(redirectPolicy: policy) { bridge in
+                let elsewhere = bridge.origin.url("/photo.jpg")  // 127.0.0.1: the same server, another name
+                bridge.origin.upstream.inject(.redirect(to: elsewhere.absoluteString), whereTargetContains: "/away.jpg")
+                let (body, response) = try await bridge.session.data(for: request(bridge.url("/away.jpg")))
+                let http = try #require(response as? HTTPURLResponse)
+                #expect(http.statusCode == 302)
+                #expect(http.value(forHTTPHeaderField: "Location") == elsewhere.absoluteString)
+                #expect(body.isEmpty)
+                #expect(bridge.origin.upstream.requestCount(containing: "/photo.jpg") == 0)
+            }
+        }
+    #endif
 
     @Test func theRedirectedRequestKeepsItsHeadersAndLosesTheMarker() throws {
         let original = request(URL(string: "http://img.example/old.jpg")!)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import ImageCodecs
 import ImageOrigin
+import Synchronization
 import TestSupport
 import Testing
 
@@ -15,8 +16,10 @@ struct FetchCommandTests {
         let folder = try TemporaryDirectory(prefix: "fetch-origin")
         try JPEGEncoder(options: .init(quality: 90)).encode(SyntheticImages.photo(width: 1000, height: 600))
             .write(to: folder.file("photo.jpg"))
-        try PNGEncoder().encode(SyntheticImages.photo(width: 200, height: 120, alpha: true)).write(to: folder.file("logo.png"))
-        let styles = try StyleSheet(json: Data(#"{"separator": "-", "styles": {"WebPiOSW750": "imageView2/2/w/750/format/webp"}}"#.utf8))
+        try PNGEncoder().encode(SyntheticImages.photo(width: 200, height: 120, alpha: true)).write(
+            to: folder.file("logo.png"))
+        let styles = try StyleSheet(
+            json: Data(#"{"separator": "-", "styles": {"WebPiOSW750": "imageView2/2/w/750/format/webp"}}"#.utf8))
         let origin = try ImageOrigin(configuration: .init(root: folder.url.path, styles: styles))
         let server = HTTPServer(handler: origin)
         let endpoint = try await server.start()
@@ -47,7 +50,10 @@ struct FetchCommandTests {
             #expect(photo.json["fallback"] as? Bool == false)
             let logo = await Self.fetch("\(base)/logo.png")
             #expect(logo.json["contentType"] as? String == "image/png")
-            #expect(Set(photo.json.keys) == ["requestedURL", "fetchedURL", "contentType", "wireBytes", "cache", "fallback", "bytes"])
+            #expect(
+                Set(photo.json.keys) == [
+                    "requestedURL", "fetchedURL", "contentType", "wireBytes", "cache", "fallback", "bytes",
+                ])
         }
     }
 
@@ -83,6 +89,35 @@ struct FetchCommandTests {
             #expect(result.status == 1)
             #expect(result.stderr.hasPrefix("error: ") && result.stderr.contains("missing.jpg"))
         }
+    }
+
+    /// A redirect to a host the rules do not name (nor the URL's own) is not
+    /// followed: its target gets no request, and `fetch` says why it failed.
+    @Test func aRedirectOutsideTheRulesIsNotFollowed() async throws {
+        let hits = Mutex(0)
+        var configuration = HTTPServer.Configuration(host: "127.0.0.2", port: 0)
+        configuration.shutdownGracePeriod = .milliseconds(100)
+        let secret = HTTPServer(
+            configuration: configuration,
+            handler: ClosureHTTPHandler { _ in
+                hits.withLock { $0 += 1 }
+                return .text(.ok, "internal")
+            })
+        let secretPort = try await secret.start().port
+        let site = ClosureHTTPHandler { _ in
+            HTTPResponse(status: .found, headers: ["Location": "http://127.0.0.2:\(secretPort)/secret.jpg"])
+        }
+        try await LoopbackServer.with(site) { upstream in
+            // An image the bridge claims, and a page it leaves to URLSession itself.
+            for path in ["/a.jpg", "/page.html"] {
+                let result = await Self.fetch(upstream.url(path).absoluteString, preset: "qiniu")
+                #expect(result.status == 1)
+                #expect(result.stderr.contains("not followed"), "\(path): \(result.stderr)")
+                #expect(result.stderr.contains("http://127.0.0.2:\(secretPort)/secret.jpg"), "\(result.stderr)")
+            }
+        }
+        await secret.shutdown()
+        #expect(hits.withLock { $0 } == 0, "the host no rule names was contacted")
     }
 
     @Test func usageErrors() async {

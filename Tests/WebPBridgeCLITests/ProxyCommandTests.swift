@@ -19,7 +19,11 @@ struct ProxyCommandTests {
         (["proxy", "--upstream", "http://a.test", "--config", "x.json", "--preset", "qiniu"], "cannot be combined"),
         (["proxy", "--upstream", "http://a.test", "--allow-host", "b.test"], "--allow-host goes with --forward"),
         (["proxy", "--forward"], "--forward needs --config, --preset or --allow-host"),
-        (["proxy", "--forward", "--allow-host", "b.test:80"], "is not a host name"),
+        (["proxy", "--forward", "--allow-host", "b.test:0"], "is not a host name"),
+        (["proxy", "--forward", "--allow-host", "b.test:65536"], "is not a host name"),
+        (["proxy", "--forward", "--allow-host", "b.test:http"], "is not a host name"),
+        (["proxy", "--forward", "--allow-host", "user@b.test"], "is not a host name"),
+        (["proxy", "--forward", "--allow-host", "*.b.test"], "is not a host name"),
         (["proxy", "--upstream", "http://a.test", "--listen", "8080"], "expects HOST:PORT"),
     ])
     func usageErrorsExitTwo(arguments: [String], message: String) async {
@@ -47,7 +51,8 @@ struct ProxyCommandTests {
         let result = await CapturedIO.run(["proxy", "--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("--upstream URL"))
-        #expect(result.stdout.contains("--allow-host"))
+        #expect(result.stdout.contains("--allow-host HOST[:PORT]"))
+        #expect(result.stdout.contains("80 for http"))
         let overview = await CapturedIO.run(["--help"])
         #expect(overview.stdout.contains("  proxy "))
     }

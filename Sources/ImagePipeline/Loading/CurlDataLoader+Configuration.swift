@@ -1,6 +1,6 @@
 extension CurlDataLoader {
     /// How a ``CurlDataLoader`` connects and what it keeps for reuse.
-    /// Per-request limits (timeout, body size, redirects) are in
+    /// Per-request limits (timeout, body size) are in
     /// ``DataRequest``.
     public struct Configuration: Sendable, Equatable {
         /// The longest a connection may take to establish, capped by the

@@ -8,8 +8,8 @@ public import Foundation
 /// thread, so connections are kept alive and reused across requests (up to
 /// ``Configuration-swift.struct/maxIdleConnections`` idle ones) and easy
 /// handles are pooled rather than allocated per request. HTTP/1.1, `http`
-/// and `https` only, up to five redirects when
-/// ``DataRequest/followsRedirects`` is set.
+/// and `https` only; redirects are returned, never followed (the pipeline
+/// follows them within its ``RedirectPolicy``).
 ///
 /// ```swift
 /// let loader = CurlDataLoader()
@@ -21,9 +21,6 @@ public import Foundation
 /// `Lock`; libcurl's handles are touched only on the curl thread. Create one
 /// loader and share it; dropping it ends its thread.
 public final class CurlDataLoader: DataLoading {
-    /// The most redirects followed for one request.
-    public static let maxRedirects = 5
-
     /// The configuration the loader was created with.
     public let configuration: Configuration
     private let driver: CurlMultiDriver
@@ -45,8 +42,7 @@ public final class CurlDataLoader: DataLoading {
     ///   - request: What to fetch.
     ///   - onChunk: Called on the loader's thread with each piece of the body
     ///     as it arrives; keep it short.
-    /// - Returns: The final response (after redirects when followed), with
-    ///   any status.
+    /// - Returns: The response, with any status (a redirect is returned as it is).
     /// - Throws: ``DataLoadingError``: `timedOut`, `cannotConnect`,
     ///   `tooLarge`, `cancelled`, `unsupportedURL` or `networkFailure`, with
     ///   libcurl's message.

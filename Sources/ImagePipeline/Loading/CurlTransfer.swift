@@ -69,8 +69,8 @@ final class CurlTransfer: @unchecked Sendable {
         try set(
             CURLOPT_CONNECTTIMEOUT_MS, min(timeout, Self.milliseconds(configuration.connectTimeout)),
             "CURLOPT_CONNECTTIMEOUT_MS")
-        try set(CURLOPT_FOLLOWLOCATION, request.followsRedirects ? 1 : 0, "CURLOPT_FOLLOWLOCATION")
-        try set(CURLOPT_MAXREDIRS, CurlDataLoader.maxRedirects, "CURLOPT_MAXREDIRS")
+        // Never follow: a 3xx goes back to the caller, which asks its redirect policy before any hop.
+        try set(CURLOPT_FOLLOWLOCATION, 0, "CURLOPT_FOLLOWLOCATION")
         // A declared Content-Length over the limit fails before any byte of
         // the body; the write callback enforces it for chunked bodies.
         try CurlCode.check(

@@ -7,7 +7,9 @@ public import Foundation
 ///
 /// Implementations are thread-safe and honour task cancellation: a
 /// cancelled task stops the transfer and throws ``DataLoadingError`` of kind
-/// `cancelled`.
+/// `cancelled`. They never follow a redirect: a 3xx is returned as it is,
+/// and whoever follows it (the pipeline, asking its ``RedirectPolicy``)
+/// decides first whether its target may be fetched.
 public protocol DataLoading: Sendable {
     /// Loads `request`. `onChunk`, when given, receives the body in pieces
     /// as they arrive (for progressive decoding); the returned response holds
@@ -39,29 +41,26 @@ public struct DataRequest: Sendable, Equatable {
     public var timeout: Duration
     /// A body larger than this fails with `tooLarge`. Default 32 MiB.
     public var maxBodyBytes: Int
-    /// Follow up to 5 redirects (default), or return the 3xx itself.
-    public var followsRedirects: Bool
     /// The request body to send (`POST`, `PUT`, `PATCH` passed through by the
     /// bridge), or `nil` (default) for none. Loaders must send it as is.
     public var body: Data?
 
     public init(
         url: URL, method: String = "GET", headers: [String: String] = [:], timeout: Duration = .seconds(30),
-        maxBodyBytes: Int = 32 << 20, followsRedirects: Bool = true, body: Data? = nil
+        maxBodyBytes: Int = 32 << 20, body: Data? = nil
     ) {
         self.url = url
         self.method = method
         self.headers = headers
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
-        self.followsRedirects = followsRedirects
         self.body = body
     }
 }
 
 /// What the server answered.
 public struct DataResponse: Sendable, Equatable {
-    /// The URL that answered (after redirects).
+    /// The URL that answered: the request's (loaders do not follow redirects).
     public var url: URL
     public var statusCode: Int
     /// Header fields with lower-cased names; repeated fields joined by `, `.
@@ -80,8 +79,7 @@ public struct DataResponse: Sendable, Equatable {
 
     /// Where this response redirects a GET, when it is a redirect (`301`,
     /// `302`, `303`, `307` or `308` with a `Location` to an `http` or `https`
-    /// URL): the `Location`, resolved against ``url``. `nil` otherwise, and
-    /// for the final response of a followed redirect.
+    /// URL): the `Location`, resolved against ``url``. `nil` otherwise.
     public var redirectLocation: URL? {
         guard [301, 302, 303, 307, 308].contains(statusCode), let field = header("location"),
             let location = URL(string: field.trimmingCharacters(in: .whitespaces), relativeTo: url)?.absoluteURL,

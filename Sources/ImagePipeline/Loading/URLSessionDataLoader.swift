@@ -11,9 +11,9 @@ public import Foundation
 /// long-running process there should use ``CurlDataLoader``.
 ///
 /// One session, with a delegate that streams the body to `onChunk`,
-/// enforces ``DataRequest/maxBodyBytes`` while receiving, follows at most
-/// five redirects (or none) and enforces ``DataRequest/timeout`` over the
-/// whole transfer.
+/// enforces ``DataRequest/maxBodyBytes`` while receiving, returns every
+/// redirect instead of following it and enforces ``DataRequest/timeout``
+/// over the whole transfer.
 ///
 /// Thread-safe: the in-flight tasks live in a `Lock`-guarded table inside
 /// the session's delegate. Create one loader and share it; dropping it
@@ -55,8 +55,7 @@ public final class URLSessionDataLoader: DataLoading {
     ///   - request: What to fetch.
     ///   - onChunk: Called on the session's delegate queue with each piece of
     ///     the body as it arrives; keep it short.
-    /// - Returns: The final response (after redirects when followed), with
-    ///   any status.
+    /// - Returns: The response, with any status (a redirect is returned as it is).
     /// - Throws: ``DataLoadingError``: `timedOut`, `cannotConnect`,
     ///   `tooLarge`, `cancelled`, `unsupportedURL` or `networkFailure`, with
     ///   Foundation's message.

@@ -28,7 +28,6 @@ final class URLSessionLoaderDelegate: NSObject, URLSessionDataDelegate, @uncheck
         let onChunk: (@Sendable (Data) -> Void)?
         var continuation: Continuation?
         var body = Data()
-        var redirects = 0
         /// Why the loader stopped the task, which wins over the
         /// `URLError.cancelled` that stopping it produces.
         var failure: DataLoadingError?
@@ -100,14 +99,9 @@ final class URLSessionLoaderDelegate: NSObject, URLSessionDataDelegate, @uncheck
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        let follow = entries.withLock { entries -> Bool in
-            guard let entry = entries[task.taskIdentifier], entry.request.followsRedirects,
-                entry.redirects < CurlDataLoader.maxRedirects
-            else { return false }
-            entries[task.taskIdentifier]?.redirects += 1
-            return true
-        }
-        completionHandler(follow ? request : nil)
+        // Never follow: the redirect itself is the response, and the caller
+        // asks its redirect policy before fetching the target.
+        completionHandler(nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -13,8 +13,8 @@ public final class TrafficMeter: Sendable {
         /// Network body bytes by host.
         public var networkBytesByHost: [String: Int] = [:]
         /// Network body bytes by sniffed format (`webp`, `jpeg`, …, or `other`;
-        /// `not-modified` for 304s, `redirect` for redirects reported under
-        /// ``RedirectHandling/report``).
+        /// `not-modified` for 304s, `redirect` for redirect responses, followed
+        /// or not).
         public var networkBytesByFormat: [String: Int] = [:]
         /// Network requests made (including revalidations and fallbacks).
         public var networkRequests = 0

@@ -33,6 +33,10 @@ extension ImagePipeline {
         public var originalAccept: String
         /// Prefetches running at once. Default 4.
         public var prefetchConcurrency: Int
+        /// Which redirect hops are followed, and how many (loaders never
+        /// follow them). Default ``RedirectPolicy/anyHTTP``: any `http` or
+        /// `https` URL, up to 5 hops, as URLSession would.
+        public var redirectPolicy: RedirectPolicy
         /// The current time, for cache freshness and the negative cache.
         public var now: @Sendable () -> Date
 
@@ -43,6 +47,7 @@ extension ImagePipeline {
             negativeCacheLifetime: TimeInterval = 300, requestTimeout: Duration = .seconds(30),
             maxBodyBytes: Int = 32 << 20, variantAccept: String = "image/webp,image/*;q=0.8",
             originalAccept: String = "image/*,*/*;q=0.8", prefetchConcurrency: Int = 4,
+            redirectPolicy: RedirectPolicy = .anyHTTP,
             now: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.rewriter = rewriter
@@ -57,6 +62,7 @@ extension ImagePipeline {
             self.variantAccept = variantAccept
             self.originalAccept = originalAccept
             self.prefetchConcurrency = max(1, prefetchConcurrency)
+            self.redirectPolicy = redirectPolicy
             self.now = now
         }
     }

@@ -49,17 +49,8 @@ extension ImagePipeline {
 
         var headers = conditionalHeaders
         headers["Accept"] = isVariant ? configuration.variantAccept : configuration.originalAccept
-        let request = DataRequest(
-            url: url, headers: headers, timeout: configuration.requestTimeout, maxBodyBytes: configuration.maxBodyBytes,
-            followsRedirects: redirects == .follow)
-        let loaded: DataResponse
-        do {
-            loaded = try await configuration.dataLoader.load(request)
-        } catch {
-            throw ImagePipelineError.loading(error, url: url.absoluteString)
-        }
-        try Task.checkCancellation()
-        let host = url.host?.lowercased() ?? "-"
+        let loaded = try await load(url, headers: headers, isVariant: isVariant, redirects: redirects)
+        let host = loaded.url.host?.lowercased() ?? "-"
 
         if loaded.statusCode == 304, let cached {
             trafficMeter.recordNetwork(host: host, format: "not-modified", bytes: loaded.body.count)
@@ -70,14 +61,10 @@ extension ImagePipeline {
                 throw ImagePipelineError.notAnImage("cached entry is damaged", url: url.absoluteString)
             }
             trafficMeter.recordDelivery(variant: isVariant)
-            return response(refreshed.data, format: format, refreshed.response, url: url, key: key,
-                            isVariant: isVariant, isFallback: isFallback, source: .revalidated,
-                            networkBytes: loaded.body.count)
-        }
-
-        if redirects == .report, let redirect = ImageRedirect(loaded, requested: url, isVariant: isVariant) {
-            trafficMeter.recordNetwork(host: host, format: "redirect", bytes: loaded.body.count)
-            throw ImagePipelineError.redirect(redirect)
+            return response(
+                refreshed.data, format: format, refreshed.response, url: url, key: key,
+                isVariant: isVariant, isFallback: isFallback, source: .revalidated,
+                networkBytes: loaded.body.count)
         }
 
         let format: ImageFormat
@@ -96,8 +83,53 @@ extension ImagePipeline {
         }
         _ = configuration.dataCache?.store(loaded, for: key, now: now)
         trafficMeter.recordDelivery(variant: isVariant)
-        return response(loaded.body, format: format, loaded, url: url, key: key, isVariant: isVariant,
-                        isFallback: isFallback, source: .network, networkBytes: loaded.body.count)
+        return response(
+            loaded.body, format: format, loaded, url: url, key: key, isVariant: isVariant,
+            isFallback: isFallback, source: .network, networkBytes: loaded.body.count)
+    }
+
+    /// `url` from the network, following redirect hops the configuration's
+    /// ``RedirectPolicy`` allows (loaders never follow them themselves), all
+    /// within one ``Configuration/requestTimeout``. Under
+    /// ``RedirectHandling/report`` the first redirect is thrown as it is.
+    /// A hop the policy refuses, or one past its bound, is never fetched:
+    /// the fetch fails with ``ImagePipelineError/refusedRedirect`` set.
+    private func load(
+        _ url: URL, headers: [String: String], isVariant: Bool, redirects: RedirectHandling
+    ) async throws -> DataResponse {
+        let policy = configuration.redirectPolicy
+        let deadline = ContinuousClock.now + configuration.requestTimeout
+        var hopURL = url
+        var hops = 0
+        while true {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else {
+                throw ImagePipelineError.loading(
+                    DataLoadingError(.timedOut, "GET \(hopURL.absoluteString): timed out after redirects"),
+                    url: url.absoluteString)
+            }
+            let request = DataRequest(
+                url: hopURL, headers: headers, timeout: remaining, maxBodyBytes: configuration.maxBodyBytes)
+            let loaded: DataResponse
+            do {
+                loaded = try await configuration.dataLoader.load(request)
+            } catch {
+                throw ImagePipelineError.loading(error, url: hopURL.absoluteString)
+            }
+            try Task.checkCancellation()
+            guard let redirect = ImageRedirect(loaded, requested: hopURL, isVariant: isVariant) else { return loaded }
+            trafficMeter.recordNetwork(
+                host: hopURL.host?.lowercased() ?? "-", format: "redirect", bytes: loaded.body.count)
+            if redirects == .report { throw ImagePipelineError.redirect(redirect) }
+            guard hops < policy.maxHops else {
+                throw ImagePipelineError.refusedRedirect(redirect, reason: "more than \(policy.maxHops) redirects")
+            }
+            guard policy.allows(redirect.location) else {
+                throw ImagePipelineError.refusedRedirect(redirect, reason: "the target is outside \(policy.name)")
+            }
+            hops += 1
+            hopURL = redirect.location
+        }
     }
 
     /// `cached` as a response when it is fresh and complete, else `nil`.
@@ -107,8 +139,9 @@ extension ImagePipeline {
         guard cached.isFresh(now: now), case .success(let format) = ImageCompleteness.check(cached.data) else {
             return nil
         }
-        var hit = response(cached.data, format: format, cached.response, url: url, key: key,
-                           isVariant: isVariant, isFallback: isFallback, source: .disk, networkBytes: 0)
+        var hit = response(
+            cached.data, format: format, cached.response, url: url, key: key,
+            isVariant: isVariant, isFallback: isFallback, source: .disk, networkBytes: 0)
         hit.storedAt = cached.storedAt
         return hit
     }

@@ -12,6 +12,7 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         case notAnImage(String)
         case decoding(ImageCodecError)
         case redirect(ImageRedirect)
+        case refusedRedirect(ImageRedirect, reason: String)
     }
 
     private let kind: Kind
@@ -19,11 +20,21 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
     public let url: String
 
     static func http(_ status: Int, url: String) -> ImagePipelineError { .init(kind: .http(status), url: url) }
-    static func loading(_ error: DataLoadingError, url: String) -> ImagePipelineError { .init(kind: .loading(error), url: url) }
-    static func notAnImage(_ detail: String, url: String) -> ImagePipelineError { .init(kind: .notAnImage(detail), url: url) }
-    static func decoding(_ error: ImageCodecError, url: String) -> ImagePipelineError { .init(kind: .decoding(error), url: url) }
+    static func loading(_ error: DataLoadingError, url: String) -> ImagePipelineError {
+        .init(kind: .loading(error), url: url)
+    }
+    static func notAnImage(_ detail: String, url: String) -> ImagePipelineError {
+        .init(kind: .notAnImage(detail), url: url)
+    }
+    static func decoding(_ error: ImageCodecError, url: String) -> ImagePipelineError {
+        .init(kind: .decoding(error), url: url)
+    }
     static func redirect(_ redirect: ImageRedirect) -> ImagePipelineError {
         .init(kind: .redirect(redirect), url: redirect.redirectedURL.absoluteString)
+    }
+
+    static func refusedRedirect(_ redirect: ImageRedirect, reason: String) -> ImagePipelineError {
+        .init(kind: .refusedRedirect(redirect, reason: reason), url: redirect.redirectedURL.absoluteString)
     }
 
     /// The HTTP status the server answered, when that was the failure.
@@ -47,6 +58,15 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// A redirect the pipeline did not follow: its target is outside the
+    /// configuration's ``RedirectPolicy``, or it came after the policy's
+    /// last allowed hop. The target was not fetched. A failure of the URL
+    /// that redirected (a variant's falls back to the original).
+    public var refusedRedirect: ImageRedirect? {
+        if case .refusedRedirect(let redirect, _) = kind { return redirect }
+        return nil
+    }
+
     /// Whether the failure was a cancellation.
     public var isCancellation: Bool { loadingError?.kind == .cancelled }
 
@@ -56,7 +76,10 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         case .loading(let error): "\(url): \(error.message)"
         case .notAnImage(let detail): "\(url): not an image (\(detail))"
         case .decoding(let error): "\(url): \(error.message)"
-        case .redirect(let redirect): "\(url): redirected (HTTP \(redirect.statusCode)) to \(redirect.location.absoluteString)"
+        case .redirect(let redirect):
+            "\(url): redirected (HTTP \(redirect.statusCode)) to \(redirect.location.absoluteString)"
+        case .refusedRedirect(let redirect, let reason):
+            "\(url): redirect (HTTP \(redirect.statusCode)) to \(redirect.location.absoluteString) not followed: \(reason)"
         }
     }
 }

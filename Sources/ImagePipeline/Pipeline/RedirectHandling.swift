@@ -4,9 +4,10 @@ public import Foundation
 /// a fetch with a redirect (`301`, `302`, `303`, `307` or `308` with a
 /// `Location`).
 public enum RedirectHandling: Sendable, Equatable {
-    /// Follow it (up to the loader's limit, five for ``CurlDataLoader``) and
-    /// return the target's bytes. The default, and what native views want:
-    /// the image is all they need.
+    /// Follow it, hop by hop, within the configuration's
+    /// ``RedirectPolicy`` (five hops to any `http` or `https` URL by
+    /// default) and return the target's bytes. The default, and what native
+    /// views want: the image is all they need.
     case follow
     /// Stop at the redirect and throw an ``ImagePipelineError`` whose
     /// ``ImagePipelineError/redirect`` describes it. For the URL protocol

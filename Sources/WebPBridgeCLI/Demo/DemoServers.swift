@@ -32,9 +32,13 @@ struct DemoServers: Sendable {
         do {
             let host = originURL.host ?? "127.0.0.1"
             let rules = ["--preset", "qiniu-legacy", "--host", host, "--width", String(width)]
-            let reverse = try await startBridge(["--upstream", originURL.absoluteString] + rules, log: requestLog, name: "bridge")
+            let reverse = try await startBridge(
+                ["--upstream", originURL.absoluteString] + rules, log: requestLog, name: "bridge")
             started.append(reverse.server)
-            let forward = try await startBridge(["--forward"] + rules, log: requestLog, name: "forward bridge")
+            // The rule names the origin's host; its port is not 80, so it is named too.
+            let originHost = "\(host):\(originURL.port ?? 80)"
+            let forward = try await startBridge(
+                ["--forward", "--allow-host", originHost] + rules, log: requestLog, name: "forward bridge")
             started.append(forward.server)
             return DemoServers(
                 origin: origin, originURL: originURL, bridge: reverse.server, bridgeURL: reverse.url,
@@ -49,7 +53,8 @@ struct DemoServers: Sendable {
     static func startBridge(
         _ arguments: [String], log: (@Sendable (String) -> Void)?, name: String
     ) async throws -> (server: HTTPServer, url: URL) {
-        let parsed = try ParsedArguments(arguments + ["--listen", "127.0.0.1:0"], configuration: ProxyCommand.configuration)
+        let parsed = try ParsedArguments(
+            arguments + ["--listen", "127.0.0.1:0"], configuration: ProxyCommand.configuration)
         let command = try ProxyCommand(parsed: parsed)
         let silent = CommandIO(
             writeOutput: { _ in }, writeError: { text in log?(text) }, readLine: { nil }, isTerminal: false,

@@ -75,13 +75,14 @@ struct LiveOrigin {
     /// - Parameter host: The host the rule rewrites.
     func pipeline(
         host: String = "127.0.0.1", dataCache: (any DataCaching)? = nil, timeout: Duration = .seconds(60),
-        now: @escaping @Sendable () -> Date = { Date() }
+        redirectPolicy: RedirectPolicy = .anyHTTP, now: @escaping @Sendable () -> Date = { Date() }
     ) throws -> ImagePipeline {
         let rewriting = try RewritePreset.configuration(named: "qiniu", host: host, width: 750)
         return ImagePipeline(
             configuration: .init(
                 rewriter: try Rewriter(configuration: rewriting), dataLoader: loader, dataCache: dataCache,
-                memoryCache: MemoryCache(capacity: 64 << 20), requestTimeout: timeout, now: now))
+                memoryCache: MemoryCache(capacity: 64 << 20), requestTimeout: timeout, redirectPolicy: redirectPolicy,
+                now: now))
     }
 }
 

@@ -1,0 +1,117 @@
+import BridgeProxy
+import Foundation
+import HTTPServer
+import ImageCodecs
+import ImagePipeline
+import Synchronization
+import TestSupport
+import URLRewriting
+
+/// Three live servers on loopback for redirect tests: an allowed upstream
+/// on 127.0.0.1 whose images and pages redirect elsewhere, a server on
+/// 127.0.0.2 that no rule names (`secret`), and one on another port of
+/// 127.0.0.1 (`otherPort`). The two targets count every request they get:
+/// a bridge that keeps to its rules leaves both at 0.
+struct RedirectSite {
+    let upstream: LoopbackServer
+    let secret: CountingServer
+    let otherPort: CountingServer
+    let photoJPEG: Data
+
+    /// Runs `body` with the three servers started, and stops them afterwards.
+    static func with<Result>(_ body: (RedirectSite) async throws -> Result) async throws -> Result {
+        let photo = try JPEGEncoder(options: .init(quality: 85)).encode(SyntheticImages.photo(width: 64, height: 48))
+        let secret = try await CountingServer.start(host: "127.0.0.2", photo: photo)
+        let otherPort = try await CountingServer.start(host: "127.0.0.1", photo: photo)
+        let secretBase = "http://127.0.0.2:\(secret.port)"
+        let otherBase = "http://127.0.0.1:\(otherPort.port)"
+        let handler = ClosureHTTPHandler { request in
+            func redirect(_ status: Int, _ location: String) -> HTTPResponse {
+                HTTPResponse(status: HTTPStatus(code: status), headers: ["Location": location])
+            }
+            let path = request.path
+            switch path {
+            case "/host302.jpg": return redirect(302, secretBase + "/secret.jpg")
+            case "/host307.jpg": return redirect(307, secretBase + "/secret.jpg")
+            case "/port302.jpg": return redirect(302, otherBase + "/image.jpg")
+            case "/port307.jpg": return redirect(307, otherBase + "/image.jpg")
+            case "/text302.jpg": return redirect(302, secretBase + "/secret.txt")
+            case "/page302.html": return redirect(302, secretBase + "/secret.html")
+            case "/page307.html": return redirect(307, otherBase + "/page.html")
+            case "/inside.jpg": return redirect(302, "/real/photo.jpg")
+            case "/real/photo.jpg": return .data(photo, contentType: "image/jpeg")
+            default: return .text(.notFound, "no such thing")
+            }
+        }
+        let upstream = try await LoopbackServer.start(handler)
+        let site = RedirectSite(upstream: upstream, secret: secret, otherPort: otherPort, photoJPEG: photo)
+        do {
+            let result = try await body(site)
+            await site.stop()
+            return result
+        } catch {
+            await site.stop()
+            throw error
+        }
+    }
+
+    private func stop() async {
+        await upstream.shutdown()
+        await secret.server.shutdown()
+        await otherPort.server.shutdown()
+    }
+
+    /// Requests that reached the servers the rules do not name.
+    var escapedRequests: Int { secret.count + otherPort.count }
+
+    /// The qiniu preset for `127.0.0.1`.
+    static func rewriter() throws -> Rewriter {
+        try Rewriter(configuration: RewritePreset.configuration(named: "qiniu", host: "127.0.0.1", width: 750))
+    }
+
+    /// A bridge in `mode` with the platform's real loader, built as the
+    /// command builds it.
+    static func bridge(_ mode: BridgeProxy.Configuration.Mode) throws -> BridgeProxy {
+        let rewriter = try rewriter()
+        let loader = DataLoaders.platformDefault
+        let pipeline = ImagePipeline(
+            configuration: .init(
+                rewriter: rewriter, dataLoader: ViaStampingLoader(wrapping: loader), memoryCache: nil,
+                requestTimeout: .seconds(10), redirectPolicy: mode.redirectPolicy(rewriter: rewriter)))
+        return try BridgeProxy(
+            configuration: .init(
+                mode: mode, pipeline: pipeline, passthroughLoader: loader, limits: .init(upstreamTimeout: .seconds(10)))
+        )
+    }
+}
+
+/// A server that answers every request with a JPEG (or text for `.txt`
+/// and `.html`) and counts them.
+struct CountingServer: Sendable {
+    let server: HTTPServer
+    let port: Int
+    private let counter: Counter
+
+    final class Counter: Sendable {
+        let value = Mutex(0)
+    }
+
+    var count: Int { counter.value.withLock { $0 } }
+
+    static func start(host: String, photo: Data) async throws -> CountingServer {
+        let counter = Counter()
+        var configuration = HTTPServer.Configuration(host: host, port: 0)
+        configuration.shutdownGracePeriod = .milliseconds(100)
+        let server = HTTPServer(
+            configuration: configuration,
+            handler: ClosureHTTPHandler { request in
+                counter.value.withLock { $0 += 1 }
+                if request.path.hasSuffix(".txt") || request.path.hasSuffix(".html") {
+                    return .text(.ok, "internal only")
+                }
+                return .data(photo, contentType: "image/jpeg")
+            })
+        let endpoint = try await server.start()
+        return CountingServer(server: server, port: endpoint.port, counter: counter)
+    }
+}

@@ -1,0 +1,63 @@
+import BridgeProxy
+import Foundation
+import HTTPServer
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import WebPBridgeCLI
+
+/// The bridge `webp-bridge proxy` builds keeps to its rules: forward mode
+/// reaches only the ports `--allow-host HOST:PORT` names (or 80/443), and no
+/// redirect takes it anywhere a request could not go. Live servers on
+/// loopback; the bridge is the command's own, called without a socket.
+@Suite(.timeLimit(.minutes(2)))
+struct ProxyRedirectTests {
+    /// Counts the requests a server gets.
+    final class Hits: Sendable {
+        let count = Mutex(0)
+    }
+
+    static func bridge(_ arguments: [String]) throws -> BridgeProxy {
+        let parsed = try ParsedArguments(arguments, configuration: ProxyCommand.configuration)
+        let silent = CommandIO(
+            writeOutput: { _ in }, writeError: { _ in }, readLine: { nil }, isTerminal: false, inputIsTerminal: true)
+        return try ProxyCommand(parsed: parsed).makeBridge(io: silent)
+    }
+
+    @Test(arguments: ["forward", "reverse"])
+    func redirectsOutsideTheRulesReachTheClientUnfollowed(mode: String) async throws {
+        let hits = Hits()
+        var secretConfiguration = HTTPServer.Configuration(host: "127.0.0.2", port: 0)
+        secretConfiguration.shutdownGracePeriod = .milliseconds(100)
+        let secret = HTTPServer(
+            configuration: secretConfiguration,
+            handler: ClosureHTTPHandler { _ in
+                hits.count.withLock { $0 += 1 }
+                return .text(.ok, "internal")
+            })
+        let secretPort = try await secret.start().port
+        let site = ClosureHTTPHandler { request in
+            HTTPResponse(status: .found, headers: ["Location": "http://127.0.0.2:\(secretPort)\(request.path)"])
+        }
+        try await LoopbackServer.with(site) { upstream in
+            let rules = ["--preset", "qiniu", "--host", "127.0.0.1"]
+            let bridge =
+                mode == "forward"
+                ? try Self.bridge(["--forward", "--allow-host", "127.0.0.1:\(upstream.port)"] + rules)
+                : try Self.bridge(["--upstream", upstream.baseURL.absoluteString] + rules)
+            let prefix = mode == "forward" ? upstream.baseURL.absoluteString : ""
+            for target in ["/a.jpg", "/page.html"] {
+                let response = await bridge.handle(
+                    HTTPRequest(target: prefix + target, headers: ["User-Agent": "AppleWebKit/605.1.15"]))
+                #expect(response.status == .found, "\(target): \(response.status)")
+            }
+            #expect(hits.count.withLock { $0 } == 0, "the host no rule names was contacted")
+            if mode == "forward" {
+                let otherPort = await bridge.handle(HTTPRequest(target: "http://127.0.0.1:\(secretPort)/a.jpg"))
+                #expect(otherPort.status == .forbidden, "a port --allow-host does not name")
+            }
+        }
+        await secret.shutdown()
+    }
+}
