@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import ImageCodecs
 import ImagePipeline
-import Synchronization
+import ConcurrencySupport
 import TestSupport
 import URLRewriting
 
@@ -93,7 +93,7 @@ struct CountingServer: Sendable {
     private let counter: Counter
 
     final class Counter: Sendable {
-        let value = Mutex(0)
+        let value = Lock(0)
     }
 
     var count: Int { counter.value.withLock { $0 } }

@@ -2,7 +2,7 @@ import BridgeProxy
 import Foundation
 import HTTPServer
 import ImagePipeline
-import Synchronization
+import ConcurrencySupport
 import TestSupport
 import Testing
 import URLRewriting
@@ -15,7 +15,7 @@ import URLRewriting
 struct UpstreamSecrecyTests {
     /// Lines the bridge logged.
     final class LogLines: Sendable {
-        private let lines = Mutex<[String]>([])
+        private let lines = Lock<[String]>([])
         func append(_ line: String) { lines.withLock { $0.append(line) } }
         var all: [String] { lines.withLock { $0 } }
     }

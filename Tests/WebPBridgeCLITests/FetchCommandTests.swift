@@ -2,7 +2,7 @@ import Foundation
 import HTTPServer
 import ImageCodecs
 import ImageOrigin
-import Synchronization
+import ConcurrencySupport
 import TestSupport
 import Testing
 
@@ -94,7 +94,7 @@ struct FetchCommandTests {
     /// A redirect to a host the rules do not name (nor the URL's own) is not
     /// followed: its target gets no request, and `fetch` says why it failed.
     @Test func aRedirectOutsideTheRulesIsNotFollowed() async throws {
-        let hits = Mutex(0)
+        let hits = Lock(0)
         var configuration = HTTPServer.Configuration(host: "127.0.0.2", port: 0)
         configuration.shutdownGracePeriod = .milliseconds(100)
         let secret = HTTPServer(

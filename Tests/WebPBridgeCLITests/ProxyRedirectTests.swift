@@ -1,7 +1,7 @@
 import BridgeProxy
 import Foundation
 import HTTPServer
-import Synchronization
+import ConcurrencySupport
 import TestSupport
 import Testing
 
@@ -15,7 +15,7 @@ import Testing
 struct ProxyRedirectTests {
     /// Counts the requests a server gets.
     final class Hits: Sendable {
-        let count = Mutex(0)
+        let count = Lock(0)
     }
 
     static func bridge(_ arguments: [String]) throws -> BridgeProxy {
