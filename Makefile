@@ -40,7 +40,8 @@ test-tsan: deps ## The whole suite under ThreadSanitizer (own build folder: .bui
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(TSAN_FLAGS)
 
 test-asan: deps ## The whole suite under AddressSanitizer (own build folder: .build-asan)
-	$(SWIFT) test --sanitize=address --scratch-path .build-asan $(ASAN_FLAGS)
+	LSAN_OPTIONS="suppressions=$(CURDIR)/sanitizers/lsan.supp:print_suppressions=0" \
+	  $(SWIFT) test --sanitize=address --scratch-path .build-asan $(ASAN_FLAGS)
 
 demo: deps demo-photos ## The news front page through the bridge: bytes saved and SSIM, demo-report.html
 	$(SWIFT) build -c release --product webp-bridge

@@ -91,6 +91,8 @@ struct RefusalTests {
         let loopback = LoopbackLoader()
         let bridge = try fixture.bridge(loader: loopback)
         loopback.target.withLock { $0 = bridge }
+        // The loader holds the bridge that holds the loader: break the cycle.
+        defer { loopback.target.withLock { $0 = nil } }
         let page = await bridge.handle(HTTPRequest(target: "/index.html"))
         #expect(page.status == 508)
         let image = await bridge.handle(.webView("/photo.jpg"))
