@@ -61,16 +61,28 @@ public struct StyleSheet: Sendable, Equatable {
     /// Splits `path` into the file path and a style, when it ends in
     /// `<separator><known style>`; `nil` otherwise.
     public func match(_ path: String) -> (filePath: String, style: String, pipeline: ProcessingPipeline)? {
+        var work = 0
+        return match(path, work: &work)
+    }
+
+    /// ``match(_:)``, adding to `work` the characters it examined, so that
+    /// tests can show the cost does not grow with the path.
+    func match(
+        _ path: String, work: inout Int
+    ) -> (filePath: String, style: String, pipeline: ProcessingPipeline)? {
         guard !styles.isEmpty else { return nil }
         for separator in separators {
             var searchEnd = path.endIndex
             while let index = path[..<searchEnd].lastIndex(of: separator) {
+                work += path.distance(from: index, to: searchEnd)
                 let name = String(path[path.index(after: index)...])
+                work += name.count
                 if let pipeline = styles[name], index > path.startIndex {
                     return (String(path[..<index]), name, pipeline)
                 }
                 searchEnd = index
             }
+            work += path.distance(from: path.startIndex, to: searchEnd)
         }
         return nil
     }
