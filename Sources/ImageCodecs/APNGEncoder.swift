@@ -113,7 +113,10 @@ public struct APNGEncoder: Sendable {
     static func changedRect(from previous: Image, to current: Image) -> PixelRect {
         let width = current.width
         let height = current.height
-        var minX = width, minY = height, maxX = -1, maxY = -1
+        var minX = width
+        var minY = height
+        var maxX = -1
+        var maxY = -1
         previous.pixels.withUnsafeBytes { oldRaw in
             current.pixels.withUnsafeBytes { newRaw in
                 let old = oldRaw.bindMemory(to: UInt32.self)
@@ -123,7 +126,10 @@ public struct APNGEncoder: Sendable {
                     var first = -1
                     var x = 0
                     while x < width {
-                        if old[row + x] != new[row + x] { first = x; break }
+                        if old[row + x] != new[row + x] {
+                            first = x
+                            break
+                        }
                         x += 1
                     }
                     if first < 0 { continue }

@@ -67,7 +67,8 @@ struct APNGFrameWriter {
             }
             writer.append(PNGChunkReader.IHDR, Array(png[ihdr.dataRange]))
             controlOffset = writer.bytes.count
-            writer.append(PNGChunkReader.acTL, Self.animationControl(frameCount: declaredFrameCount, loopCount: loopCount))
+            writer.append(
+                PNGChunkReader.acTL, Self.animationControl(frameCount: declaredFrameCount, loopCount: loopCount))
         }
         writer.append(PNGChunkReader.fcTL, APNGEncoder.frameControl(sequence: sequence, rect: rect, frame: frame))
         sequence += 1

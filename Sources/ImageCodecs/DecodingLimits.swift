@@ -87,7 +87,8 @@ public struct DecodingLimits: Sendable, Equatable {
         guard scans <= maxScans else {
             throw ImageCodecError(
                 .limitExceeded, format: .jpeg,
-                "JPEG of more than \(maxScans.formattedWithSeparators) scans exceeds the limit of \(maxScans.formattedWithSeparators) scans")
+                "JPEG of more than \(maxScans.formattedWithSeparators) scans exceeds the limit of \(maxScans.formattedWithSeparators) scans"
+            )
         }
     }
 }

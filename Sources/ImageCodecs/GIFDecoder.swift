@@ -139,14 +139,17 @@ public struct GIFDecoder: Sendable {
                 declaresTransparency = declaresTransparency || control.transparentIndex != nil
                 let visible = descriptor.rect.clamped(toWidth: width, height: height)
                 let saved = control.disposal == .previous && !visible.isEmpty ? canvas.copy(visible) : []
-                let layer = try readFrame(file, descriptor, colors: colors, transparentIndex: control.transparentIndex, visible: visible)
+                let layer = try readFrame(
+                    file, descriptor, colors: colors, transparentIndex: control.transparentIndex, visible: visible)
                 if !visible.isEmpty {
                     layer.withUnsafeBufferPointer { canvas.blendOver(visible, with: $0) }
                 }
                 frameCount += 1
                 var shown = canvas.image(hasAlpha: true)
                 shown.hasAlpha = declaresTransparency || !shown.isOpaque
-                guard try body(.init(image: shown, durationMilliseconds: control.durationMilliseconds), declaresTransparency)
+                guard
+                    try body(
+                        .init(image: shown, durationMilliseconds: control.durationMilliseconds), declaresTransparency)
                 else { break walk }
                 if !visible.isEmpty {
                     switch control.disposal {

@@ -24,7 +24,8 @@ public struct ImageDecoder: Sendable {
         case .webp:
             return try WebPDecoder(limits: limits).decodeAny(data)
         case .jpeg:
-            return .still(try JPEGDecoder(limits: limits).decode(data, options: .init(applyOrientation: appliesOrientation)))
+            return .still(
+                try JPEGDecoder(limits: limits).decode(data, options: .init(applyOrientation: appliesOrientation)))
         case .png:
             return .still(try PNGDecoder(limits: limits).decode(data))
         case .apng:
@@ -39,7 +40,9 @@ public struct ImageDecoder: Sendable {
     /// (never enlarged), using each codec's cheapest path: libwebp's scaler,
     /// TurboJPEG's DCT scaling, otherwise a full decode and ``ImageResizer``.
     /// An animation yields its first frame, and only that frame is decoded.
-    public func decodeStill(_ data: Data, fittingWidth maxWidth: Int? = nil, height maxHeight: Int? = nil) throws -> Image {
+    public func decodeStill(_ data: Data, fittingWidth maxWidth: Int? = nil, height maxHeight: Int? = nil) throws
+        -> Image
+    {
         let format = try ImageFormat.sniff(data)
         try limits.checkInput(byteCount: data.count, format: format)
         let unbounded = maxWidth == nil && maxHeight == nil

@@ -1,5 +1,5 @@
-public import Foundation
 internal import CTurboJPEG
+public import Foundation
 
 /// Decodes JPEG with TurboJPEG: grey, RGB and CMYK sources to RGBA, with DCT
 /// scaling when a smaller size is asked for and the EXIF orientation read

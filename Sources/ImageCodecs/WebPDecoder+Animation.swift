@@ -1,5 +1,5 @@
-public import Foundation
 internal import CWebP
+public import Foundation
 
 extension WebPDecoder {
     /// Decodes every frame of an animated WebP, composited onto the canvas
@@ -83,7 +83,7 @@ extension WebPDecoder {
         guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
             throw ImageCodecError.corrupt(.webp, "cannot read animation info")
         }
-        let hasAlpha = (WebPFeaturesFlags(raw) & alphaFlag) != 0
+        let hasAlpha = (webpFeatureFlags(raw) & alphaFlag) != 0
         let byteCount = canvasWidth * canvasHeight * 4
         var decodedCount = 0
         var previousTimestamp: Int32 = 0
@@ -111,7 +111,7 @@ extension WebPDecoder {
 private let alphaFlag: UInt32 = 0x10
 
 /// The VP8X flags byte (alpha 0x10, animation 0x02), 0 without a VP8X chunk.
-private func WebPFeaturesFlags(_ raw: UnsafeRawBufferPointer) -> UInt32 {
+private func webpFeatureFlags(_ raw: UnsafeRawBufferPointer) -> UInt32 {
     guard raw.count >= 21, raw[12] == UInt8(ascii: "V"), raw[13] == UInt8(ascii: "P"), raw[14] == UInt8(ascii: "8"),
         raw[15] == UInt8(ascii: "X")
     else { return 0 }

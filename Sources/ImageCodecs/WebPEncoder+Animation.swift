@@ -1,5 +1,5 @@
-public import Foundation
 internal import CWebP
+public import Foundation
 
 extension WebPEncoder {
     /// Encodes an animation with libwebp's animation encoder, which stores

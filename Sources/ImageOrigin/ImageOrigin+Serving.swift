@@ -64,8 +64,9 @@ extension ImageOrigin {
         }
         return .variant(
             VariantJob(
-                file: file, sourceFormat: sourceFormat, sourceTag: facts.tag, pipeline: pipeline, outputFormat: wantsWebP ? .webp : nil,
-                variantKey: variantKey, headers: headers, notModifiedOnceMade: waitsForVariant))
+                file: file, sourceFormat: sourceFormat, sourceTag: facts.tag, pipeline: pipeline,
+                outputFormat: wantsWebP ? .webp : nil, variantKey: variantKey, headers: headers,
+                notModifiedOnceMade: waitsForVariant))
     }
 
     /// Makes, caches and serves a variant that was not in the cache.

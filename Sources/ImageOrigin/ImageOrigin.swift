@@ -127,7 +127,8 @@ public final class ImageOrigin: HTTPHandler {
                 let pipeline = try pipelines.pipeline(for: fop)
                 return .target(
                     Target(
-                        encodedPath: request.path, pipeline: pipeline, transformationKey: "fop:" + pipeline.canonicalForm),
+                        encodedPath: request.path, pipeline: pipeline,
+                        transformationKey: "fop:" + pipeline.canonicalForm),
                     resolved: nil)
             } catch {
                 return .answer(.text(.badRequest, "bad processing request: \(error.message)"))
@@ -140,7 +141,8 @@ public final class ImageOrigin: HTTPHandler {
             let encoded = style.filePath.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? style.filePath
             return .target(
                 Target(
-                    encodedPath: encoded, pipeline: style.pipeline, transformationKey: "fop:" + style.pipeline.canonicalForm),
+                    encodedPath: encoded, pipeline: style.pipeline,
+                    transformationKey: "fop:" + style.pipeline.canonicalForm),
                 resolved: nil)
         }
         return .target(Target(encodedPath: request.path, pipeline: nil, transformationKey: ""), resolved: plain)

@@ -92,8 +92,10 @@ public struct ImageTransformer: Sendable {
             let transformed = MappedAnimation(reader, canvasWidth: size.width, canvasHeight: size.height) { frame in
                 try chain.reduce(frame) { image, geometry in try Self.apply(geometry, to: image) }
             }
-            let data = try WebPEncoder(options: .init(quality: Float(pipeline.quality ?? configuration.defaultWebPQuality)))
-                .encode(transformed)
+            let data = try WebPEncoder(
+                options: .init(quality: Float(pipeline.quality ?? configuration.defaultWebPQuality))
+            )
+            .encode(transformed)
             return smaller(data, format: .webp, than: source, info: info, width: size.width, height: size.height)
         }
 
@@ -150,7 +152,9 @@ public struct ImageTransformer: Sendable {
         case .imageView2(let view):
             return ThumbnailGeometry.imageView2(view, width: width, height: height)
         case .imageMogr2(let mogr):
-            guard let thumbnail = mogr.thumbnail else { return ThumbnailGeometry(scaledWidth: width, scaledHeight: height) }
+            guard let thumbnail = mogr.thumbnail else {
+                return ThumbnailGeometry(scaledWidth: width, scaledHeight: height)
+            }
             return ThumbnailGeometry.thumbnail(thumbnail, width: width, height: height)
         }
     }

@@ -33,7 +33,9 @@ public struct StyleSheet: Sendable, Equatable {
         do {
             file = try JSONDecoder().decode(File.self, from: json)
         } catch {
-            throw StyleSheetError("styles file is not valid JSON of the form {\"separator\": \"-\", \"styles\": {\"name\": \"imageView2/...\"}}")
+            throw StyleSheetError(
+                "styles file is not valid JSON of the form {\"separator\": \"-\", \"styles\": {\"name\": \"imageView2/...\"}}"
+            )
         }
         let separatorTexts = file.separators ?? [file.separator ?? "-"]
         var separators: [Character] = []
@@ -78,7 +80,8 @@ public struct StyleSheet: Sendable, Equatable {
     ) -> (filePath: String, style: String, pipeline: ProcessingPipeline)? {
         guard !styles.isEmpty else { return nil }
         let longest = styles.keys.lazy.map(\.count).max() ?? 0
-        let windowStart = path.index(path.endIndex, offsetBy: -(longest + 1), limitedBy: path.startIndex) ?? path.startIndex
+        let windowStart =
+            path.index(path.endIndex, offsetBy: -(longest + 1), limitedBy: path.startIndex) ?? path.startIndex
         let window = path[windowStart...]
         for separator in separators {
             var searchEnd = window.endIndex

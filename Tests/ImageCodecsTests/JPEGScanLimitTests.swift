@@ -1,7 +1,8 @@
 import Foundation
-@testable import ImageCodecs
 import TestSupport
 import Testing
+
+@testable import ImageCodecs
 
 /// Progressive JPEGs whose scans multiply the decoding work: the scans are
 /// counted from the segment structure and a file over

@@ -2,9 +2,10 @@ import Foundation
 import HTTPFields
 import HTTPServer
 import ImageCodecs
-@testable import ImageOrigin
 import TestSupport
 import Testing
+
+@testable import ImageOrigin
 
 /// Cache keys and ETags come from the parsed transformation, not its
 /// spelling; conditional requests answer 304 only for a representation that
@@ -87,7 +88,10 @@ struct ConditionalAndCanonicalTests {
 struct StyleMatchingWorkTests {
     let sheet = StyleSheet(
         separators: ["-", "_"],
-        styles: ["small": try! ProcessingParser.parse("imageView2/2/w/100"), "a-b": try! ProcessingParser.parse("imageView2/2/w/5")])
+        styles: [
+            "small": try! ProcessingParser.parse("imageView2/2/w/100"),
+            "a-b": try! ProcessingParser.parse("imageView2/2/w/5"),
+        ])
 
     @Test func workDoesNotGrowWithThePath() {
         var shortWork = 0
