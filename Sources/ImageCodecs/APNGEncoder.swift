@@ -46,7 +46,8 @@ public struct APNGEncoder: Sendable {
     ///   count or a bad compression level, `.encodingFailed` when libspng fails.
     public func encode(_ animation: AnimatedImage) throws(ImageCodecError) -> Data {
         var writer = try APNGFrameWriter(
-            animation, writesAlpha: animation.mayBeTransparent, compressionLevel: options.compressionLevel,
+            animation, writesAlpha: animation.frames.contains { !$0.image.isOpaque },
+            compressionLevel: options.compressionLevel,
             cropsToChangedRegion: options.cropsToChangedRegion)
         for frame in animation.frames { try writer.add(frame) }
         return try writer.finish()
@@ -56,14 +57,16 @@ public struct APNGEncoder: Sendable {
     /// before each (for the changed rectangle) and the output so far, so an
     /// ``AnimationReader`` converts in the memory of a few frames.
     ///
-    /// The colour type follows ``AnimationFrames/mayBeTransparent``; when it
-    /// says opaque and a frame is not, the encoding starts over in RGBA
-    /// (visiting the frames a second time).
+    /// The output is the bytes ``encode(_:)-(AnimatedImage)`` writes for the
+    /// same frames: RGB until a frame has a pixel that is not opaque, when
+    /// the encoding starts over in RGBA (visiting the frames again, up to
+    /// that frame a second time — headers cannot tell, since a frame that
+    /// leaves part of the canvas uncovered leaves it transparent).
     ///
     /// - Throws: ``ImageCodecError`` as ``encode(_:)-(AnimatedImage)`` does,
     ///   and what visiting the frames throws.
     public func encode(_ animation: some AnimationFrames) throws -> Data {
-        var writesAlpha = animation.mayBeTransparent
+        var writesAlpha = false
         while true {
             var writer = try APNGFrameWriter(
                 animation, writesAlpha: writesAlpha, compressionLevel: options.compressionLevel,

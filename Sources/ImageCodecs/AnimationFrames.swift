@@ -15,10 +15,6 @@ public protocol AnimationFrames: Sendable {
     var frameCount: Int { get }
     /// How many times the animation plays; 0 means forever.
     var loopCount: Int { get }
-    /// Whether a frame may have a pixel that is not opaque. `false` is a
-    /// promise encoders rely on only until a frame breaks it (they then
-    /// start over with alpha).
-    var mayBeTransparent: Bool { get }
 
     /// Calls `body` with each frame in order; a frame is not kept after
     /// `body` returns unless `body` keeps it.
@@ -30,9 +26,6 @@ public protocol AnimationFrames: Sendable {
 extension AnimatedImage: AnimationFrames {
     /// The number of frames.
     public var frameCount: Int { frames.count }
-
-    /// Whether any frame has a pixel that is not opaque (read from the pixels).
-    public var mayBeTransparent: Bool { frames.contains { !$0.image.isOpaque } }
 
     /// Calls `body` with each frame in order.
     public func forEachFrame(_ body: (AnimatedImage.Frame) throws -> Void) throws {

@@ -17,9 +17,6 @@ public struct AnimationReader: AnimationFrames {
     public let frameCount: Int
     /// How many times the animation plays; 0 means forever.
     public let loopCount: Int
-    /// Whether the file declares alpha (an alpha channel, tRNS, a transparent
-    /// index) or may leave part of the canvas uncovered.
-    public let mayBeTransparent: Bool
     /// The limits checked from the headers and again while decoding.
     public let limits: DecodingLimits
     private let data: Data
@@ -41,8 +38,6 @@ public struct AnimationReader: AnimationFrames {
             canvasHeight = features.height
             frameCount = animation.frameCount
             loopCount = animation.loopCount
-            // Frames need not cover the canvas, and what they leave is transparent.
-            mayBeTransparent = true
         case .apng:
             let header = try PNGDecoder.readHeader(data)
             guard header.frameCount > 1 else { return nil }
@@ -50,7 +45,6 @@ public struct AnimationReader: AnimationFrames {
             canvasHeight = header.height
             frameCount = header.frameCount
             loopCount = header.loopCount ?? 0
-            mayBeTransparent = header.hasAlpha
         case .gif:
             let header = try GIFDecoder.readHeader(data)
             guard header.frameCount > 1 else { return nil }
@@ -58,8 +52,6 @@ public struct AnimationReader: AnimationFrames {
             canvasHeight = header.height
             frameCount = header.frameCount
             loopCount = header.loopCount
-            // The canvas starts transparent and frames need not cover it.
-            mayBeTransparent = true
         case .jpeg, .png:
             return nil
         }

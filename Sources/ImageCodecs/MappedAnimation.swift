@@ -24,8 +24,6 @@ public struct MappedAnimation<Base: AnimationFrames>: AnimationFrames {
     public var frameCount: Int { base.frameCount }
     /// The base's loop count.
     public var loopCount: Int { base.loopCount }
-    /// The base's answer: resizing and cropping make no pixel transparent.
-    public var mayBeTransparent: Bool { base.mayBeTransparent }
 
     /// Calls `body` with each of the base's frames, transformed.
     ///
