@@ -29,6 +29,7 @@ struct AnimationStreamingTests {
             }
             #expect(try APNGEncoder().encode(reader) == APNGEncoder().encode(whole), "\(name)")
             #expect(try WebPEncoder().encode(reader) == WebPEncoder().encode(whole), "\(name)")
+            #expect(try GIFEncoder().encode(reader) == GIFEncoder().encode(whole), "\(name)")
             #expect(try reader.firstFrame() == whole.frames[0].image, "\(name)")
         }
     }
@@ -43,6 +44,7 @@ struct AnimationStreamingTests {
         let streamed = try APNGEncoder().encode(reader)
         #expect(try APNGDecoder().decode(streamed).frames.map(\.image.pixels) == frames.map(\.image.pixels))
         #expect(streamed == (try APNGEncoder().encode(animation)))
+        #expect(try GIFEncoder().encode(reader) == GIFEncoder().encode(animation))
     }
 
     @Test func stillImagesHaveNoReader() throws {
