@@ -7,8 +7,12 @@ public struct DecodingLimits: Sendable, Equatable {
     public var maxPixelsPerFrame: Int
     /// Most frames accepted in an animation. Default 1,000.
     public var maxFrames: Int
-    /// Most pixels summed over all frames of an animation. Default 1 gigapixel
-    /// (4 GB of RGBA), which bounds an animation's decoded memory.
+    /// Most pixels summed over all frames of an animation. Default 1
+    /// gigapixel (4 GB of RGBA held whole). ``AnimationReader`` and the
+    /// encoders that take it convert frame by frame in the memory of a few
+    /// frames, so there it bounds the work, not the memory; decoding to an
+    /// ``AnimatedImage`` holds every frame. ``Transcoder`` defaults to 100
+    /// megapixels, a per-request bound.
     public var maxTotalPixels: Int
     /// Most scans (`SOS` segments) accepted in a JPEG, counted before
     /// decoding. Default 500, the bound libjpeg-turbo's own tools and fuzzers
