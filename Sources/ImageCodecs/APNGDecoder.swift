@@ -62,10 +62,31 @@ public struct APNGDecoder: Sendable {
                 canvasWidth: still.width, canvasHeight: still.height,
                 frames: [.init(image: still, durationMilliseconds: 0)], loopCount: 0)
         }
-        let frameDecoder = PNGDecoder(limits: limits)
-        var canvas = CompositingCanvas(width: stream.width, height: stream.height)
         var frames: [AnimatedImage.Frame] = []
         frames.reserveCapacity(control.frames.count)
+        var declaresAlpha = stream.hasAlpha
+        try forEachFrame(of: stream, control) { frame, declared throws(ImageCodecError) in
+            frames.append(frame)
+            declaresAlpha = declared
+            return true
+        }
+        for index in frames.indices {
+            frames[index].image.hasAlpha = declaresAlpha || !frames[index].image.isOpaque
+        }
+        return AnimatedImage(
+            canvasWidth: stream.width, canvasHeight: stream.height, frames: frames, loopCount: control.loopCount)
+    }
+
+    /// Decodes the frames of an animated stream one at a time, handing each
+    /// composited canvas to `body` (with whether any frame so far declares
+    /// alpha) before the next is decoded, until `body` returns `false`. Only
+    /// the canvas, one frame and the frame handed over are held at once.
+    func forEachFrame(
+        of stream: APNGStream, _ control: APNGStream.Animation,
+        _ body: (AnimatedImage.Frame, _ declaresAlpha: Bool) throws(ImageCodecError) -> Bool
+    ) throws(ImageCodecError) {
+        let frameDecoder = PNGDecoder(limits: limits)
+        var canvas = CompositingCanvas(width: stream.width, height: stream.height)
         var declaresAlpha = stream.hasAlpha
 
         for (index, frame) in control.frames.enumerated() {
@@ -74,7 +95,10 @@ public struct APNGDecoder: Sendable {
                 try frameDecoder.decode(UnsafeRawBufferPointer(buffer), format: .apng)
             }
             guard image.width == frame.rect.width, image.height == frame.rect.height else {
-                throw ImageCodecError.corrupt(.apng, "frame \(index) decodes to \(image.width)x\(image.height), fcTL says \(frame.rect.width)x\(frame.rect.height)")
+                throw ImageCodecError.corrupt(
+                    .apng,
+                    "frame \(index) decodes to \(image.width)x\(image.height), fcTL says \(frame.rect.width)x\(frame.rect.height)"
+                )
             }
             declaresAlpha = declaresAlpha || image.hasAlpha
             var dispose = frame.disposeOp
@@ -87,17 +111,16 @@ public struct APNGDecoder: Sendable {
                 case .over: canvas.blendOver(frame.rect, with: source)
                 }
             }
-            frames.append(.init(image: canvas.image(hasAlpha: true), durationMilliseconds: frame.durationMilliseconds))
+            var shown = canvas.image(hasAlpha: true)
+            shown.hasAlpha = declaresAlpha || !shown.isOpaque
+            guard try body(.init(image: shown, durationMilliseconds: frame.durationMilliseconds), declaresAlpha) else {
+                return
+            }
             switch dispose {
             case .none: break
             case .background: canvas.clear(frame.rect)
             case .previous: saved.withUnsafeBufferPointer { canvas.replace(frame.rect, with: $0) }
             }
         }
-        for index in frames.indices {
-            frames[index].image.hasAlpha = declaresAlpha || !frames[index].image.isOpaque
-        }
-        return AnimatedImage(
-            canvasWidth: stream.width, canvasHeight: stream.height, frames: frames, loopCount: control.loopCount)
     }
 }

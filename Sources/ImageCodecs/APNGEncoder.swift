@@ -45,53 +45,42 @@ public struct APNGEncoder: Sendable {
     /// - Throws: ``ImageCodecError`` `.invalidArgument` for a negative loop
     ///   count or a bad compression level, `.encodingFailed` when libspng fails.
     public func encode(_ animation: AnimatedImage) throws(ImageCodecError) -> Data {
-        guard animation.loopCount >= 0 else {
-            throw ImageCodecError.invalidArgument(.apng, "loop count must not be negative, got \(animation.loopCount)")
-        }
-        let writesAlpha = animation.frames.contains { !$0.image.isOpaque }
-        let frameEncoder = PNGEncoder(options: .init(compressionLevel: options.compressionLevel))
-        var writer = PNGChunkWriter()
-        var sequence: UInt32 = 0
+        var writer = try APNGFrameWriter(
+            animation, writesAlpha: animation.frames.contains { !$0.image.isOpaque },
+            compressionLevel: options.compressionLevel,
+            cropsToChangedRegion: options.cropsToChangedRegion)
+        for frame in animation.frames { try writer.add(frame) }
+        return try writer.finish()
+    }
 
-        for (index, frame) in animation.frames.enumerated() {
-            let rect =
-                index > 0 && options.cropsToChangedRegion
-                ? Self.changedRect(from: animation.frames[index - 1].image, to: frame.image)
-                : PixelRect(x: 0, y: 0, width: animation.canvasWidth, height: animation.canvasHeight)
-            let region = Self.crop(frame.image, to: rect)
-            let png = try frameEncoder.encodeBytes(region, forceAlpha: writesAlpha, format: .apng)
-            let (chunks, dataChunks) = try png.withUnsafeBufferPointer { bytes throws(ImageCodecError) in
-                let (chunks, truncated) = PNGChunkReader.chunks(bytes)
-                guard !truncated else { throw ImageCodecError(.encodingFailed, format: .apng, "libspng wrote an incomplete PNG") }
-                return (chunks, chunks.filter { $0.type == PNGChunkReader.IDAT })
-            }
-            if index == 0 {
-                guard let ihdr = chunks.first, ihdr.type == PNGChunkReader.IHDR else {
-                    throw ImageCodecError(.encodingFailed, format: .apng, "libspng wrote a PNG without IHDR")
+    /// Encodes frames as `animation` yields them, holding only the frame
+    /// before each (for the changed rectangle) and the output so far, so an
+    /// ``AnimationReader`` converts in the memory of a few frames.
+    ///
+    /// The output is the bytes ``encode(_:)-(AnimatedImage)`` writes for the
+    /// same frames: RGB until a frame has a pixel that is not opaque, when
+    /// the encoding starts over in RGBA (visiting the frames again, up to
+    /// that frame a second time — headers cannot tell, since a frame that
+    /// leaves part of the canvas uncovered leaves it transparent).
+    ///
+    /// - Throws: ``ImageCodecError`` as ``encode(_:)-(AnimatedImage)`` does,
+    ///   and what visiting the frames throws.
+    public func encode(_ animation: some AnimationFrames) throws -> Data {
+        var writesAlpha = false
+        while true {
+            var writer = try APNGFrameWriter(
+                animation, writesAlpha: writesAlpha, compressionLevel: options.compressionLevel,
+                cropsToChangedRegion: options.cropsToChangedRegion)
+            do {
+                try animation.forEachFrame { frame in
+                    if !writesAlpha && !frame.image.isOpaque { throw APNGNeedsAlpha() }
+                    try writer.add(frame)
                 }
-                writer.append(PNGChunkReader.IHDR, Array(png[ihdr.dataRange]))
-                var control: [UInt8] = []
-                PNGChunkWriter.appendUInt32(UInt32(animation.frames.count), to: &control)
-                PNGChunkWriter.appendUInt32(UInt32(clamping: animation.loopCount), to: &control)
-                writer.append(PNGChunkReader.acTL, control)
-            }
-            writer.append(PNGChunkReader.fcTL, Self.frameControl(sequence: sequence, rect: rect, frame: frame))
-            sequence += 1
-            for chunk in dataChunks {
-                if index == 0 {
-                    writer.append(PNGChunkReader.IDAT, Array(png[chunk.dataRange]))
-                } else {
-                    var payload: [UInt8] = []
-                    payload.reserveCapacity(chunk.dataRange.count + 4)
-                    PNGChunkWriter.appendUInt32(sequence, to: &payload)
-                    payload.append(contentsOf: png[chunk.dataRange])
-                    writer.append(PNGChunkReader.fdAT, payload)
-                    sequence += 1
-                }
+                return try writer.finish()
+            } catch is APNGNeedsAlpha {
+                writesAlpha = true
             }
         }
-        writer.appendEnd()
-        return Data(writer.bytes)
     }
 
     /// The 26 bytes of an `fcTL` chunk: dispose none, blend source.
@@ -127,7 +116,10 @@ public struct APNGEncoder: Sendable {
     static func changedRect(from previous: Image, to current: Image) -> PixelRect {
         let width = current.width
         let height = current.height
-        var minX = width, minY = height, maxX = -1, maxY = -1
+        var minX = width
+        var minY = height
+        var maxX = -1
+        var maxY = -1
         previous.pixels.withUnsafeBytes { oldRaw in
             current.pixels.withUnsafeBytes { newRaw in
                 let old = oldRaw.bindMemory(to: UInt32.self)
@@ -137,7 +129,10 @@ public struct APNGEncoder: Sendable {
                     var first = -1
                     var x = 0
                     while x < width {
-                        if old[row + x] != new[row + x] { first = x; break }
+                        if old[row + x] != new[row + x] {
+                            first = x
+                            break
+                        }
                         x += 1
                     }
                     if first < 0 { continue }
@@ -166,3 +161,7 @@ public struct APNGEncoder: Sendable {
         return Image(width: rect.width, height: rect.height, pixels: pixels, hasAlpha: image.hasAlpha)
     }
 }
+
+/// Thrown inside ``APNGEncoder/encode(_:)-(AnimationFrames)`` when a frame of an
+/// animation promised opaque is not: the encoding starts over in RGBA.
+private struct APNGNeedsAlpha: Error {}

@@ -7,22 +7,35 @@ public struct DecodingLimits: Sendable, Equatable {
     public var maxPixelsPerFrame: Int
     /// Most frames accepted in an animation. Default 1,000.
     public var maxFrames: Int
-    /// Most pixels summed over all frames of an animation. Default 1 gigapixel
-    /// (4 GB of RGBA), which bounds an animation's decoded memory.
+    /// Most pixels summed over all frames of an animation. Default 1
+    /// gigapixel (4 GB of RGBA held whole). ``AnimationReader`` and the
+    /// encoders that take it convert frame by frame in the memory of a few
+    /// frames, so there it bounds the work, not the memory; decoding to an
+    /// ``AnimatedImage`` holds every frame. ``Transcoder`` defaults to 100
+    /// megapixels, a per-request bound.
     public var maxTotalPixels: Int
+    /// Most scans (`SOS` segments) accepted in a JPEG, counted before
+    /// decoding. Default 500, the bound libjpeg-turbo's own tools and fuzzers
+    /// set (`TJPARAM_SCANLIMIT`, `djpeg -maxscans`): a decoder redoes the
+    /// whole image's work per scan, so a 94 KB file of 5,000 scans took 13 s.
+    /// Real progressive JPEGs have about 10.
+    public var maxScans: Int
 
     /// Creates limits; every value must be positive.
     public init(
         maxInputBytes: Int = 64 << 20,
         maxPixelsPerFrame: Int = 50_000_000,
         maxFrames: Int = 1_000,
-        maxTotalPixels: Int = 1_000_000_000
+        maxTotalPixels: Int = 1_000_000_000,
+        maxScans: Int = 500
     ) {
-        precondition(maxInputBytes > 0 && maxPixelsPerFrame > 0 && maxFrames > 0 && maxTotalPixels > 0)
+        precondition(
+            maxInputBytes > 0 && maxPixelsPerFrame > 0 && maxFrames > 0 && maxTotalPixels > 0 && maxScans > 0)
         self.maxInputBytes = maxInputBytes
         self.maxPixelsPerFrame = maxPixelsPerFrame
         self.maxFrames = maxFrames
         self.maxTotalPixels = maxTotalPixels
+        self.maxScans = maxScans
     }
 
     /// The defaults above.
@@ -67,6 +80,18 @@ public struct DecodingLimits: Sendable, Equatable {
             throw ImageCodecError(
                 .limitExceeded, format: format,
                 "\(format) animation of \(frames) frames at \(width)x\(height) exceeds the limit of \(maxTotalPixels.formattedWithSeparators) pixels in all"
+            )
+        }
+    }
+
+    /// Throws unless the JPEG in `bytes` has at most ``maxScans`` scans,
+    /// counted by walking its segments (linear in its size, no decoding).
+    func checkScans(ofJPEG bytes: UnsafeRawBufferPointer) throws(ImageCodecError) {
+        let scans = JPEGScanCounter.count(bytes, stoppingAbove: maxScans)
+        guard scans <= maxScans else {
+            throw ImageCodecError(
+                .limitExceeded, format: .jpeg,
+                "JPEG of more than \(maxScans.formattedWithSeparators) scans exceeds the limit of \(maxScans.formattedWithSeparators) scans"
             )
         }
     }

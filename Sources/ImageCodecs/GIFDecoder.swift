@@ -88,11 +88,39 @@ public struct GIFDecoder: Sendable {
     // MARK: Decoding
 
     private func decode(_ bytes: UnsafeRawBufferPointer) throws(ImageCodecError) -> DecodedImage {
+        var frames: [AnimatedImage.Frame] = []
+        var declaresTransparency = false
+        let screen = try forEachFrame(bytes) { frame, declared throws(ImageCodecError) in
+            frames.append(frame)
+            declaresTransparency = declared
+            return true
+        }
+        guard !frames.isEmpty else { throw ImageCodecError.corrupt(.gif, "the file holds no image") }
+        for index in frames.indices {
+            frames[index].image.hasAlpha = declaresTransparency || !frames[index].image.isOpaque
+        }
+        if frames.count == 1 { return .still(frames[0].image) }
+        return .animated(
+            AnimatedImage(
+                canvasWidth: screen.width, canvasHeight: screen.height, frames: frames, loopCount: screen.loopCount))
+    }
+
+    /// Decodes the frames one at a time, handing each composited canvas to
+    /// `body` (with whether any frame so far declares transparency) before
+    /// the next is decoded, until `body` returns `false`. Only the canvas,
+    /// one frame's layer and the frame handed over are held at once.
+    ///
+    /// - Returns: the logical screen size and the loop count (read up to
+    ///   where decoding stopped).
+    func forEachFrame(
+        _ bytes: UnsafeRawBufferPointer,
+        _ body: (AnimatedImage.Frame, _ declaresTransparency: Bool) throws(ImageCodecError) -> Bool
+    ) throws(ImageCodecError) -> (width: Int, height: Int, loopCount: Int) {
         let file = try GIFFile(reading: bytes)
         let (width, height) = file.screenSize
         try limits.checkFrame(width: width, height: height, format: .gif)
         var canvas = CompositingCanvas(width: width, height: height)
-        var frames: [AnimatedImage.Frame] = []
+        var frameCount = 0
         var control = GraphicsControl()
         var loopValue: Int?
         var declaresTransparency = false
@@ -101,21 +129,28 @@ public struct GIFDecoder: Sendable {
             switch try file.nextRecord() {
             case .image:
                 if let rect = file.peekImageRect() {
-                    try checkLimits(of: rect, frameNumber: frames.count + 1, width: width, height: height)
+                    try checkLimits(of: rect, frameNumber: frameCount + 1, width: width, height: height)
                 }
                 let descriptor = try file.imageDescriptor()
-                try checkLimits(of: descriptor.rect, frameNumber: frames.count + 1, width: width, height: height)
+                try checkLimits(of: descriptor.rect, frameNumber: frameCount + 1, width: width, height: height)
                 guard let colors = descriptor.colors else {
-                    throw ImageCodecError.corrupt(.gif, "frame \(frames.count) has no colour table")
+                    throw ImageCodecError.corrupt(.gif, "frame \(frameCount) has no colour table")
                 }
                 declaresTransparency = declaresTransparency || control.transparentIndex != nil
                 let visible = descriptor.rect.clamped(toWidth: width, height: height)
                 let saved = control.disposal == .previous && !visible.isEmpty ? canvas.copy(visible) : []
-                let layer = try readFrame(file, descriptor, colors: colors, transparentIndex: control.transparentIndex, visible: visible)
+                let layer = try readFrame(
+                    file, descriptor, colors: colors, transparentIndex: control.transparentIndex, visible: visible)
                 if !visible.isEmpty {
                     layer.withUnsafeBufferPointer { canvas.blendOver(visible, with: $0) }
                 }
-                frames.append(.init(image: canvas.image(hasAlpha: true), durationMilliseconds: control.durationMilliseconds))
+                frameCount += 1
+                var shown = canvas.image(hasAlpha: true)
+                shown.hasAlpha = declaresTransparency || !shown.isOpaque
+                guard
+                    try body(
+                        .init(image: shown, durationMilliseconds: control.durationMilliseconds), declaresTransparency)
+                else { break walk }
                 if !visible.isEmpty {
                     switch control.disposal {
                     case .keep: break
@@ -135,15 +170,7 @@ public struct GIFDecoder: Sendable {
                 break walk
             }
         }
-        guard !frames.isEmpty else { throw ImageCodecError.corrupt(.gif, "the file holds no image") }
-        for index in frames.indices {
-            frames[index].image.hasAlpha = declaresTransparency || !frames[index].image.isOpaque
-        }
-        if frames.count == 1 { return .still(frames[0].image) }
-        return .animated(
-            AnimatedImage(
-                canvasWidth: width, canvasHeight: height, frames: frames,
-                loopCount: Self.loopCount(netscapeValue: loopValue)))
+        return (width, height, Self.loopCount(netscapeValue: loopValue))
     }
 
     /// Checks a frame against the limits before its pixels are read.

@@ -74,31 +74,101 @@ public struct GIFEncoder: Sendable {
     private func encode(
         _ frames: [(image: Image, delay: Int?)], width: Int, height: Int, loopValue: Int?
     ) throws(ImageCodecError) -> Data {
-        guard (2...255).contains(options.maxColors) else {
-            throw ImageCodecError.invalidArgument(
-                .gif, "GIF palettes hold 2 to 255 opaque colours, got \(options.maxColors)")
+        let disposal: GIFWriter.Disposal = frames.allSatisfy { $0.image.isOpaque } ? .keep : .background
+        let stream = try GIFFrameStream(
+            width: width, height: height, loopValue: loopValue, disposal: disposal, maxColors: options.maxColors)
+        for frame in frames { try stream.add(frame.image, delay: frame.delay) }
+        return try stream.finish()
+    }
+
+    /// Encodes frames as `animation` yields them, holding one frame at a
+    /// time, so an ``AnimationReader`` converts in the memory of a few frames.
+    ///
+    /// The output is the bytes ``encode(_:)-(AnimatedImage)`` writes for the
+    /// same frames: frames are kept under the next until one is not opaque,
+    /// when the encoding starts over disposing every frame to background.
+    ///
+    /// - Throws: ``ImageCodecError`` as ``encode(_:)-(AnimatedImage)`` does,
+    ///   and what visiting the frames throws.
+    public func encode(_ animation: some AnimationFrames) throws -> Data {
+        guard animation.loopCount >= 0 else {
+            throw ImageCodecError.invalidArgument(.gif, "loop count must not be negative, got \(animation.loopCount)")
+        }
+        let loopValue: Int? =
+            switch animation.loopCount {
+            case 0: 0
+            case 1: nil
+            default: min(animation.loopCount - 1, Int(UInt16.max))
+            }
+        var disposal = GIFWriter.Disposal.keep
+        while true {
+            let stream = try GIFFrameStream(
+                width: animation.canvasWidth, height: animation.canvasHeight, loopValue: loopValue,
+                disposal: disposal, maxColors: options.maxColors)
+            do {
+                try animation.forEachFrame { frame in
+                    if disposal == .keep && !frame.image.isOpaque { throw GIFNeedsBackgroundDisposal() }
+                    try stream.add(frame.image, delay: Self.centiseconds(frame.durationMilliseconds))
+                }
+                return try stream.finish()
+            } catch is GIFNeedsBackgroundDisposal {
+                disposal = .background
+            }
+        }
+    }
+}
+
+/// Thrown inside ``GIFEncoder/encode(_:)-(AnimationFrames)`` when a frame
+/// of an animation begun as opaque is not: the encoding starts over.
+private struct GIFNeedsBackgroundDisposal: Error {}
+
+/// Writes a GIF one frame at a time for ``GIFEncoder``: the screen (with
+/// the first frame's palette as the global colour table) and loop
+/// extension with the first frame, then each frame quantized on its own.
+private final class GIFFrameStream {
+    private let width: Int
+    private let height: Int
+    private let loopValue: Int?
+    private let disposal: GIFWriter.Disposal
+    private let quantizer: MedianCutQuantizer
+    private let writer: GIFWriter
+    private var frameCount = 0
+
+    init(width: Int, height: Int, loopValue: Int?, disposal: GIFWriter.Disposal, maxColors: Int) throws(ImageCodecError)
+    {
+        guard (2...255).contains(maxColors) else {
+            throw ImageCodecError.invalidArgument(.gif, "GIF palettes hold 2 to 255 opaque colours, got \(maxColors)")
         }
         guard width <= 65_535, height <= 65_535 else {
             throw ImageCodecError.invalidArgument(
                 .gif, "GIF allows at most 65,535 pixels a side, got \(width)x\(height)")
         }
-        let quantizer = MedianCutQuantizer(maxColors: options.maxColors)
-        let disposal: GIFWriter.Disposal = frames.allSatisfy { $0.image.isOpaque } ? .keep : .background
-        let writer = try GIFWriter()
-        var quantized = quantizer.quantize(frames[0].image)
-        try writer.putScreen(width: width, height: height, colors: quantized.colors)
-        if let loopValue { try writer.putLoopExtension(value: loopValue) }
-        for (index, frame) in frames.enumerated() {
-            if index > 0 { quantized = quantizer.quantize(frame.image) }
-            if frame.delay != nil || quantized.transparentIndex != nil {
-                try writer.putGraphicsControl(
-                    delayCentiseconds: frame.delay ?? 0, disposal: disposal,
-                    transparentIndex: quantized.transparentIndex)
-            }
-            try writer.putImage(
-                x: 0, y: 0, width: width, height: height, colors: index == 0 ? nil : quantized.colors,
-                indices: quantized.indices)
+        self.width = width
+        self.height = height
+        self.loopValue = loopValue
+        self.disposal = disposal
+        quantizer = MedianCutQuantizer(maxColors: maxColors)
+        writer = try GIFWriter()
+    }
+
+    func add(_ image: Image, delay: Int?) throws(ImageCodecError) {
+        let quantized = quantizer.quantize(image)
+        if frameCount == 0 {
+            try writer.putScreen(width: width, height: height, colors: quantized.colors)
+            if let loopValue { try writer.putLoopExtension(value: loopValue) }
         }
+        if delay != nil || quantized.transparentIndex != nil {
+            try writer.putGraphicsControl(
+                delayCentiseconds: delay ?? 0, disposal: disposal, transparentIndex: quantized.transparentIndex)
+        }
+        try writer.putImage(
+            x: 0, y: 0, width: width, height: height, colors: frameCount == 0 ? nil : quantized.colors,
+            indices: quantized.indices)
+        frameCount += 1
+    }
+
+    func finish() throws(ImageCodecError) -> Data {
+        guard frameCount > 0 else { throw ImageCodecError.invalidArgument(.gif, "an animation has no frames") }
         return try writer.finish()
     }
 }

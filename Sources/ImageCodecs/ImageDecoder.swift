@@ -24,7 +24,8 @@ public struct ImageDecoder: Sendable {
         case .webp:
             return try WebPDecoder(limits: limits).decodeAny(data)
         case .jpeg:
-            return .still(try JPEGDecoder(limits: limits).decode(data, options: .init(applyOrientation: appliesOrientation)))
+            return .still(
+                try JPEGDecoder(limits: limits).decode(data, options: .init(applyOrientation: appliesOrientation)))
         case .png:
             return .still(try PNGDecoder(limits: limits).decode(data))
         case .apng:
@@ -38,8 +39,10 @@ public struct ImageDecoder: Sendable {
     /// Decodes a still image scaled to fit inside `maxWidth`×`maxHeight`
     /// (never enlarged), using each codec's cheapest path: libwebp's scaler,
     /// TurboJPEG's DCT scaling, otherwise a full decode and ``ImageResizer``.
-    /// An animation yields its first frame.
-    public func decodeStill(_ data: Data, fittingWidth maxWidth: Int? = nil, height maxHeight: Int? = nil) throws -> Image {
+    /// An animation yields its first frame, and only that frame is decoded.
+    public func decodeStill(_ data: Data, fittingWidth maxWidth: Int? = nil, height maxHeight: Int? = nil) throws
+        -> Image
+    {
         let format = try ImageFormat.sniff(data)
         try limits.checkInput(byteCount: data.count, format: format)
         let unbounded = maxWidth == nil && maxHeight == nil
@@ -53,7 +56,8 @@ public struct ImageDecoder: Sendable {
                 fitting: unbounded ? nil : (maxWidth, maxHeight), applyOrientation: appliesOrientation)
             return try JPEGDecoder(limits: limits).decode(data, options: options)
         default:
-            let image = try decode(data).firstFrame
+            // An animation's first frame is decoded alone, never the frames after it.
+            let image = try AnimationReader(data, limits: limits)?.firstFrame() ?? decode(data).firstFrame
             let size = ImageResizer.fittingSize(
                 width: image.width, height: image.height, maxWidth: maxWidth, maxHeight: maxHeight)
             return try ImageResizer().resize(image, width: size.width, height: size.height)

@@ -1,5 +1,5 @@
-public import Foundation
 internal import CTurboJPEG
+public import Foundation
 
 /// Decodes JPEG with TurboJPEG: grey, RGB and CMYK sources to RGBA, with DCT
 /// scaling when a smaller size is asked for and the EXIF orientation read
@@ -42,6 +42,13 @@ public struct JPEGDecoder: Sendable {
         self.limits = limits
     }
 
+    /// The number of scans in `data`: 1 for a baseline JPEG, usually about
+    /// 10 for a progressive one; counted by walking the segments, without
+    /// decoding. A damaged stream counts the scans before the damage.
+    public static func scanCount(_ data: Data) -> Int {
+        data.withUnsafeBytes { JPEGScanCounter.count($0) }
+    }
+
     /// Reads the header without decoding pixels.
     public func readHeader(_ data: Data) throws -> Header {
         let handle = try TurboJPEGHandle(.decompress)
@@ -78,13 +85,15 @@ public struct JPEGDecoder: Sendable {
 
     /// Decodes to RGBA (opaque).
     ///
-    /// - Throws: ``ImageCodecError`` for truncated, corrupt or oversized input.
+    /// - Throws: ``ImageCodecError`` for truncated, corrupt or oversized
+    ///   input, `.limitExceeded` for more scans than ``DecodingLimits/maxScans``.
     public func decode(_ data: Data, options: Options = Options()) throws -> Image {
         try limits.checkInput(byteCount: data.count, format: .jpeg)
         let handle = try TurboJPEGHandle(.decompress)
         return try data.withUnsafeBytes { raw in
             let header = try readHeader(raw, handle)
             try limits.checkFrame(width: header.width, height: header.height, format: .jpeg)
+            try limits.checkScans(ofJPEG: raw)
             var target: (width: Int, height: Int)?
             var factor = tjscalingfactor(num: 1, denom: 1)
             if let fitting = options.fitting {

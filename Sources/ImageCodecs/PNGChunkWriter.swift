@@ -27,6 +27,20 @@ struct PNGChunkWriter {
         data.withUnsafeBufferPointer { append(type, $0) }
     }
 
+    /// Replaces the data of the chunk that starts at byte `offset` with
+    /// `data` of the same length, and its CRC.
+    mutating func overwriteChunk(at offset: Int, with data: [UInt8]) {
+        let dataStart = offset + 8
+        precondition(dataStart + data.count + 4 <= bytes.count, "no chunk of that size at \(offset)")
+        bytes.replaceSubrange(dataStart..<(dataStart + data.count), with: data)
+        let crc = bytes.withUnsafeBufferPointer { all in
+            CRC32.checksum(UnsafeBufferPointer(rebasing: all[(offset + 4)..<(dataStart + data.count)]))
+        }
+        var crcBytes: [UInt8] = []
+        Self.appendUInt32(crc, to: &crcBytes)
+        bytes.replaceSubrange((dataStart + data.count)..<(dataStart + data.count + 4), with: crcBytes)
+    }
+
     /// Appends the `IEND` chunk.
     mutating func appendEnd() {
         append(PNGChunkReader.IEND, [])

@@ -16,10 +16,19 @@ public struct Transcoder: Sendable {
         public var jpegQuality: Int
         /// zlib level for PNG and APNG output, 0–9. Default 6.
         public var pngCompressionLevel: Int
-        /// Decoding limits for the input.
+        /// Decoding limits for the input. Default ``defaultLimits``.
         public var limits: DecodingLimits
 
-        public init(jpegQuality: Int = 90, pngCompressionLevel: Int = 6, limits: DecodingLimits = .default) {
+        /// The default limits: ``DecodingLimits/default`` but at most 100
+        /// megapixels summed over an animation's frames (100 frames of
+        /// 1000×1000), since a transcode runs per request. Animations are
+        /// transcoded frame by frame, so memory is a few canvases (about
+        /// 5 × 4 bytes × the canvas's pixels) whatever the frame count; the
+        /// total bounds the CPU time one request can take from a core.
+        public static let defaultLimits = DecodingLimits(maxTotalPixels: 100_000_000)
+
+        /// Creates a configuration; every parameter has the documented default.
+        public init(jpegQuality: Int = 90, pngCompressionLevel: Int = 6, limits: DecodingLimits = defaultLimits) {
             self.jpegQuality = jpegQuality
             self.pngCompressionLevel = pngCompressionLevel
             self.limits = limits
@@ -60,12 +69,17 @@ public struct Transcoder: Sendable {
         if consumer.contains(format) {
             return Output(data: data, format: format, isTranscoded: false)
         }
-        let decoded = try ImageDecoder(limits: configuration.limits).decode(data)
-        if case .animated(let animation) = decoded, animation.frames.count > 1, consumer.contains(.apng) {
-            let encoder = APNGEncoder(options: .init(compressionLevel: configuration.pngCompressionLevel))
-            return Output(data: try encoder.encode(animation), format: .apng, isTranscoded: true)
+        let image: Image
+        if let animation = try AnimationReader(data, limits: configuration.limits) {
+            if animation.frameCount > 1, consumer.contains(.apng) {
+                // Frame by frame: decode one, encode it, drop it.
+                let encoder = APNGEncoder(options: .init(compressionLevel: configuration.pngCompressionLevel))
+                return Output(data: try encoder.encode(animation), format: .apng, isTranscoded: true)
+            }
+            image = try animation.firstFrame()
+        } else {
+            image = try ImageDecoder(limits: configuration.limits).decode(data).firstFrame
         }
-        let image = decoded.firstFrame
         if image.isOpaque, consumer.contains(.jpeg) {
             let encoder = JPEGEncoder(options: .init(quality: configuration.jpegQuality))
             return Output(data: try encoder.encode(image), format: .jpeg, isTranscoded: true)
@@ -80,6 +94,7 @@ public struct Transcoder: Sendable {
         }
         throw ImageCodecError(
             .unsupported, format: format,
-            "cannot transcode \(format) for a consumer that shows only \(consumer.map(\.description).sorted().joined(separator: ", "))")
+            "cannot transcode \(format) for a consumer that shows only \(consumer.map(\.description).sorted().joined(separator: ", "))"
+        )
     }
 }

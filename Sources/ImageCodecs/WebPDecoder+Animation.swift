@@ -1,5 +1,5 @@
-public import Foundation
 internal import CWebP
+public import Foundation
 
 extension WebPDecoder {
     /// Decodes every frame of an animated WebP, composited onto the canvas
@@ -32,6 +32,24 @@ extension WebPDecoder {
 
     /// Decodes up to `maxFrames` frames (all when `nil`).
     func decodeAnimation(_ raw: UnsafeRawBufferPointer, maxFrames: Int?) throws -> AnimatedImage {
+        var frames: [AnimatedImage.Frame] = []
+        let header = try forEachAnimationFrame(raw) { frame in
+            frames.append(frame)
+            return maxFrames.map { frames.count < $0 } ?? true
+        }
+        return AnimatedImage(
+            canvasWidth: header.canvasWidth, canvasHeight: header.canvasHeight, frames: frames,
+            loopCount: header.loopCount)
+    }
+
+    /// Decodes the frames one at a time, handing each composited canvas to
+    /// `body` before the next is decoded, until `body` returns `false`; only
+    /// libwebp's canvas and the frame handed over are held at once.
+    ///
+    /// - Throws: ``ImageCodecError``, and whatever `body` throws.
+    func forEachAnimationFrame(
+        _ raw: UnsafeRawBufferPointer, _ body: (AnimatedImage.Frame) throws -> Bool
+    ) throws -> (canvasWidth: Int, canvasHeight: Int, loopCount: Int) {
         var webpData = WebPData(bytes: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), size: raw.count)
         let declaredSize = WebPStatus.declaredFileSize(raw)
 
@@ -65,36 +83,35 @@ extension WebPDecoder {
         guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else {
             throw ImageCodecError.corrupt(.webp, "cannot read animation info")
         }
-        let hasAlpha = (WebPFeaturesFlags(raw) & alphaFlag) != 0
+        let hasAlpha = (webpFeatureFlags(raw) & alphaFlag) != 0
         let byteCount = canvasWidth * canvasHeight * 4
-        var frames: [AnimatedImage.Frame] = []
-        frames.reserveCapacity(min(frameCount, maxFrames ?? frameCount))
+        var decodedCount = 0
         var previousTimestamp: Int32 = 0
         while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
-            if let maxFrames, frames.count >= maxFrames { break }
             var buffer: UnsafeMutablePointer<UInt8>?
             var timestamp: Int32 = 0
             guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
                 if let declaredSize, raw.count < declaredSize {
                     throw ImageCodecError.truncated(.webp, have: raw.count, need: declaredSize)
                 }
-                throw ImageCodecError.corrupt(.webp, "frame \(frames.count + 1) of \(frameCount) failed to decode")
+                throw ImageCodecError.corrupt(.webp, "frame \(decodedCount + 1) of \(frameCount) failed to decode")
             }
             let pixels = [UInt8](UnsafeBufferPointer(start: buffer, count: byteCount))
             let image = Image(width: canvasWidth, height: canvasHeight, pixels: pixels, hasAlpha: hasAlpha)
-            frames.append(.init(image: image, durationMilliseconds: Int(timestamp - previousTimestamp)))
+            decodedCount += 1
+            let duration = Int(timestamp - previousTimestamp)
             previousTimestamp = timestamp
+            guard try body(.init(image: image, durationMilliseconds: duration)) else { break }
         }
-        guard !frames.isEmpty else { throw ImageCodecError.corrupt(.webp, "animation has no frames") }
-        return AnimatedImage(
-            canvasWidth: canvasWidth, canvasHeight: canvasHeight, frames: frames, loopCount: Int(info.loop_count))
+        guard decodedCount > 0 else { throw ImageCodecError.corrupt(.webp, "animation has no frames") }
+        return (canvasWidth, canvasHeight, Int(info.loop_count))
     }
 }
 
 private let alphaFlag: UInt32 = 0x10
 
 /// The VP8X flags byte (alpha 0x10, animation 0x02), 0 without a VP8X chunk.
-private func WebPFeaturesFlags(_ raw: UnsafeRawBufferPointer) -> UInt32 {
+private func webpFeatureFlags(_ raw: UnsafeRawBufferPointer) -> UInt32 {
     guard raw.count >= 21, raw[12] == UInt8(ascii: "V"), raw[13] == UInt8(ascii: "P"), raw[14] == UInt8(ascii: "8"),
         raw[15] == UInt8(ascii: "X")
     else { return 0 }

@@ -1,5 +1,5 @@
-public import Foundation
 internal import CWebP
+public import Foundation
 
 extension WebPEncoder {
     /// Encodes an animation with libwebp's animation encoder, which stores
@@ -7,17 +7,28 @@ extension WebPEncoder {
     ///
     /// - Throws: ``ImageCodecError``.
     public func encode(_ animation: AnimatedImage) throws -> Data {
+        try encodeFrames(animation)
+    }
+
+    /// Encodes frames as `animation` yields them: each is handed to libwebp's
+    /// animation encoder, which keeps only what it needs to compare the next
+    /// one, and dropped, so an ``AnimationReader`` converts in the memory of
+    /// a few frames. A canvas larger than WebP allows is refused before any
+    /// frame is visited.
+    ///
+    /// - Throws: ``ImageCodecError``, and what visiting the frames throws.
+    public func encode(_ animation: some AnimationFrames) throws -> Data {
+        try encodeFrames(animation)
+    }
+
+    private func encodeFrames(_ animation: some AnimationFrames) throws -> Data {
         var config = try makeConfig()
         var encoderOptions = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInit(&encoderOptions) != 0 else {
             throw ImageCodecError(.unsupported, format: .webp, "libwebp version mismatch")
         }
         encoderOptions.anim_params.loop_count = Int32(clamping: animation.loopCount)
-        guard animation.canvasWidth <= maxDimension, animation.canvasHeight <= maxDimension else {
-            throw ImageCodecError(
-                .invalidArgument, format: .webp,
-                "\(animation.canvasWidth)x\(animation.canvasHeight) is larger than WebP allows (16,383 pixels a side)")
-        }
+        try ImageFormat.webp.checkEncodable(width: animation.canvasWidth, height: animation.canvasHeight)
         guard
             let encoder = WebPAnimEncoderNew(
                 Int32(animation.canvasWidth), Int32(animation.canvasHeight), &encoderOptions)
@@ -27,7 +38,7 @@ extension WebPEncoder {
         defer { WebPAnimEncoderDelete(encoder) }
 
         var timestamp: Int32 = 0
-        for frame in animation.frames {
+        try animation.forEachFrame { frame in
             var picture = try makePicture(frame.image, lossless: options.lossless)
             defer { WebPPictureFree(&picture) }
             guard WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {

@@ -14,6 +14,9 @@ extension ImageOrigin {
         var outputFormat: ImageFormat?
         var variantKey: String
         var headers: HTTPHeaders
+        /// The request said `If-None-Match: *`: answer 304 once the variant
+        /// exists, the error if it cannot be made.
+        var notModifiedOnceMade = false
     }
 
     /// Serves `file` as it is, or a cached variant of it; or says which
@@ -49,17 +52,21 @@ extension ImageOrigin {
         let variantKey = "\(facts.tag)|\(target.transformationKey)|\(wantsWebP ? "webp" : "-")"
         let etag = EntityTag.strong(Self.digest(variantKey))
         headers["ETag"] = etag
-        if isNotModified(request, etag: etag, modified: file.modified) {
+        let cached = variants.value(for: variantKey)
+        // `If-None-Match: *` matches only a representation that exists: a variant not made yet is made first.
+        let waitsForVariant = cached == nil && Self.isWildcard(request.headers["If-None-Match"])
+        if !waitsForVariant, isNotModified(request, etag: etag, modified: file.modified) {
             return .ready(HTTPResponse(status: .notModified, headers: headers))
         }
-        if let cached = variants.value(for: variantKey) {
+        if let cached {
             metrics.increment(Self.cacheFamily, labels: "result=\"hit\"")
             return .ready(.data(cached.data, contentType: cached.format.mimeType, headers: headers))
         }
         return .variant(
             VariantJob(
-                file: file, sourceFormat: sourceFormat, sourceTag: facts.tag, pipeline: pipeline, outputFormat: wantsWebP ? .webp : nil,
-                variantKey: variantKey, headers: headers))
+                file: file, sourceFormat: sourceFormat, sourceTag: facts.tag, pipeline: pipeline,
+                outputFormat: wantsWebP ? .webp : nil, variantKey: variantKey, headers: headers,
+                notModifiedOnceMade: waitsForVariant))
     }
 
     /// Makes, caches and serves a variant that was not in the cache.
@@ -70,6 +77,7 @@ extension ImageOrigin {
         switch result {
         case .success(let variant):
             variants.insert(variant, cost: variant.data.count, for: job.variantKey)
+            if job.notModifiedOnceMade { return HTTPResponse(status: .notModified, headers: headers) }
             return .data(variant.data, contentType: variant.format.mimeType, headers: headers)
         case .failure(.queueFull):
             return .text(
@@ -81,6 +89,7 @@ extension ImageOrigin {
             }
             // ignore-error/1: the source bytes, as the CDN does.
             headers["ETag"] = EntityTag.strong(job.sourceTag)
+            if job.notModifiedOnceMade { return HTTPResponse(status: .notModified, headers: headers) }
             return .file(path: job.file.path, contentType: job.sourceFormat.mimeType, headers: headers)
         }
     }
@@ -144,15 +153,22 @@ extension ImageOrigin {
         }
     }
 
-    /// `If-None-Match` wins over `If-Modified-Since`, as RFC 9110 says.
+    /// `If-None-Match` wins over `If-Modified-Since`, as RFC 9110 says; a
+    /// date later than the server's clock is invalid and ignored (§13.1.3),
+    /// or a client could pin any future change as "not modified".
     private func isNotModified(_ request: HTTPRequest, etag: String, modified: Date) -> Bool {
         if let ifNoneMatch = request.headers["If-None-Match"] {
             return EntityTag.ifNoneMatch(ifNoneMatch, matches: etag)
         }
-        if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse) {
+        if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.parse), since <= Date() {
             return modified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
         }
         return false
+    }
+
+    /// Whether an `If-None-Match` value is `*`, which any current representation matches.
+    static func isWildcard(_ ifNoneMatch: String?) -> Bool {
+        ifNoneMatch?.trimmingCharacters(in: .whitespaces) == "*"
     }
 
     /// What every answer about `file` needs: its format, tag and date.

@@ -101,7 +101,9 @@ public final class ImageOrigin: HTTPHandler {
     struct Target {
         var encodedPath: String
         var pipeline: ProcessingPipeline?
-        /// Identifies the transformation in cache keys and ETags.
+        /// Identifies the transformation in cache keys and ETags: the
+        /// pipeline's canonical form, so every spelling of one
+        /// transformation (and a style naming it) shares a variant.
         var transformationKey: String
     }
 
@@ -124,7 +126,10 @@ public final class ImageOrigin: HTTPHandler {
             do {
                 let pipeline = try pipelines.pipeline(for: fop)
                 return .target(
-                    Target(encodedPath: request.path, pipeline: pipeline, transformationKey: "fop:" + fop), resolved: nil)
+                    Target(
+                        encodedPath: request.path, pipeline: pipeline,
+                        transformationKey: "fop:" + pipeline.canonicalForm),
+                    resolved: nil)
             } catch {
                 return .answer(.text(.badRequest, "bad processing request: \(error.message)"))
             }
@@ -135,7 +140,9 @@ public final class ImageOrigin: HTTPHandler {
         {
             let encoded = style.filePath.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? style.filePath
             return .target(
-                Target(encodedPath: encoded, pipeline: style.pipeline, transformationKey: "style:" + style.style),
+                Target(
+                    encodedPath: encoded, pipeline: style.pipeline,
+                    transformationKey: "fop:" + style.pipeline.canonicalForm),
                 resolved: nil)
         }
         return .target(Target(encodedPath: request.path, pipeline: nil, transformationKey: ""), resolved: plain)

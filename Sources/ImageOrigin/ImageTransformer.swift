@@ -74,14 +74,29 @@ public struct ImageTransformer: Sendable {
         let format = requestedFormat ?? pipeline.outputFormat ?? Self.encodableFormat(for: info.format)
         let decoder = ImageDecoder(limits: configuration.limits)
 
-        if format == .webp, info.frames > 1 {
-            var animation = try decodeAnimation(source, decoder: decoder)
+        // What the output cannot hold is refused from the header, before anything is decoded.
+        let outputSize = Self.outputSize(of: pipeline, width: info.width, height: info.height)
+        try format.checkEncodable(width: outputSize.width, height: outputSize.height)
+
+        if format == .webp, info.frames > 1, let reader = try AnimationReader(source, limits: configuration.limits) {
+            // Frame by frame: decode one, transform it, hand it to the encoder, drop it.
+            var geometries: [ThumbnailGeometry] = []
+            var size = (width: reader.canvasWidth, height: reader.canvasHeight)
             for step in pipeline.steps {
-                animation = try apply(step, to: animation)
+                let geometry = Self.geometry(of: step, width: size.width, height: size.height)
+                guard geometry.outputWidth != size.width || geometry.outputHeight != size.height else { continue }
+                geometries.append(geometry)
+                size = (geometry.outputWidth, geometry.outputHeight)
             }
-            let data = try WebPEncoder(options: .init(quality: Float(pipeline.quality ?? configuration.defaultWebPQuality)))
-                .encode(animation)
-            return smaller(data, format: .webp, than: source, info: info, width: animation.canvasWidth, height: animation.canvasHeight)
+            let chain = geometries
+            let transformed = MappedAnimation(reader, canvasWidth: size.width, canvasHeight: size.height) { frame in
+                try chain.reduce(frame) { image, geometry in try Self.apply(geometry, to: image) }
+            }
+            let data = try WebPEncoder(
+                options: .init(quality: Float(pipeline.quality ?? configuration.defaultWebPQuality))
+            )
+            .encode(transformed)
+            return smaller(data, format: .webp, than: source, info: info, width: size.width, height: size.height)
         }
 
         var image: Image
@@ -124,27 +139,12 @@ public struct ImageTransformer: Sendable {
         return Output(data: data, format: format, isSource: false)
     }
 
-    private func decodeAnimation(_ source: Data, decoder: ImageDecoder) throws -> AnimatedImage {
-        switch try decoder.decode(source) {
-        case .animated(let animation): animation
-        case .still(let image):
-            AnimatedImage(
-                canvasWidth: image.width, canvasHeight: image.height,
-                frames: [.init(image: image, durationMilliseconds: 100)], loopCount: 0)
+    /// The size `pipeline` makes of a `width`×`height` source.
+    static func outputSize(of pipeline: ProcessingPipeline, width: Int, height: Int) -> (width: Int, height: Int) {
+        pipeline.steps.reduce((width: width, height: height)) { size, step in
+            let geometry = geometry(of: step, width: size.width, height: size.height)
+            return (geometry.outputWidth, geometry.outputHeight)
         }
-    }
-
-    private func apply(_ step: ImageOperation, to animation: AnimatedImage) throws -> AnimatedImage {
-        let geometry = Self.geometry(of: step, width: animation.canvasWidth, height: animation.canvasHeight)
-        guard geometry.outputWidth != animation.canvasWidth || geometry.outputHeight != animation.canvasHeight else {
-            return animation
-        }
-        let frames = try animation.frames.map { frame in
-            AnimatedImage.Frame(image: try Self.apply(geometry, to: frame.image), durationMilliseconds: frame.durationMilliseconds)
-        }
-        return AnimatedImage(
-            canvasWidth: geometry.outputWidth, canvasHeight: geometry.outputHeight, frames: frames,
-            loopCount: animation.loopCount)
     }
 
     static func geometry(of step: ImageOperation, width: Int, height: Int) -> ThumbnailGeometry {
@@ -152,7 +152,9 @@ public struct ImageTransformer: Sendable {
         case .imageView2(let view):
             return ThumbnailGeometry.imageView2(view, width: width, height: height)
         case .imageMogr2(let mogr):
-            guard let thumbnail = mogr.thumbnail else { return ThumbnailGeometry(scaledWidth: width, scaledHeight: height) }
+            guard let thumbnail = mogr.thumbnail else {
+                return ThumbnailGeometry(scaledWidth: width, scaledHeight: height)
+            }
             return ThumbnailGeometry.thumbnail(thumbnail, width: width, height: height)
         }
     }

@@ -33,7 +33,9 @@ public struct StyleSheet: Sendable, Equatable {
         do {
             file = try JSONDecoder().decode(File.self, from: json)
         } catch {
-            throw StyleSheetError("styles file is not valid JSON of the form {\"separator\": \"-\", \"styles\": {\"name\": \"imageView2/...\"}}")
+            throw StyleSheetError(
+                "styles file is not valid JSON of the form {\"separator\": \"-\", \"styles\": {\"name\": \"imageView2/...\"}}"
+            )
         }
         let separatorTexts = file.separators ?? [file.separator ?? "-"]
         var separators: [Character] = []
@@ -61,16 +63,37 @@ public struct StyleSheet: Sendable, Equatable {
     /// Splits `path` into the file path and a style, when it ends in
     /// `<separator><known style>`; `nil` otherwise.
     public func match(_ path: String) -> (filePath: String, style: String, pipeline: ProcessingPipeline)? {
+        var work = 0
+        return match(path, work: &work)
+    }
+
+    /// ``match(_:)``, adding to `work` the characters it examined, so that
+    /// tests can show the cost does not grow with the path.
+    ///
+    /// A style name is at most as long as the longest in the sheet, so only
+    /// the path's last `longest + 1` characters can hold `<separator><name>`:
+    /// the work is bounded by the style names, whatever the path's length
+    /// (it used to walk every separator in the path, copying the rest of the
+    /// path at each: quadratic).
+    func match(
+        _ path: String, work: inout Int
+    ) -> (filePath: String, style: String, pipeline: ProcessingPipeline)? {
         guard !styles.isEmpty else { return nil }
+        let longest = styles.keys.lazy.map(\.count).max() ?? 0
+        let windowStart =
+            path.index(path.endIndex, offsetBy: -(longest + 1), limitedBy: path.startIndex) ?? path.startIndex
+        let window = path[windowStart...]
         for separator in separators {
-            var searchEnd = path.endIndex
-            while let index = path[..<searchEnd].lastIndex(of: separator) {
-                let name = String(path[path.index(after: index)...])
-                if let pipeline = styles[name], index > path.startIndex {
-                    return (String(path[..<index]), name, pipeline)
+            var searchEnd = window.endIndex
+            while let index = window[..<searchEnd].lastIndex(of: separator) {
+                let name = path[path.index(after: index)...]
+                work += window.distance(from: index, to: searchEnd) + name.count
+                if let pipeline = styles[String(name)], index > path.startIndex {
+                    return (String(path[..<index]), String(name), pipeline)
                 }
                 searchEnd = index
             }
+            work += window.distance(from: window.startIndex, to: searchEnd)
         }
         return nil
     }

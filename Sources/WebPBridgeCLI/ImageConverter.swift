@@ -23,6 +23,16 @@ struct ImageConverter: Sendable {
         var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
         var keepsAnimation: Bool { self == .webp || self == .apng }
         var takesQuality: Bool { self == .webp || self == .jpeg }
+        /// The image format written, `nil` for the uncompressed PAM and PPM.
+        var imageFormat: ImageFormat? {
+            switch self {
+            case .webp: .webp
+            case .jpeg: .jpeg
+            case .png: .png
+            case .apng: .apng
+            case .pam, .ppm: nil
+            }
+        }
         static let names = "webp, jpg/jpeg, png, apng, pam, ppm"
     }
 
@@ -34,16 +44,25 @@ struct ImageConverter: Sendable {
     var maxHeight: Int?
     var limits = DecodingLimits.default
 
+    /// Converts `input`. What the output format cannot hold (a canvas over
+    /// WebP's 16,383 pixels a side, say) is refused from the headers before
+    /// anything is decoded, and an animation that stays animated is
+    /// converted frame by frame, in the memory of a few frames.
     func convert(_ input: Data) throws -> Data {
-        let decoder = ImageDecoder(limits: limits)
-        if format.keepsAnimation, case .animated(let animation) = try decoder.decode(input) {
-            let scaled = try scale(animation)
+        // Damaged headers are left to the decoder below, whose errors say more.
+        if let info = try? ImageInfo(input, limits: limits) {
+            let size = ImageResizer.fittingSize(
+                width: info.width, height: info.height, maxWidth: maxWidth, maxHeight: maxHeight)
+            try format.imageFormat?.checkEncodable(width: size.width, height: size.height)
+        }
+        if format.keepsAnimation, let animation = try AnimationReader(input, limits: limits) {
+            let scaled = scale(animation)
             switch format {
             case .webp: return try webpEncoder.encode(scaled)
             default: return try APNGEncoder().encode(scaled)
             }
         }
-        let image = try decoder.decodeStill(input, fittingWidth: maxWidth, height: maxHeight)
+        let image = try ImageDecoder(limits: limits).decodeStill(input, fittingWidth: maxWidth, height: maxHeight)
         switch format {
         case .webp: return try webpEncoder.encode(image)
         case .jpeg: return try JPEGEncoder(options: .init(quality: quality ?? 90)).encode(image)
@@ -62,16 +81,13 @@ struct ImageConverter: Sendable {
         WebPEncoder(options: .init(quality: Float(quality ?? 75), lossless: lossless))
     }
 
-    private func scale(_ animation: AnimatedImage) throws -> AnimatedImage {
+    /// `animation` scaled down to fit the box, one frame at a time as it is encoded.
+    private func scale(_ animation: AnimationReader) -> MappedAnimation<AnimationReader> {
         let size = ImageResizer.fittingSize(
             width: animation.canvasWidth, height: animation.canvasHeight, maxWidth: maxWidth, maxHeight: maxHeight)
-        guard size.width != animation.canvasWidth || size.height != animation.canvasHeight else { return animation }
-        let frames = try animation.frames.map { frame in
-            AnimatedImage.Frame(
-                image: try ImageResizer().resize(frame.image, width: size.width, height: size.height),
-                durationMilliseconds: frame.durationMilliseconds)
+        let unscaled = size.width == animation.canvasWidth && size.height == animation.canvasHeight
+        return MappedAnimation(animation, canvasWidth: size.width, canvasHeight: size.height) { image in
+            unscaled ? image : try ImageResizer().resize(image, width: size.width, height: size.height)
         }
-        return AnimatedImage(
-            canvasWidth: size.width, canvasHeight: size.height, frames: frames, loopCount: animation.loopCount)
     }
 }

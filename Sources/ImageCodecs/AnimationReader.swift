@@ -1,0 +1,124 @@
+public import Foundation
+
+/// An animated WebP, APNG or GIF read one frame at a time: the headers are
+/// read (and checked against ``DecodingLimits``) when it is created, and
+/// each frame is decoded only when ``forEachFrame(_:)`` reaches it, so the
+/// decoded animation is never held whole.
+///
+/// Thread-safety: a value holding the encoded bytes; use it from any thread.
+public struct AnimationReader: AnimationFrames {
+    /// The container format.
+    public let format: ImageFormat
+    /// Canvas width in pixels.
+    public let canvasWidth: Int
+    /// Canvas height in pixels.
+    public let canvasHeight: Int
+    /// Frames, as the headers declare them.
+    public let frameCount: Int
+    /// How many times the animation plays; 0 means forever.
+    public let loopCount: Int
+    /// The limits checked from the headers and again while decoding.
+    public let limits: DecodingLimits
+    private let data: Data
+
+    /// Reads the headers of `data`; `nil` when it is a still image (JPEG,
+    /// PNG, a still WebP, an APNG or GIF of one frame).
+    ///
+    /// - Throws: ``ImageCodecError`` when the headers are damaged or the
+    ///   canvas, frame count or total pixels exceed `limits`.
+    public init?(_ data: Data, limits: DecodingLimits = .default) throws {
+        let format = try ImageFormat.sniff(data)
+        try limits.checkInput(byteCount: data.count, format: format)
+        switch format {
+        case .webp:
+            let features = try WebPFeatures(data)
+            guard features.isAnimated else { return nil }
+            let animation = try WebPDecoder(limits: limits).animationInfo(data)
+            canvasWidth = features.width
+            canvasHeight = features.height
+            frameCount = animation.frameCount
+            loopCount = animation.loopCount
+        case .apng:
+            let header = try PNGDecoder.readHeader(data)
+            guard header.frameCount > 1 else { return nil }
+            canvasWidth = header.width
+            canvasHeight = header.height
+            frameCount = header.frameCount
+            loopCount = header.loopCount ?? 0
+        case .gif:
+            let header = try GIFDecoder.readHeader(data)
+            guard header.frameCount > 1 else { return nil }
+            canvasWidth = header.width
+            canvasHeight = header.height
+            frameCount = header.frameCount
+            loopCount = header.loopCount
+        case .jpeg, .png:
+            return nil
+        }
+        try limits.checkAnimation(width: canvasWidth, height: canvasHeight, frames: frameCount, format: format)
+        self.format = format
+        self.limits = limits
+        self.data = data
+    }
+
+    /// Decodes the frames in order, calling `body` with each composited
+    /// canvas before the next is decoded.
+    ///
+    /// - Throws: ``ImageCodecError`` for damaged data, and what `body` throws.
+    public func forEachFrame(_ body: (AnimatedImage.Frame) throws -> Void) throws {
+        try visitFrames { frame in
+            try body(frame)
+            return true
+        }
+    }
+
+    /// The first composited frame, decoding nothing after it.
+    ///
+    /// - Throws: ``ImageCodecError`` for damaged data.
+    public func firstFrame() throws -> Image {
+        var first: Image?
+        try visitFrames { frame in
+            first = frame.image
+            return false
+        }
+        guard let first else { throw ImageCodecError.corrupt(format, "the animation holds no frame") }
+        return first
+    }
+
+    /// Calls `body` with each frame until it returns `false`.
+    private func visitFrames(_ body: (AnimatedImage.Frame) throws -> Bool) throws {
+        // The APNG and GIF decoders throw only ImageCodecError; anything else `body` throws waits here.
+        var failure: (any Error)?
+        func visit(_ frame: AnimatedImage.Frame) -> Bool {
+            do {
+                return try body(frame)
+            } catch {
+                failure = error
+                return false
+            }
+        }
+        switch format {
+        case .webp:
+            try data.withUnsafeBytes { raw in
+                _ = try WebPDecoder(limits: limits).forEachAnimationFrame(raw) { visit($0) }
+            }
+        case .apng:
+            try data.withByteBuffer { bytes throws(ImageCodecError) in
+                let stream = try APNGStream(parsing: bytes, limits: limits)
+                guard let control = stream.animation else {
+                    throw ImageCodecError.corrupt(.apng, "the animation control chunk went missing")
+                }
+                try APNGDecoder(limits: limits).forEachFrame(of: stream, control) { frame, _ in visit(frame) }
+            }
+        case .gif:
+            try data.withByteBuffer { bytes throws(ImageCodecError) in
+                _ = try GIFDecoder(limits: limits).forEachFrame(UnsafeRawBufferPointer(bytes)) { frame, _ in
+                    visit(frame)
+                }
+            }
+        case .jpeg, .png:
+            throw ImageCodecError(.unsupported, format: format, "\(format) is not an animation")
+        }
+        if let failure { throw failure }
+    }
+}

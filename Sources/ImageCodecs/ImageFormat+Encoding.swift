@@ -1,0 +1,27 @@
+extension ImageFormat {
+    /// The longest side the format can store: 16,383 pixels for WebP (its
+    /// 14-bit size fields), 65,535 for JPEG and GIF (16-bit fields),
+    /// 2,147,483,647 for PNG and APNG.
+    public var maxEncodableDimension: Int {
+        switch self {
+        case .webp: 16_383
+        case .jpeg, .gif: 65_535
+        case .png, .apng: Int(Int32.max)
+        }
+    }
+
+    /// Throws unless a `width`×`height` image fits the format. Converters
+    /// call it with the size read from the source's headers (after any
+    /// scaling), so what the output cannot hold is refused before anything
+    /// is decoded.
+    ///
+    /// - Throws: ``ImageCodecError`` `.invalidArgument` naming the size and the bound.
+    public func checkEncodable(width: Int, height: Int) throws(ImageCodecError) {
+        let bound = maxEncodableDimension
+        guard width <= bound, height <= bound else {
+            throw ImageCodecError(
+                .invalidArgument, format: self,
+                "\(width)x\(height) is larger than \(self) allows (\(bound.formattedWithSeparators) pixels a side)")
+        }
+    }
+}
