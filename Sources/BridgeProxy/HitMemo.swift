@@ -61,4 +61,7 @@ final class HitMemo: Sendable {
         guard image.storedAt != nil else { return }
         _ = store.withLock { $0.insert(Hit(reply: reply, image: image), for: key, cost: max(1, image.data.count)) }
     }
+
+    /// Bytes accounted and answers held.
+    var usage: (bytes: Int, count: Int) { store.withLock { ($0.totalCost, $0.count) } }
 }

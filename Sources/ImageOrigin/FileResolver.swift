@@ -20,7 +20,7 @@ import Darwin
 public struct FileResolver: Sendable {
     /// The root folder, with symbolic links resolved.
     public let root: String
-    private let resolutions = ResolutionMemory()
+    let resolutions = ResolutionMemory()
 
     /// - Throws: ``FileResolverError`` when `root` is not a readable folder.
     public init(root: String) throws(FileResolverError) {
@@ -33,6 +33,9 @@ public struct FileResolver: Sendable {
         }
         self.root = resolved
     }
+
+    /// Paths whose resolution is remembered now.
+    var rememberedCount: Int { resolutions.count }
 
     /// A file found under the root.
     public struct File: Sendable, Equatable {
@@ -113,9 +116,11 @@ public struct FileResolver: Sendable {
     /// Paths under the root and the file each resolved to, bounded in
     /// entries (forgotten all at once when full: re-resolving is merely
     /// slower, and a bound keeps random paths from growing it).
-    private final class ResolutionMemory: Sendable {
+    final class ResolutionMemory: Sendable {
         private static let capacity = 4096
         private let entries = Mutex<[String: (resolved: String, identity: Identity)]>([:])
+
+        var count: Int { entries.withLock { $0.count } }
 
         func path(for candidate: String, identity: Identity) -> String? {
             entries.withLock { entries in

@@ -12,6 +12,9 @@ final class PipelineMemory: Sendable {
 
     init(capacity: Int = 1024) { self.capacity = capacity }
 
+    /// Pipelines remembered now.
+    var count: Int { pipelines.withLock { $0.count } }
+
     /// The pipeline `fop` describes.
     /// - Throws: ``ProcessingError`` from ``ProcessingParser/parse(_:)``.
     func pipeline(for fop: String) throws(ProcessingError) -> ProcessingPipeline {

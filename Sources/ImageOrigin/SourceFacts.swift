@@ -41,6 +41,9 @@ final class SourceFacts: Sendable {
 
     init(capacity: Int = 4096) { self.capacity = capacity }
 
+    /// Files whose facts are remembered now.
+    var count: Int { entries.withLock { $0.count } }
+
     /// The facts about `file`, worked out by `derive` (outside the lock)
     /// when this version of the file is not known.
     func facts(about file: FileResolver.File, derive: (FileResolver.File) -> Facts) -> Facts {

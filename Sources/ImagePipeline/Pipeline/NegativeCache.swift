@@ -29,6 +29,9 @@ public final class NegativeCache: Sendable {
         }
     }
 
+    /// Keys remembered now (expired ones included until they are dropped).
+    public var count: Int { entries.withLock { $0.count } }
+
     /// Remembers `key` from `now` for the lifetime.
     public func insert(_ key: String, now: Date) {
         entries.withLock { entries in
