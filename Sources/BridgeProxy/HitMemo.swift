@@ -16,13 +16,34 @@ import Synchronization
 /// take the full path). A memoised answer is served only while the data
 /// cache still holds the same entry (same `storedAt`), fresh: an eviction,
 /// a removal, a failed variant or a new store sends the request down the
-/// full path again. Bounded by body bytes; the bodies are the data
-/// cache's own storage, shared, not copies.
+/// full path again.
+///
+/// Bounded in bytes, each answer charged in full: its key (which holds the
+/// client's `User-Agent` and `Accept`), the response's headers and body,
+/// the cache key and URL it came from, and the store's bookkeeping. The
+/// bodies are usually the data cache's own storage, shared, but a memoised
+/// answer can outlive its cache entry, so they are charged too. A key
+/// longer than 4 KiB (`LRUStore.defaultMaxKeyBytes`) is never memoised:
+/// such a request takes the full path every time.
 final class HitMemo: Sendable {
     struct Hit: Sendable {
         var reply: BridgeProxy.Reply
         /// The data-cache hit the reply was built from (its `storedAt` names the entry).
         var image: ImageDataResponse
+
+        /// The bytes held besides the key: the reply's headers and body, the
+        /// image's cache key, URL and headers, and 256 for the heap objects.
+        var heldBytes: Int {
+            var bytes =
+                MemoryLayout<Hit>.stride + 256 + image.cacheKey.utf8.count
+                + image.fetchedURL.absoluteString.utf8.count
+            for field in reply.response.headers { bytes += field.name.utf8.count + field.value.utf8.count + 32 }
+            for (name, value) in image.headers { bytes += name.utf8.count + value.utf8.count + 32 }
+            // The image's bytes are the reply's body, shared: counted once.
+            var body = image.data.count
+            if case .data(let data) = reply.response.body { body = max(body, data.count) }
+            return bytes + body
+        }
     }
 
     private let store: Mutex<LRUStore<Hit>>
@@ -59,7 +80,8 @@ final class HitMemo: Sendable {
     /// cache is not kept.
     func insert(_ reply: BridgeProxy.Reply, image: ImageDataResponse, for key: String) {
         guard image.storedAt != nil else { return }
-        _ = store.withLock { $0.insert(Hit(reply: reply, image: image), for: key, cost: max(1, image.data.count)) }
+        let hit = Hit(reply: reply, image: image)
+        _ = store.withLock { $0.insert(hit, for: key, cost: hit.heldBytes) }
     }
 
     /// Bytes accounted and answers held.
