@@ -12,7 +12,7 @@ struct ProxyCommand: BridgeCommand {
         abstract: "Run the bridge proxy: WebP variants to every client, transcoded where WebP cannot be shown.",
         usage: [
             "(--upstream URL | --forward) [--listen HOST:PORT] [--config FILE | --preset NAME --host HOST --width W] "
-                + "[--quality Q] [--cache-dir DIR] [--allow-host HOST]..."
+                + "[--quality Q] [--cache-dir DIR] [--allow-host HOST]... [--memory-budget SIZE]"
         ],
         discussion: """
             Image requests that a rewrite rule matches are fetched as the CDN's WebP variant through
@@ -42,6 +42,9 @@ struct ProxyCommand: BridgeCommand {
             .option(
                 "--allow-host", value: "HOST", help: "With --forward: also pass through this host (repeatable).",
                 repeatable: true),
+            .option(
+                "--memory-budget", value: "SIZE",
+                help: "Memory for caches and request bodies, e.g. 256M (default); split as the README's limits say."),
         ])
 
     enum Mode: Equatable {
@@ -55,6 +58,8 @@ struct ProxyCommand: BridgeCommand {
     let rules: RewriteSource?
     let cacheDirectory: String?
     let allowedHosts: [String]
+    /// `--memory-budget`: what every cache's bound is a share of.
+    let memoryBudget: BridgeProxy.MemoryBudget
 
     init(parsed: ParsedArguments) throws(UsageError) {
         try parsed.requirePositionals(0...0, describing: "")
@@ -79,6 +84,10 @@ struct ProxyCommand: BridgeCommand {
         rules = try RewriteSource.ifGiven(parsed)
         cacheDirectory = parsed.string("--cache-dir")
         allowedHosts = parsed.strings("--allow-host")
+        memoryBudget =
+            try parsed.string("--memory-budget").map { text throws(UsageError) in
+                BridgeProxy.MemoryBudget(totalBytes: try MemorySize.budget(text, option: "--memory-budget"))
+            } ?? BridgeProxy.MemoryBudget()
         if mode != .forward, !allowedHosts.isEmpty {
             throw UsageError("--allow-host goes with --forward; a reverse proxy fetches only its upstream")
         }
@@ -101,7 +110,7 @@ struct ProxyCommand: BridgeCommand {
         let rewriter = try makeRewriter()
         let viaToken = "webp-bridge"
         // Without a folder the bytes are kept in memory, so a page's images are not fetched twice.
-        var dataCache: any DataCaching = MemoryDataCache()
+        var dataCache: any DataCaching = MemoryDataCache(capacity: memoryBudget.dataCacheBytes)
         if let cacheDirectory {
             do {
                 dataCache = try DiskCache(folder: URL(fileURLWithPath: cacheDirectory))
@@ -115,7 +124,7 @@ struct ProxyCommand: BridgeCommand {
                 rewriter: rewriter, dataLoader: ViaStampingLoader(wrapping: loader, viaToken: viaToken),
                 dataCache: dataCache,
                 // The bridge serves encoded bytes; decoded images would only take memory.
-                memoryCache: nil))
+                memoryCache: nil, negativeCacheBytes: memoryBudget.failedVariantsBytes))
         let bridgeMode: BridgeProxy.Configuration.Mode
         switch mode {
         case .reverse(let upstream):
@@ -132,6 +141,7 @@ struct ProxyCommand: BridgeCommand {
         var configuration = BridgeProxy.Configuration(
             mode: bridgeMode, pipeline: pipeline, passthroughLoader: loader)
         configuration.viaToken = viaToken
+        configuration.memoryBudget = memoryBudget
         do {
             return try BridgeProxy(configuration: configuration)
         } catch {

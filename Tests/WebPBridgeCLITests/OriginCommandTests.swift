@@ -14,6 +14,8 @@ struct OriginCommandTests {
         (["origin", "--root", "/tmp", "--listen", "127.0.0.1:99999"], "needs a port 0-65535"),
         (["origin", "--root", "/tmp", "--quality", "0"], "option '--quality' must be between 1 and 100"),
         (["origin", "--root", "/tmp", "extra"], "unexpected argument 'extra'"),
+        (["origin", "--root", "/tmp", "--memory-budget", "9T"], "expects a size such as 256M"),
+        (["origin", "--root", "/tmp", "--memory-budget", "4096K"], "must be at least 16M"),
     ])
     func usageErrorsExitTwo(arguments: [String], message: String) async {
         let result = await CapturedIO.run(arguments)
