@@ -59,8 +59,16 @@ final class HitMemo: Sendable {
         guard headers["Via"] == nil, headers["Cache-Control"] == nil, headers["If-None-Match"] == nil,
             headers["If-Modified-Since"] == nil
         else { return nil }
-        return request.method.rawValue + "\u{0}" + (headers["Host"] ?? "") + "\u{0}" + request.target + "\u{0}"
-            + (headers["Accept"] ?? "") + "\u{0}" + (headers["User-Agent"] ?? "")
+        let host = headers["Host"] ?? ""
+        let accept = headers["Accept"] ?? ""
+        let userAgent = headers["User-Agent"] ?? ""
+        // A key the store would refuse is not even built: such requests take the full path.
+        let length =
+            request.method.rawValue.utf8.count + host.utf8.count + request.target.utf8.count + accept.utf8.count
+            + userAgent.utf8.count + 4
+        guard length <= LRUStore<Hit>.defaultMaxKeyBytes else { return nil }
+        return request.method.rawValue + "\u{0}" + host + "\u{0}" + request.target + "\u{0}" + accept + "\u{0}"
+            + userAgent
     }
 
     /// The memoised answer for `key`, if the data cache still holds its entry fresh.
