@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import TestSupport
 import Testing
 
 @testable import ImagePipeline
@@ -31,6 +32,20 @@ struct CacheMemoryBoundsTests {
         let refused = DataResponse(
             url: URL(string: long)!, statusCode: 200, headers: ["Cache-Control": "max-age=600"], body: Data([1]))
         #expect(!cache.store(refused, for: long, now: now), "a 12 KB key is not cached")
+    }
+
+    @Test func theDiskCacheRefusesKeysPastTheBound() throws {
+        let folder = try TemporaryDirectory(prefix: "disk-keys")
+        let cache = try DiskCache(folder: folder.url)
+        let now = Date()
+        for (keyBytes, kept) in [(4_000, true), (12_000, false)] {
+            let key = key(keyBytes, bytes: keyBytes)
+            let response = DataResponse(
+                url: URL(string: "http://img.test/a.jpg")!, statusCode: 200, headers: ["Cache-Control": "max-age=600"],
+                body: Data([1, 2, 3]))
+            #expect(cache.store(response, for: key, now: now) == kept, "a key of \(keyBytes) bytes")
+            #expect((cache.entry(for: key) != nil) == kept)
+        }
     }
 
     @Test func theDecodedImageCacheChargesKeys() {

@@ -1,3 +1,4 @@
+import CacheSupport
 public import Foundation
 import Synchronization
 
@@ -174,16 +175,18 @@ public final class DiskCache: DataCaching, Sendable {
     /// and its file fits ``Configuration/effectiveMaxEntrySize``; then evicts
     /// least recently used entries until the cache fits its capacity.
     ///
-    /// A `200` that is not stored (the policy refuses it, e.g. `no-store`;
-    /// it is too large; the write fails) also removes the previous entry for
-    /// `key`, which it supersedes.
+    /// A key longer than 4 KiB (`LRUStore.defaultMaxKeyBytes`, the bound of
+    /// every cache) is not stored. A `200` that is not stored (the policy
+    /// refuses it, e.g. `no-store`; it is too large; its key is too long;
+    /// the write fails) also removes the previous entry for `key`, which it
+    /// supersedes.
     ///
     /// - Returns: whether it was stored; `false` also when the file could not
     ///   be written (e.g. the disk is full). Thread-safe.
     @discardableResult
     public func store(_ response: DataResponse, for key: String, now: Date) -> Bool {
-        guard let entry = configuration.policy.entry(for: response, key: key, now: now),
-            write(entry, modified: now)
+        guard key.utf8.count <= LRUStore<CachedEntry>.defaultMaxKeyBytes,
+            let entry = configuration.policy.entry(for: response, key: key, now: now), write(entry, modified: now)
         else {
             if response.statusCode == 200 { remove(key) }
             return false
