@@ -48,6 +48,24 @@ struct CacheMemoryBoundsTests {
         }
     }
 
+    /// Tiny entries: the disk holds them easily, but each costs an index
+    /// record in memory, so their number is bounded too (one per 4 KiB of
+    /// capacity, at least 1,024).
+    @Test func theDiskCacheIndexIsBoundedInEntries() throws {
+        let folder = try TemporaryDirectory(prefix: "disk-index")
+        let capacity = 8 << 20
+        let cache = try DiskCache(folder: folder.url, configuration: .init(capacity: capacity))
+        let now = Date()
+        for index in 0..<5_000 {
+            let response = DataResponse(
+                url: URL(string: "http://img.test/\(index).jpg")!, statusCode: 200,
+                headers: ["Cache-Control": "max-age=600"], body: Data([1]))
+            cache.store(response, for: "http://img.test/\(index).jpg", now: now)
+        }
+        #expect(cache.count <= capacity / 4_096, "\(cache.count) entries in \(cache.totalBytes) bytes")
+        #expect(cache.entry(for: "http://img.test/4999.jpg") != nil, "the newest is kept")
+    }
+
     @Test func theDecodedImageCacheChargesKeys() {
         let cache = MemoryCache(capacity: 1 << 20)
         let image = DecodedImage.still(Image(width: 1, height: 1, filledWith: (1, 2, 3, 255)))

@@ -281,17 +281,20 @@ public final class DiskCache: DataCaching, Sendable {
         }
     }
 
-    /// Once the total passes the capacity, removes least recently used
-    /// entries (never `keeping`) until it is back under 90% of it, so the
-    /// sort by use happens once per many stores, not on every one. Called
-    /// under the lock: only `unlink`s, no reads.
+    /// Once the total passes the capacity, or the entries the entry limit
+    /// (``Configuration/effectiveMaxEntries``), removes least recently used
+    /// entries (never `keeping`) until both are back under 90% of their
+    /// limits, so the sort by use happens once per many stores, not on every
+    /// one. Called under the lock: only `unlink`s, no reads.
     private func evict(_ state: inout State, keeping: String?) -> Int {
-        guard state.totalBytes > configuration.capacity else { return 0 }
+        let maxEntries = configuration.effectiveMaxEntries
+        guard state.totalBytes > configuration.capacity || state.records.count > maxEntries else { return 0 }
         let target = configuration.capacity - configuration.capacity / 10
+        let entryTarget = maxEntries - maxEntries / 10
         let victims = state.records.filter { $0.key != keeping }.sorted { $0.value.lastUse < $1.value.lastUse }
         var evicted = 0
         for (name, record) in victims {
-            if state.totalBytes <= target { break }
+            if state.totalBytes <= target && state.records.count <= entryTarget { break }
             unlink(path(name))
             state.records[name] = nil
             state.totalBytes -= record.size
