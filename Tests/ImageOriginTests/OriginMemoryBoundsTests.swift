@@ -15,6 +15,22 @@ struct OriginMemoryBoundsTests {
         return String(repeating: "p", count: bytes - suffix.utf8.count) + suffix
     }
 
+    @Test func theBudgetSetsEveryShare() {
+        var configuration = ImageOrigin.Configuration(root: "/tmp")
+        #expect(configuration.memoryBudget.totalBytes == 512 << 20)
+        #expect(configuration.variantCacheBytes == 256 << 20 && configuration.sourceCacheBytes == 64 << 20)
+        configuration.memoryBudget = ImageOrigin.MemoryBudget(totalBytes: 64 << 20)
+        #expect(configuration.variantCacheBytes == 32 << 20 && configuration.sourceCacheBytes == 8 << 20)
+        configuration.variantCacheBytes = 1 << 20
+        #expect(configuration.variantCacheBytes == 1 << 20, "a share set after the budget overrides it")
+        let budget = configuration.memoryBudget
+        let shares = [
+            budget.variantCacheBytes, budget.sourceCacheBytes, budget.pipelineMemoryBytes, budget.sourceFactsBytes,
+            budget.fileResolutionBytes, budget.requestBodyBytes,
+        ]
+        #expect(shares.reduce(0, +) <= budget.totalBytes, "the shares fit the budget")
+    }
+
     @Test func theVariantCacheChargesKeys() {
         let cache = VariantCache<String>(capacity: 1 << 20)
         let keyBytes = 3_000

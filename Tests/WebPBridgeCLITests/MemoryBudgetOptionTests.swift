@@ -34,6 +34,12 @@ struct MemoryBudgetOptionTests {
         let defaults = try ProxyCommand(
             parsed: ParsedArguments(["--upstream", "http://a.test"], configuration: ProxyCommand.configuration))
         #expect(defaults.memoryBudget.totalBytes == 256 << 20)
+        let budget = defaults.memoryBudget
+        let shares = [
+            budget.dataCacheBytes, budget.hitMemoBytes, budget.failedVariantsBytes, budget.outweighsOriginalBytes,
+            budget.requestBodyBytes,
+        ]
+        #expect(shares.reduce(0, +) <= budget.totalBytes, "the shares fit the budget")
     }
 
     @Test func theOriginSplitsItsBudgetAcrossItsCaches() throws {

@@ -12,7 +12,7 @@ import Synchronization
 /// `LRUStore.defaultMaxKeyBytes` (4 KiB) is not remembered, so its request
 /// simply takes the full path again.
 public final class NegativeCache: Sendable {
-    /// 4 MiB, the default ``capacityBytes``: some 10,000 keys of 200 bytes.
+    /// 4 MiB, the default ``capacityBytes``: some 8,000 keys of 200 bytes.
     public static let defaultCapacityBytes = 4 << 20
 
     /// The most bytes held, keys and bookkeeping included.
