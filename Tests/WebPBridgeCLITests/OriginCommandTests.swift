@@ -28,7 +28,9 @@ struct OriginCommandTests {
         let noFolder = await CapturedIO.run(["origin", "--root", folder.file("missing").path])
         #expect(noFolder.status == 1 && noFolder.stderr.contains("does not exist"))
         try Data(#"{"styles": {"s": "imageView2/9"}}"#.utf8).write(to: folder.file("styles.json"))
-        let badStyles = await CapturedIO.run(["origin", "--root", folder.url.path, "--styles", folder.file("styles.json").path])
+        let badStyles = await CapturedIO.run([
+            "origin", "--root", folder.url.path, "--styles", folder.file("styles.json").path,
+        ])
         #expect(badStyles.status == 1 && badStyles.stderr.contains("style 's'"))
     }
 
@@ -60,7 +62,8 @@ struct OriginCommandTests {
         let base = String(firstLine.dropFirst("listening on ".count))
 
         let session = URLSession(configuration: .ephemeral)
-        let (data, response) = try await session.data(from: URL(string: base + "/a.jpg?imageView2/2/w/100/format/webp")!)
+        let (data, response) = try await session.data(
+            from: URL(string: base + "/a.jpg?imageView2/2/w/100/format/webp")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(try ImageInfo(data).width == 100)
         session.finishTasksAndInvalidate()
