@@ -62,6 +62,12 @@ extension BridgeProxy {
         public var passthroughLoader: any DataLoading
         /// Sizes and times.
         public var limits: Limits
+        /// The one memory budget the bridge's caches are shares of (see
+        /// ``BridgeProxy/MemoryBudget``): the bridge bounds its hit memo and
+        /// transcode-outweighs cache by it; whoever builds the pipeline
+        /// sizes its data and negative caches by the same budget. Default
+        /// 256 MiB.
+        public var memoryBudget: MemoryBudget
         /// JPEG quality and PNG compression of transcodes. Default: JPEG q90,
         /// above a WebP's q80 by SSIM.
         public var transcoder: Transcoder.Configuration
@@ -103,6 +109,7 @@ extension BridgeProxy {
             self.clientPolicy = clientPolicy ?? rewriter?.configuration.clientPolicy ?? .standard
             self.passthroughLoader = passthroughLoader ?? pipeline.configuration.dataLoader
             self.limits = limits
+            memoryBudget = MemoryBudget()
             transcoder = Transcoder.Configuration()
             let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
             transcodeConcurrency = cores

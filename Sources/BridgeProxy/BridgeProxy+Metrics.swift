@@ -1,3 +1,4 @@
+import CacheSupport
 import HTTPServer
 import ImageCodecs
 import ImagePipeline
@@ -54,6 +55,22 @@ extension BridgeProxy {
     static let transcodeWaitingFamily = MetricsRegistry.Family(
         "webpbridge_proxy_transcodes_waiting", help: "Transcodes waiting for a core now.")
 
+    static let dataCacheBytesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_data_cache_bytes",
+        help: "Bytes held by the in-memory data cache, keys and metadata included (0 with a disk cache).")
+    static let hitMemoBytesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_hit_memo_bytes", help: "Bytes held by the memo of ready answers, keys included.")
+    static let failedVariantsBytesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_failed_variants_bytes",
+        help: "Bytes held by the pipeline's failed-variant cache, keys included.")
+    static let outweighsBytesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_outweighs_original_bytes",
+        help: "Bytes held by the cache of images whose transcode outweighs the original, keys included.")
+    static let memoryBudgetFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_memory_budget_bytes", help: "The configured memory budget the caches are shares of.")
+    static let residentBytesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_resident_bytes", help: "Resident memory of the process (VmRSS; Linux only).")
+
     /// Where bytes went, the label of the byte counters.
     enum Path: String, Sendable {
         case image
@@ -105,6 +122,14 @@ extension BridgeProxy {
         let load = transcodeQueue.load
         metrics.set(Self.transcodeRunningFamily, to: Double(load.running))
         metrics.set(Self.transcodeWaitingFamily, to: Double(load.waiting))
+        let pipeline = configuration.pipeline
+        let dataCacheBytes = (pipeline.configuration.dataCache as? MemoryDataCache)?.totalBytes ?? 0
+        metrics.set(Self.dataCacheBytesFamily, to: Double(dataCacheBytes))
+        metrics.set(Self.hitMemoBytesFamily, to: Double(hitMemo.usage.bytes))
+        metrics.set(Self.failedVariantsBytesFamily, to: Double(pipeline.negativeCacheBytes))
+        metrics.set(Self.outweighsBytesFamily, to: Double(transcodeOutweighsOriginal.totalBytes))
+        metrics.set(Self.memoryBudgetFamily, to: Double(configuration.memoryBudget.totalBytes))
+        if let resident = ResidentMemory.currentBytes { metrics.set(Self.residentBytesFamily, to: Double(resident)) }
         return metrics.render()
     }
 }

@@ -41,7 +41,7 @@ public final class BridgeProxy: HTTPHandler {
     /// transcoding again or asking the upstream for the original's size.
     let transcodeOutweighsOriginal: NegativeCache
     /// Ready answers to repeated cache hits (see ``HitMemo``).
-    let hitMemo = HitMemo(capacityBytes: 32 << 20)
+    let hitMemo: HitMemo
 
     /// The path prefix of the bridge's own endpoints.
     public static let localPathPrefix = "/__bridge/"
@@ -60,7 +60,9 @@ public final class BridgeProxy: HTTPHandler {
         transcoder = Transcoder(configuration: configuration.transcoder)
         redirects = router.reversePrefix.map(RedirectLocation.init(upstreamPrefix:))
         transcodeOutweighsOriginal = NegativeCache(
-            lifetime: configuration.pipeline.configuration.negativeCacheLifetime)
+            lifetime: configuration.pipeline.configuration.negativeCacheLifetime,
+            capacityBytes: configuration.memoryBudget.outweighsOriginalBytes)
+        hitMemo = HitMemo(capacityBytes: configuration.memoryBudget.hitMemoBytes)
         registerMetrics()
     }
 
@@ -73,7 +75,6 @@ public final class BridgeProxy: HTTPHandler {
         /// bridge answered without asking the upstream.
         var upstreamBytes: Int?
     }
-
 
     /// Answers one request: locally, from the image path, or by passing it
     /// through. Never throws and never hangs beyond the upstream timeouts:

@@ -16,13 +16,34 @@ import ConcurrencySupport
 /// take the full path). A memoised answer is served only while the data
 /// cache still holds the same entry (same `storedAt`), fresh: an eviction,
 /// a removal, a failed variant or a new store sends the request down the
-/// full path again. Bounded by body bytes; the bodies are the data
-/// cache's own storage, shared, not copies.
+/// full path again.
+///
+/// Bounded in bytes, each answer charged in full: its key (which holds the
+/// client's `User-Agent` and `Accept`), the response's headers and body,
+/// the cache key and URL it came from, and the store's bookkeeping. The
+/// bodies are usually the data cache's own storage, shared, but a memoised
+/// answer can outlive its cache entry, so they are charged too. A key
+/// longer than 4 KiB (`LRUStore.defaultMaxKeyBytes`) is never memoised:
+/// such a request takes the full path every time.
 final class HitMemo: Sendable {
     struct Hit: Sendable {
         var reply: BridgeProxy.Reply
         /// The data-cache hit the reply was built from (its `storedAt` names the entry).
         var image: ImageDataResponse
+
+        /// The bytes held besides the key: the reply's headers and body, the
+        /// image's cache key, URL and headers, and 256 for the heap objects.
+        var heldBytes: Int {
+            var bytes =
+                MemoryLayout<Hit>.stride + 256 + image.cacheKey.utf8.count
+                + image.fetchedURL.absoluteString.utf8.count
+            for field in reply.response.headers { bytes += field.name.utf8.count + field.value.utf8.count + 32 }
+            for (name, value) in image.headers { bytes += name.utf8.count + value.utf8.count + 32 }
+            // The image's bytes are the reply's body, shared: counted once.
+            var body = image.data.count
+            if case .data(let data) = reply.response.body { body = max(body, data.count) }
+            return bytes + body
+        }
     }
 
     private let store: Lock<LRUStore<Hit>>
@@ -38,8 +59,16 @@ final class HitMemo: Sendable {
         guard headers["Via"] == nil, headers["Cache-Control"] == nil, headers["If-None-Match"] == nil,
             headers["If-Modified-Since"] == nil
         else { return nil }
-        return request.method.rawValue + "\u{0}" + (headers["Host"] ?? "") + "\u{0}" + request.target + "\u{0}"
-            + (headers["Accept"] ?? "") + "\u{0}" + (headers["User-Agent"] ?? "")
+        let host = headers["Host"] ?? ""
+        let accept = headers["Accept"] ?? ""
+        let userAgent = headers["User-Agent"] ?? ""
+        // A key the store would refuse is not even built: such requests take the full path.
+        let length =
+            request.method.rawValue.utf8.count + host.utf8.count + request.target.utf8.count + accept.utf8.count
+            + userAgent.utf8.count + 4
+        guard length <= LRUStore<Hit>.defaultMaxKeyBytes else { return nil }
+        return request.method.rawValue + "\u{0}" + host + "\u{0}" + request.target + "\u{0}" + accept + "\u{0}"
+            + userAgent
     }
 
     /// The memoised answer for `key`, if the data cache still holds its entry fresh.
@@ -59,6 +88,10 @@ final class HitMemo: Sendable {
     /// cache is not kept.
     func insert(_ reply: BridgeProxy.Reply, image: ImageDataResponse, for key: String) {
         guard image.storedAt != nil else { return }
-        _ = store.withLock { $0.insert(Hit(reply: reply, image: image), for: key, cost: max(1, image.data.count)) }
+        let hit = Hit(reply: reply, image: image)
+        _ = store.withLock { $0.insert(hit, for: key, cost: hit.heldBytes) }
     }
+
+    /// Bytes accounted and answers held.
+    var usage: (bytes: Int, count: Int) { store.withLock { ($0.totalCost, $0.count) } }
 }

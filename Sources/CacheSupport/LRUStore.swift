@@ -3,9 +3,15 @@
 /// `MemoryDataCache` and the origin's `VariantCache`, each of which keeps
 /// its own lock, rules and counters around one of these.
 ///
-/// Each entry has a cost (bytes, pixels — whatever the owner bounds); after
-/// every ``insert(_:for:cost:)`` the total is at most ``capacity``. Reading a
-/// value with ``value(for:)`` makes it the most recently used.
+/// Bounded in bytes, and every entry is charged in full: the owner's cost
+/// (the bytes its value holds — body, headers, metadata), plus the key's
+/// UTF-8 bytes, plus ``entryOverhead`` for the store's own bookkeeping
+/// (its slot, its dictionary entry, the key's heap object). So a flood of
+/// long keys with small values evicts as surely as large values do, and
+/// every cache built on a store is bounded by construction. After every
+/// ``insert(_:for:cost:)`` ``totalCost`` is at most ``capacity``. A key
+/// longer than ``maxKeyBytes`` is not kept at all. Reading a value with
+/// ``value(for:)`` makes it the most recently used.
 ///
 /// A doubly linked list threaded through an array of slots, found by a
 /// dictionary from key to slot, so lookups, inserts, removals and each
@@ -21,7 +27,8 @@ public struct LRUStore<Value> {
         public let key: String
         /// The value it held.
         public let value: Value
-        /// What it counted against the capacity.
+        /// The owner's cost given when it was inserted (the store charged
+        /// ``LRUStore/charge(forKey:cost:)`` for it).
         public let cost: Int
     }
 
@@ -29,13 +36,38 @@ public struct LRUStore<Value> {
         var key: String
         /// `nil` only while the slot is free, so a freed value is released.
         var value: Value?
+        /// The owner's cost, as given.
         var cost: Int
+        /// What the entry counts against the capacity: cost, key and overhead.
+        var charge: Int
         var older: Int?
         var newer: Int?
     }
 
-    /// The most total cost kept.
+    /// The most bytes charged in total.
     public let capacity: Int
+    /// Keys longer than this many UTF-8 bytes are not kept.
+    public let maxKeyBytes: Int
+    /// What each entry is charged besides its cost and key: ``entryOverhead``.
+    private let overhead: Int
+
+    /// 4 KiB: the default ``maxKeyBytes``. Longer than any URL a browser
+    /// sends for an image, far shorter than what a client can put in a
+    /// target or header to flood a cache.
+    public static var defaultMaxKeyBytes: Int { 4096 }
+
+    /// The bytes charged for each entry on top of its cost and its key:
+    /// the store's slot and dictionary entry (twice their size, for the
+    /// slack of growing arrays and hash tables) and 64 bytes for the key's
+    /// heap object header and allocator rounding.
+    public static var entryOverhead: Int {
+        2 * (MemoryLayout<Node>.stride + MemoryLayout<String>.stride + 2 * MemoryLayout<Int>.stride) + 64
+    }
+
+    /// What an entry under `key` costing `cost` counts against the capacity.
+    public static func charge(forKey key: String, cost: Int) -> Int {
+        cost + key.utf8.count + entryOverhead
+    }
 
     private var slotByKey: [String: Int] = [:]
     private var nodes: [Node] = []
@@ -43,14 +75,36 @@ public struct LRUStore<Value> {
     private var oldest: Int?
     private var newest: Int?
 
-    /// The sum of the costs of the entries held; never above ``capacity``.
+    /// The bytes charged for the entries held — costs, keys and
+    /// overheads; never above ``capacity``.
     public private(set) var totalCost = 0
 
     /// Creates an empty store.
-    /// - Parameter capacity: The most total cost kept; not negative.
-    public init(capacity: Int) {
+    /// - Parameters:
+    ///   - capacity: The most bytes charged in total; not negative.
+    ///   - maxKeyBytes: Longer keys are not kept; by default
+    ///     ``defaultMaxKeyBytes`` (4 KiB).
+    public init(capacity: Int, maxKeyBytes: Int = LRUStore.defaultMaxKeyBytes) {
+        self.init(capacity: capacity, maxKeyBytes: maxKeyBytes, overhead: Self.entryOverhead)
+    }
+
+    /// A store charging `overhead` per entry instead of ``entryOverhead``:
+    /// for tests of the eviction order in round numbers.
+    init(capacity: Int, maxKeyBytes: Int = LRUStore.defaultMaxKeyBytes, overhead: Int) {
         precondition(capacity >= 0, "an LRUStore's capacity cannot be negative")
+        precondition(maxKeyBytes >= 0, "an LRUStore's key bound cannot be negative")
+        precondition(overhead >= 0, "an LRUStore's entry overhead cannot be negative")
         self.capacity = capacity
+        self.maxKeyBytes = maxKeyBytes
+        self.overhead = overhead
+    }
+
+    /// Whether an entry under `key` costing `cost` would be kept: its key
+    /// is within ``maxKeyBytes`` and its charge within ``capacity``. Owners
+    /// that keep an old value rather than lose it to a refused insert ask
+    /// this first.
+    public func admits(key: String, cost: Int) -> Bool {
+        key.utf8.count <= maxKeyBytes && cost + key.utf8.count + overhead <= capacity
     }
 
     /// Entries held.
@@ -84,33 +138,37 @@ public struct LRUStore<Value> {
     /// any value already there, then evicts least recently used entries
     /// until the total cost fits ``capacity``.
     ///
-    /// A value costing more than the whole capacity is not kept, and the
-    /// value it would have replaced is removed all the same: the store never
-    /// answers with a value an insert superseded. Owners that would rather
-    /// keep the old value check the cost first.
+    /// A key longer than ``maxKeyBytes``, or an entry whose charge (see
+    /// ``charge(forKey:cost:)``) exceeds the whole capacity, is not kept,
+    /// and the value it would have replaced is removed all the same: the
+    /// store never answers with a value an insert superseded. Owners that
+    /// would rather keep the old value ask ``admits(key:cost:)`` first.
     ///
     /// - Parameters:
     ///   - value: The value to keep.
     ///   - key: Its key.
-    ///   - cost: What it counts against ``capacity``; not negative.
+    ///   - cost: The bytes the value holds (body, headers, metadata); not
+    ///     negative. The store adds the key and ``entryOverhead``.
     /// - Returns: The entries evicted to make room, least recently used
     ///   first; neither the replaced value nor a refused one is among them.
     @discardableResult
     public mutating func insert(_ value: Value, for key: String, cost: Int) -> [Entry] {
         precondition(cost >= 0, "an LRUStore entry's cost cannot be negative")
-        guard cost <= capacity else {
+        guard admits(key: key, cost: cost) else {
             remove(key)
             return []
         }
+        let charge = cost + key.utf8.count + overhead
         if let slot = slotByKey[key] {
-            totalCost += cost - nodes[slot].cost
+            totalCost += charge - nodes[slot].charge
             nodes[slot].value = value
             nodes[slot].cost = cost
+            nodes[slot].charge = charge
             moveToNewest(slot)
         } else {
-            let slot = allocate(Node(key: key, value: value, cost: cost, older: nil, newer: nil))
+            let slot = allocate(Node(key: key, value: value, cost: cost, charge: charge, older: nil, newer: nil))
             slotByKey[key] = slot
-            totalCost += cost
+            totalCost += charge
             linkAsNewest(slot)
         }
         var evicted: [Entry] = []
@@ -136,7 +194,7 @@ public struct LRUStore<Value> {
 
     /// Removes every entry and gives the storage back.
     public mutating func removeAll() {
-        self = LRUStore(capacity: capacity)
+        self = LRUStore(capacity: capacity, maxKeyBytes: maxKeyBytes, overhead: overhead)
     }
 
     // MARK: - The list
@@ -153,8 +211,8 @@ public struct LRUStore<Value> {
     private mutating func removeSlot(_ slot: Int) {
         unlink(slot)
         slotByKey[nodes[slot].key] = nil
-        totalCost -= nodes[slot].cost
-        nodes[slot] = Node(key: "", value: nil, cost: 0, older: nil, newer: nil)
+        totalCost -= nodes[slot].charge
+        nodes[slot] = Node(key: "", value: nil, cost: 0, charge: 0, older: nil, newer: nil)
         freeSlots.append(slot)
     }
 

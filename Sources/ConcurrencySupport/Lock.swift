@@ -9,8 +9,8 @@
 /// Mutable state guarded by a lock: the project's one lock type.
 ///
 /// It replaces `Synchronization.Mutex` for two reasons, both measured:
-/// - `Mutex` needs iOS 18 / macOS 15, above the floor an app can use;
-/// - on Linux `Mutex` is a bare futex that ThreadSanitizer does not see, so
+/// - `Lock` needs iOS 18 / macOS 15, above the floor an app can use;
+/// - on Linux `Lock` is a bare futex that ThreadSanitizer does not see, so
 ///   every access made under it was reported as a race and TSan's runtime
 ///   then crashed. This lock is a `pthread_mutex_t` on Linux and an
 ///   `os_unfair_lock` on Apple platforms; ThreadSanitizer understands both,

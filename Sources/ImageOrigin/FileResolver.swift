@@ -1,10 +1,11 @@
+import CacheSupport
 public import Foundation
 import ConcurrencySupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Maps request paths onto files under a root folder, refusing anything that
@@ -20,10 +21,18 @@ import Darwin
 public struct FileResolver: Sendable {
     /// The root folder, with symbolic links resolved.
     public let root: String
-    private let resolutions = ResolutionMemory()
+    let resolutions: ResolutionMemory
 
+    /// 1 MiB, the default bound on remembered resolutions.
+    public static let defaultMemoryBytes = 1 << 20
+
+    /// - Parameters:
+    ///   - root: The folder whose files are served.
+    ///   - memoryBytes: The most bytes of remembered resolutions, paths
+    ///     included; 1 MiB by default.
     /// - Throws: ``FileResolverError`` when `root` is not a readable folder.
-    public init(root: String) throws(FileResolverError) {
+    public init(root: String, memoryBytes: Int = FileResolver.defaultMemoryBytes) throws(FileResolverError) {
+        resolutions = ResolutionMemory(capacityBytes: memoryBytes)
         guard let resolved = Self.realPath(root) else {
             throw FileResolverError("root folder '\(root)' does not exist")
         }
@@ -33,6 +42,9 @@ public struct FileResolver: Sendable {
         }
         self.root = resolved
     }
+
+    /// Paths whose resolution is remembered now.
+    var rememberedCount: Int { resolutions.count }
 
     /// A file found under the root.
     public struct File: Sendable, Equatable {
@@ -61,7 +73,9 @@ public struct FileResolver: Sendable {
             return .failure(.forbidden)
         }
         let segments = decoded.split(separator: "/", omittingEmptySubsequences: true)
-        if segments.contains(where: { $0 == ".." || $0 == "." }) || decoded.utf8.contains(UInt8(ascii: "\\")) { return .failure(.forbidden) }
+        if segments.contains(where: { $0 == ".." || $0 == "." }) || decoded.utf8.contains(UInt8(ascii: "\\")) {
+            return .failure(.forbidden)
+        }
         guard !segments.isEmpty else { return .failure(.notFound) }
         let candidate = root + "/" + segments.joined(separator: "/")
         // Follows links: describes the file that `realpath` would lead to.
@@ -79,15 +93,16 @@ public struct FileResolver: Sendable {
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else { return .failure(.notFound) }
         #if canImport(Darwin)
-        let modified = info.st_mtimespec
+            let modified = info.st_mtimespec
         #else
-        let modified = info.st_mtim
+            let modified = info.st_mtim
         #endif
         let nanoseconds = Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec)
         return .success(
             File(
                 path: resolved, size: Int(info.st_size),
-                modified: Date(timeIntervalSince1970: TimeInterval(modified.tv_sec) + TimeInterval(modified.tv_nsec) / 1e9),
+                modified: Date(
+                    timeIntervalSince1970: TimeInterval(modified.tv_sec) + TimeInterval(modified.tv_nsec) / 1e9),
                 inode: UInt64(info.st_ino), device: UInt64(info.st_dev), modifiedNanoseconds: nanoseconds))
     }
 
@@ -111,23 +126,37 @@ public struct FileResolver: Sendable {
     }
 
     /// Paths under the root and the file each resolved to, bounded in
-    /// entries (forgotten all at once when full: re-resolving is merely
-    /// slower, and a bound keeps random paths from growing it).
-    private final class ResolutionMemory: Sendable {
-        private static let capacity = 4096
-        private let entries = Lock<[String: (resolved: String, identity: Identity)]>([:])
+    /// bytes, both paths included (an `LRUStore`: re-resolving is merely
+    /// slower, and the bound keeps random paths from growing it; a path
+    /// past the store's 4 KiB key bound is never remembered).
+    final class ResolutionMemory: Sendable {
+        private struct Entry {
+            var resolved: String
+            var identity: Identity
+        }
+
+        private let entries: Lock<LRUStore<Entry>>
+
+        init(capacityBytes: Int) {
+            entries = Lock(LRUStore(capacity: max(0, capacityBytes)))
+        }
+
+        var count: Int { entries.withLock { $0.count } }
+
+        var totalBytes: Int { entries.withLock { $0.totalCost } }
 
         func path(for candidate: String, identity: Identity) -> String? {
             entries.withLock { entries in
-                guard let entry = entries[candidate], entry.identity == identity else { return nil }
+                guard let entry = entries.value(for: candidate), entry.identity == identity else { return nil }
                 return entry.resolved
             }
         }
 
         func remember(_ resolved: String, for candidate: String, identity: Identity) {
-            entries.withLock { entries in
-                if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-                entries[candidate] = (resolved, identity)
+            // The resolved path is a heap string of its own: 32 bytes for its header.
+            let cost = MemoryLayout<Entry>.stride + resolved.utf8.count + 32
+            entries.withLock {
+                _ = $0.insert(Entry(resolved: resolved, identity: identity), for: candidate, cost: cost)
             }
         }
     }

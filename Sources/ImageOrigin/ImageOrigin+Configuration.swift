@@ -12,10 +12,22 @@ extension ImageOrigin {
         public var autoWebP: Bool
         /// Qualities and limits of transformations.
         public var transformer: ImageTransformer.Configuration
-        /// Bytes of transformed variants kept in memory. Default 256 MiB.
+        /// The one memory budget every cache's bound is a share of (see
+        /// ``ImageOrigin/MemoryBudget``). Default 512 MiB. Setting it sets
+        /// ``variantCacheBytes`` and ``sourceCacheBytes`` to their shares;
+        /// set those after it to override one.
+        public var memoryBudget: MemoryBudget {
+            didSet {
+                variantCacheBytes = memoryBudget.variantCacheBytes
+                sourceCacheBytes = memoryBudget.sourceCacheBytes
+            }
+        }
+        /// Bytes of transformed variants kept in memory, keys included.
+        /// Default: the budget's share, 1/2 (256 MiB).
         public var variantCacheBytes: Int
-        /// Bytes of source files kept in memory to serve them as they are;
-        /// 0 serves every file from disk. Default 64 MiB.
+        /// Bytes of source files kept in memory to serve them as they are,
+        /// keys included; 0 serves every file from disk. Default: the
+        /// budget's share, 1/8 (64 MiB).
         public var sourceCacheBytes: Int
         /// Files up to this size are served from memory (up to
         /// ``sourceCacheBytes``), larger ones from disk. Default 1 MiB.
@@ -32,7 +44,7 @@ extension ImageOrigin {
         public init(
             root: String, styles: StyleSheet = .empty, autoWebP: Bool = false,
             transformer: ImageTransformer.Configuration = ImageTransformer.Configuration(),
-            variantCacheBytes: Int = 256 << 20, sourceCacheBytes: Int = 64 << 20,
+            memoryBudget: MemoryBudget = MemoryBudget(), variantCacheBytes: Int? = nil, sourceCacheBytes: Int? = nil,
             maxMemoryServedFileBytes: Int = 1 << 20,
             maxConcurrentTransforms: Int = ProcessInfo.processInfo.activeProcessorCount,
             maxQueuedTransforms: Int = 64, cacheControl: String = "public, max-age=86400", retryAfterSeconds: Int = 1
@@ -41,8 +53,9 @@ extension ImageOrigin {
             self.styles = styles
             self.autoWebP = autoWebP
             self.transformer = transformer
-            self.variantCacheBytes = variantCacheBytes
-            self.sourceCacheBytes = sourceCacheBytes
+            self.memoryBudget = memoryBudget
+            self.variantCacheBytes = variantCacheBytes ?? memoryBudget.variantCacheBytes
+            self.sourceCacheBytes = sourceCacheBytes ?? memoryBudget.sourceCacheBytes
             self.maxMemoryServedFileBytes = maxMemoryServedFileBytes
             self.maxConcurrentTransforms = maxConcurrentTransforms
             self.maxQueuedTransforms = maxQueuedTransforms

@@ -1,3 +1,4 @@
+import CacheSupport
 import Foundation
 import HTTPServer
 
@@ -11,7 +12,19 @@ extension ImageOrigin {
     static let cacheFamily = MetricsRegistry.Family(
         "webpbridge_origin_variant_cache_total", help: "Variant cache lookups, by result.")
     static let cacheBytesFamily = MetricsRegistry.Family(
-        "webpbridge_origin_variant_cache_bytes", help: "Bytes held by the variant cache.")
+        "webpbridge_origin_variant_cache_bytes", help: "Bytes held by the variant cache, keys included.")
+    static let sourceCacheBytesFamily = MetricsRegistry.Family(
+        "webpbridge_origin_source_cache_bytes", help: "Bytes held by the cache of small source files, keys included.")
+    static let pipelineMemoryBytesFamily = MetricsRegistry.Family(
+        "webpbridge_origin_pipeline_memory_bytes", help: "Bytes held by the parsed-fop memory, fops included.")
+    static let sourceFactsBytesFamily = MetricsRegistry.Family(
+        "webpbridge_origin_source_facts_bytes", help: "Bytes held by the source-file facts, paths included.")
+    static let fileResolutionsBytesFamily = MetricsRegistry.Family(
+        "webpbridge_origin_file_resolutions_bytes", help: "Bytes held by the resolved-path memory, paths included.")
+    static let memoryBudgetFamily = MetricsRegistry.Family(
+        "webpbridge_origin_memory_budget_bytes", help: "The configured memory budget the caches are shares of.")
+    static let residentBytesFamily = MetricsRegistry.Family(
+        "webpbridge_origin_resident_bytes", help: "Resident memory of the process (VmRSS; Linux only).")
 
     /// Counts the response; `fileSize`, when known, spares a `stat` of a file body.
     func record(_ response: HTTPResponse, for request: HTTPRequest, fileSize: Int? = nil) {
@@ -34,6 +47,12 @@ extension ImageOrigin {
 
     func renderMetrics() -> String {
         metrics.set(Self.cacheBytesFamily, to: Double(variants.statistics.bytes))
+        metrics.set(Self.sourceCacheBytesFamily, to: Double(sourceFiles.statistics.bytes))
+        metrics.set(Self.pipelineMemoryBytesFamily, to: Double(pipelines.totalBytes))
+        metrics.set(Self.sourceFactsBytesFamily, to: Double(sources.totalBytes))
+        metrics.set(Self.fileResolutionsBytesFamily, to: Double(files.resolutions.totalBytes))
+        metrics.set(Self.memoryBudgetFamily, to: Double(configuration.memoryBudget.totalBytes))
+        if let resident = ResidentMemory.currentBytes { metrics.set(Self.residentBytesFamily, to: Double(resident)) }
         return metrics.render()
     }
 }

@@ -18,8 +18,8 @@ public final class ImageOrigin: HTTPHandler {
     let transformer: ImageTransformer
     let variants: VariantCache<Variant>
     let queue: WorkQueue
-    let sources = SourceFacts()
-    let pipelines = PipelineMemory()
+    let sources: SourceFacts
+    let pipelines: PipelineMemory
     /// Small source files served from memory (see `sourceBytes(of:tag:)`).
     let sourceFiles: VariantCache<Data>
 
@@ -32,7 +32,10 @@ public final class ImageOrigin: HTTPHandler {
     /// - Throws: ``FileResolverError`` when the root is not a folder.
     public init(configuration: Configuration) throws(FileResolverError) {
         self.configuration = configuration
-        files = try FileResolver(root: configuration.root)
+        let budget = configuration.memoryBudget
+        files = try FileResolver(root: configuration.root, memoryBytes: budget.fileResolutionBytes)
+        sources = SourceFacts(capacityBytes: budget.sourceFactsBytes)
+        pipelines = PipelineMemory(capacityBytes: budget.pipelineMemoryBytes)
         transformer = ImageTransformer(configuration: configuration.transformer)
         variants = VariantCache(capacity: configuration.variantCacheBytes)
         sourceFiles = VariantCache(capacity: configuration.sourceCacheBytes)

@@ -1,3 +1,4 @@
+import CacheSupport
 import ImageCodecs
 import ConcurrencySupport
 
@@ -6,7 +7,9 @@ import ConcurrencySupport
 /// keys) and its `Last-Modified` text — worked out once and reused while
 /// the file keeps its identity (device, inode, size, modification time), so
 /// a popular file is not opened and read, nor its dates formatted, per
-/// request. Bounded in entries; forgotten all at once when full.
+/// request. Bounded in bytes, paths included (an `LRUStore`: the least
+/// recently used file goes first); a path longer than
+/// `LRUStore.defaultMaxKeyBytes` (4 KiB) is worked out for every request.
 ///
 /// Thread-safe: one `Lock` guards the entries.
 final class SourceFacts: Sendable {
@@ -36,21 +39,29 @@ final class SourceFacts: Sendable {
         }
     }
 
-    private let capacity: Int
-    private let entries = Lock<[String: Entry]>([:])
+    private let entries: Lock<LRUStore<Entry>>
 
-    init(capacity: Int = 4096) { self.capacity = capacity }
+    /// - Parameter capacityBytes: The most bytes held; see
+    ///   ``ImageOrigin/MemoryBudget/sourceFactsBytes``.
+    init(capacityBytes: Int) {
+        entries = Lock(LRUStore(capacity: max(0, capacityBytes)))
+    }
+
+    /// Files whose facts are remembered now.
+    var count: Int { entries.withLock { $0.count } }
+
+    /// Bytes accounted now, paths included.
+    var totalBytes: Int { entries.withLock { $0.totalCost } }
 
     /// The facts about `file`, worked out by `derive` (outside the lock)
     /// when this version of the file is not known.
     func facts(about file: FileResolver.File, derive: (FileResolver.File) -> Facts) -> Facts {
         let version = Version(file)
-        if let known = entries.withLock({ $0[file.path] }), known.version == version { return known.facts }
+        if let known = entries.withLock({ $0.value(for: file.path) }), known.version == version { return known.facts }
         let facts = derive(file)
-        entries.withLock { entries in
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[file.path] = Entry(version: version, facts: facts)
-        }
+        // The tag and date are heap strings of their own; 32 bytes each for their headers.
+        let cost = MemoryLayout<Entry>.stride + facts.tag.utf8.count + facts.lastModified.utf8.count + 64
+        entries.withLock { _ = $0.insert(Entry(version: version, facts: facts), for: file.path, cost: cost) }
         return facts
     }
 }

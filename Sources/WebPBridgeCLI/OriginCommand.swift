@@ -7,7 +7,7 @@ struct OriginCommand: BridgeCommand {
     static let configuration = CommandConfiguration(
         commandName: "origin",
         abstract: "Serve a folder of images with Qiniu's imageView2/imageMogr2 grammar.",
-        usage: ["--root DIR [--listen HOST:PORT] [--styles FILE] [--auto-webp] [--quality Q]"],
+        usage: ["--root DIR [--listen HOST:PORT] [--styles FILE] [--auto-webp] [--quality Q] [--memory-budget SIZE]"],
         discussion: """
             Serves GET and HEAD for the files under DIR; '?imageView2/<mode>/w/<W>/h/<H>/format/<f>/q/<Q>',
             '?imageMogr2/thumbnail/<geometry>/format/<f>/quality/<Q>' and '|' pipelines make variants,
@@ -20,10 +20,14 @@ struct OriginCommand: BridgeCommand {
             """,
         options: [
             .option("--root", value: "DIR", help: "The folder of images to serve (required)."),
-            .option("--listen", value: "HOST:PORT", help: "Where to listen (default 127.0.0.1:8081; port 0 picks one)."),
+            .option(
+                "--listen", value: "HOST:PORT", help: "Where to listen (default 127.0.0.1:8081; port 0 picks one)."),
             .option("--styles", value: "FILE", help: "A JSON styles file for style suffixes."),
             .flag("--auto-webp", help: "Serve WebP to clients whose Accept lists image/webp."),
             .option("--quality", value: "Q", help: "Default WebP quality of variants, 1-100 (default 80)."),
+            .option(
+                "--memory-budget", value: "SIZE",
+                help: "Memory for caches and request bodies, e.g. 512M (default); split as the README's limits say."),
         ])
 
     var root: String
@@ -31,17 +35,24 @@ struct OriginCommand: BridgeCommand {
     var stylesPath: String?
     var autoWebP: Bool
     var quality: Int?
+    /// `--memory-budget`: what every cache's bound is a share of.
+    var memoryBudget: ImageOrigin.MemoryBudget
 
     init(parsed: ParsedArguments) throws(UsageError) {
         try parsed.requirePositionals(0...0, describing: "")
         guard let root = parsed.string("--root") else { throw UsageError("missing --root DIR") }
         self.root = root
-        listen = try parsed.string("--listen").map { text throws(UsageError) in
-            try ListenAddress(parsing: text, option: "--listen")
-        } ?? ListenAddress(host: "127.0.0.1", port: 8081)
+        listen =
+            try parsed.string("--listen").map { text throws(UsageError) in
+                try ListenAddress(parsing: text, option: "--listen")
+            } ?? ListenAddress(host: "127.0.0.1", port: 8081)
         stylesPath = parsed.string("--styles")
         autoWebP = parsed.flag("--auto-webp")
         quality = try parsed.int("--quality", in: 1...100)
+        memoryBudget =
+            try parsed.string("--memory-budget").map { text throws(UsageError) in
+                ImageOrigin.MemoryBudget(totalBytes: try MemorySize.budget(text, option: "--memory-budget"))
+            } ?? ImageOrigin.MemoryBudget()
     }
 
     func makeOrigin() throws -> ImageOrigin {
@@ -53,7 +64,8 @@ struct OriginCommand: BridgeCommand {
                 throw CommandFailure("\(stylesPath): \(error.message)")
             }
         }
-        var configuration = ImageOrigin.Configuration(root: root, styles: styles, autoWebP: autoWebP)
+        var configuration = ImageOrigin.Configuration(
+            root: root, styles: styles, autoWebP: autoWebP, memoryBudget: memoryBudget)
         if let quality { configuration.transformer.defaultWebPQuality = quality }
         do {
             return try ImageOrigin(configuration: configuration)

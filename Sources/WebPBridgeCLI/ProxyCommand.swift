@@ -12,7 +12,7 @@ struct ProxyCommand: BridgeCommand {
         abstract: "Run the bridge proxy: WebP variants to every client, transcoded where WebP cannot be shown.",
         usage: [
             "(--upstream URL | --forward) [--listen HOST:PORT] [--config FILE | --preset NAME --host HOST --width W] "
-                + "[--quality Q] [--cache-dir DIR] [--allow-host HOST[:PORT]]..."
+                + "[--quality Q] [--cache-dir DIR] [--allow-host HOST[:PORT]]... [--memory-budget SIZE]"
         ],
         discussion: """
             Image requests that a rewrite rule matches are fetched as the CDN's WebP variant through
@@ -51,6 +51,9 @@ struct ProxyCommand: BridgeCommand {
                 "--allow-host", value: "HOST[:PORT]",
                 help: "With --forward: also pass through this host, on PORT or 80/443 (repeatable).",
                 repeatable: true),
+            .option(
+                "--memory-budget", value: "SIZE",
+                help: "Memory for caches and request bodies, e.g. 256M (default); split as the README's limits say."),
         ])
 
     enum Mode: Equatable {
@@ -64,6 +67,8 @@ struct ProxyCommand: BridgeCommand {
     let rules: RewriteSource?
     let cacheDirectory: String?
     let allowedHosts: [String]
+    /// `--memory-budget`: what every cache's bound is a share of.
+    let memoryBudget: BridgeProxy.MemoryBudget
 
     init(parsed: ParsedArguments) throws(UsageError) {
         try parsed.requirePositionals(0...0, describing: "")
@@ -88,6 +93,10 @@ struct ProxyCommand: BridgeCommand {
         rules = try RewriteSource.ifGiven(parsed)
         cacheDirectory = parsed.string("--cache-dir")
         allowedHosts = parsed.strings("--allow-host")
+        memoryBudget =
+            try parsed.string("--memory-budget").map { text throws(UsageError) in
+                BridgeProxy.MemoryBudget(totalBytes: try MemorySize.budget(text, option: "--memory-budget"))
+            } ?? BridgeProxy.MemoryBudget()
         if mode != .forward, !allowedHosts.isEmpty {
             throw UsageError("--allow-host goes with --forward; a reverse proxy fetches only its upstream")
         }
@@ -112,7 +121,7 @@ struct ProxyCommand: BridgeCommand {
         let rewriter = try makeRewriter()
         let viaToken = "webp-bridge"
         // Without a folder the bytes are kept in memory, so a page's images are not fetched twice.
-        var dataCache: any DataCaching = MemoryDataCache()
+        var dataCache: any DataCaching = MemoryDataCache(capacity: memoryBudget.dataCacheBytes)
         if let cacheDirectory {
             do {
                 dataCache = try DiskCache(folder: URL(fileURLWithPath: cacheDirectory))
@@ -139,7 +148,7 @@ struct ProxyCommand: BridgeCommand {
                 rewriter: rewriter, dataLoader: ViaStampingLoader(wrapping: loader, viaToken: viaToken),
                 dataCache: dataCache,
                 // The bridge serves encoded bytes; decoded images would only take memory.
-                memoryCache: nil,
+                memoryCache: nil, negativeCacheBytes: memoryBudget.failedVariantsBytes,
                 // Every hop is routed again through the bridge's own rules.
                 redirectPolicy: bridgeMode.redirectPolicy(rewriter: rewriter)))
         var configuration = BridgeProxy.Configuration(
@@ -147,6 +156,7 @@ struct ProxyCommand: BridgeCommand {
         configuration.viaToken = viaToken
         // What a client's 502 does not say (which URL, why), credentials redacted.
         configuration.log = { line in io.printError("proxy: " + line) }
+        configuration.memoryBudget = memoryBudget
         do {
             return try BridgeProxy(configuration: configuration)
         } catch {

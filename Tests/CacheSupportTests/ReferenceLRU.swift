@@ -1,5 +1,6 @@
 /// The obviously correct LRU the store is checked against: an array in use
-/// order, searched from end to end on every call.
+/// order, searched from end to end on every call. Like a store with no
+/// per-entry overhead, it charges each entry its cost plus its key's bytes.
 struct ReferenceLRU {
     struct Entry: Equatable {
         var key: String
@@ -13,7 +14,7 @@ struct ReferenceLRU {
 
     init(capacity: Int) { self.capacity = capacity }
 
-    var totalCost: Int { entries.reduce(0) { $0 + $1.cost } }
+    var totalCost: Int { entries.reduce(0) { $0 + $1.cost + $1.key.utf8.count } }
 
     var keys: [String] { entries.map(\.key) }
 
@@ -27,7 +28,7 @@ struct ReferenceLRU {
     /// Returns the evicted entries, least recently used first.
     mutating func insert(_ value: Int, for key: String, cost: Int) -> [Entry] {
         _ = remove(key)
-        guard cost <= capacity else { return [] }
+        guard cost + key.utf8.count <= capacity else { return [] }
         entries.append(Entry(key: key, value: value, cost: cost))
         var evicted: [Entry] = []
         while totalCost > capacity { evicted.append(entries.removeFirst()) }

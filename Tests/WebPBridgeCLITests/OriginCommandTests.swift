@@ -14,6 +14,8 @@ struct OriginCommandTests {
         (["origin", "--root", "/tmp", "--listen", "127.0.0.1:99999"], "needs a port 0-65535"),
         (["origin", "--root", "/tmp", "--quality", "0"], "option '--quality' must be between 1 and 100"),
         (["origin", "--root", "/tmp", "extra"], "unexpected argument 'extra'"),
+        (["origin", "--root", "/tmp", "--memory-budget", "9T"], "expects a size such as 256M"),
+        (["origin", "--root", "/tmp", "--memory-budget", "4096K"], "must be at least 16M"),
     ])
     func usageErrorsExitTwo(arguments: [String], message: String) async {
         let result = await CapturedIO.run(arguments)
@@ -26,7 +28,9 @@ struct OriginCommandTests {
         let noFolder = await CapturedIO.run(["origin", "--root", folder.file("missing").path])
         #expect(noFolder.status == 1 && noFolder.stderr.contains("does not exist"))
         try Data(#"{"styles": {"s": "imageView2/9"}}"#.utf8).write(to: folder.file("styles.json"))
-        let badStyles = await CapturedIO.run(["origin", "--root", folder.url.path, "--styles", folder.file("styles.json").path])
+        let badStyles = await CapturedIO.run([
+            "origin", "--root", folder.url.path, "--styles", folder.file("styles.json").path,
+        ])
         #expect(badStyles.status == 1 && badStyles.stderr.contains("style 's'"))
     }
 
@@ -58,7 +62,8 @@ struct OriginCommandTests {
         let base = String(firstLine.dropFirst("listening on ".count))
 
         let session = URLSession(configuration: .ephemeral)
-        let (data, response) = try await session.data(from: URL(string: base + "/a.jpg?imageView2/2/w/100/format/webp")!)
+        let (data, response) = try await session.data(
+            from: URL(string: base + "/a.jpg?imageView2/2/w/100/format/webp")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(try ImageInfo(data).width == 100)
         session.finishTasksAndInvalidate()

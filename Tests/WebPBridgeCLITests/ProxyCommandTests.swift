@@ -25,6 +25,8 @@ struct ProxyCommandTests {
         (["proxy", "--forward", "--allow-host", "user@b.test"], "is not a host name"),
         (["proxy", "--forward", "--allow-host", "*.b.test"], "is not a host name"),
         (["proxy", "--upstream", "http://a.test", "--listen", "8080"], "expects HOST:PORT"),
+        (["proxy", "--upstream", "http://a.test", "--memory-budget", "lots"], "expects a size such as 256M"),
+        (["proxy", "--upstream", "http://a.test", "--memory-budget", "1M"], "must be at least 16M"),
     ])
     func usageErrorsExitTwo(arguments: [String], message: String) async {
         let result = await CapturedIO.run(arguments)

@@ -1,3 +1,4 @@
+import CacheSupport
 public import Foundation
 import ConcurrencySupport
 
@@ -174,16 +175,18 @@ public final class DiskCache: DataCaching, Sendable {
     /// and its file fits ``Configuration/effectiveMaxEntrySize``; then evicts
     /// least recently used entries until the cache fits its capacity.
     ///
-    /// A `200` that is not stored (the policy refuses it, e.g. `no-store`;
-    /// it is too large; the write fails) also removes the previous entry for
-    /// `key`, which it supersedes.
+    /// A key longer than 4 KiB (`LRUStore.defaultMaxKeyBytes`, the bound of
+    /// every cache) is not stored. A `200` that is not stored (the policy
+    /// refuses it, e.g. `no-store`; it is too large; its key is too long;
+    /// the write fails) also removes the previous entry for `key`, which it
+    /// supersedes.
     ///
     /// - Returns: whether it was stored; `false` also when the file could not
     ///   be written (e.g. the disk is full). Thread-safe.
     @discardableResult
     public func store(_ response: DataResponse, for key: String, now: Date) -> Bool {
-        guard let entry = configuration.policy.entry(for: response, key: key, now: now),
-            write(entry, modified: now)
+        guard key.utf8.count <= LRUStore<CachedEntry>.defaultMaxKeyBytes,
+            let entry = configuration.policy.entry(for: response, key: key, now: now), write(entry, modified: now)
         else {
             if response.statusCode == 200 { remove(key) }
             return false
@@ -278,17 +281,20 @@ public final class DiskCache: DataCaching, Sendable {
         }
     }
 
-    /// Once the total passes the capacity, removes least recently used
-    /// entries (never `keeping`) until it is back under 90% of it, so the
-    /// sort by use happens once per many stores, not on every one. Called
-    /// under the lock: only `unlink`s, no reads.
+    /// Once the total passes the capacity, or the entries the entry limit
+    /// (``Configuration/effectiveMaxEntries``), removes least recently used
+    /// entries (never `keeping`) until both are back under 90% of their
+    /// limits, so the sort by use happens once per many stores, not on every
+    /// one. Called under the lock: only `unlink`s, no reads.
     private func evict(_ state: inout State, keeping: String?) -> Int {
-        guard state.totalBytes > configuration.capacity else { return 0 }
+        let maxEntries = configuration.effectiveMaxEntries
+        guard state.totalBytes > configuration.capacity || state.records.count > maxEntries else { return 0 }
         let target = configuration.capacity - configuration.capacity / 10
+        let entryTarget = maxEntries - maxEntries / 10
         let victims = state.records.filter { $0.key != keeping }.sorted { $0.value.lastUse < $1.value.lastUse }
         var evicted = 0
         for (name, record) in victims {
-            if state.totalBytes <= target { break }
+            if state.totalBytes <= target && state.records.count <= entryTarget { break }
             unlink(path(name))
             state.records[name] = nil
             state.totalBytes -= record.size

@@ -3,7 +3,9 @@ import Foundation
 public import ImageCodecs
 import ConcurrencySupport
 
-/// Decoded images in memory: an LRU bounded by pixel bytes.
+/// Decoded images in memory: an LRU bounded in bytes — pixel bytes plus
+/// each key and the store's bookkeeping (see `LRUStore`); a key longer than
+/// 4 KiB is not cached.
 ///
 /// Thread-safe: a `Lock` guards an `LRUStore`, so lookups, inserts and
 /// evictions are O(1).
@@ -21,12 +23,12 @@ public final class MemoryCache: Sendable {
         Int(min(ProcessInfo.processInfo.physicalMemory / 8, 512 << 20))
     }
 
-    /// The most pixel bytes kept.
+    /// The most bytes kept, keys included.
     public let capacity: Int
     private let entries: Lock<LRUStore<DecodedImage>>
 
     /// Creates an empty cache.
-    /// - Parameter capacity: The most pixel bytes kept; by default
+    /// - Parameter capacity: The most bytes kept, keys included; by default
     ///   ``defaultCapacity``.
     public init(capacity: Int = MemoryCache.defaultCapacity) {
         precondition(capacity >= 0)
@@ -40,12 +42,14 @@ public final class MemoryCache: Sendable {
     }
 
     /// Stores `image`, evicting the least recently used past ``capacity``;
-    /// an image larger than the whole cache is not kept (and an older image
-    /// under `key` stays).
+    /// an image larger than the whole cache, or under a key longer than
+    /// 4 KiB, is not kept (and an older image under `key` stays).
     public func insert(_ image: DecodedImage, for key: String) {
-        let cost = Self.cost(of: image)
-        guard cost <= capacity else { return }
-        entries.withLock { _ = $0.insert(image, for: key, cost: cost) }
+        let cost = Self.cost(of: image) + MemoryLayout<DecodedImage>.stride
+        entries.withLock { entries in
+            guard entries.admits(key: key, cost: cost) else { return }
+            entries.insert(image, for: key, cost: cost)
+        }
     }
 
     /// Removes one entry.
@@ -58,7 +62,7 @@ public final class MemoryCache: Sendable {
         entries.withLock { $0.removeAll() }
     }
 
-    /// Pixel bytes held and entries.
+    /// Bytes accounted (pixels, keys and bookkeeping) and entries.
     public var usage: (bytes: Int, count: Int) {
         entries.withLock { ($0.totalCost, $0.count) }
     }

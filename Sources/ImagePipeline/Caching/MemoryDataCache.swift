@@ -7,16 +7,18 @@ import ConcurrencySupport
 /// `--cache-dir`). Same HTTP rules as ``DiskCache`` (the ``CachePolicy``),
 /// gone when the process ends.
 ///
-/// Bounded by the bytes of the bodies it holds; past ``capacity`` the least
-/// recently used entries are evicted, and a body bigger than the capacity is
-/// not stored. Thread-safe: one `Lock` guards an `LRUStore` costed in body
-/// bytes, so a store past the capacity evicts in O(1) per entry however
-/// many entries are held.
+/// Bounded in bytes, every entry charged in full: its body, its URL and
+/// stored header values, its key and the store's bookkeeping. Past
+/// ``capacity`` the least recently used entries are evicted; an entry
+/// bigger than the capacity, or under a key longer than 4 KiB
+/// (`LRUStore.defaultMaxKeyBytes`), is not stored. Thread-safe: one `Lock`
+/// guards an `LRUStore`, so a store past the capacity evicts in O(1) per
+/// entry however many entries are held.
 public final class MemoryDataCache: DataCaching, Sendable {
     /// 64 MiB, the default ``capacity``.
     public static let defaultCapacity = 64 << 20
 
-    /// The most body bytes held together.
+    /// The most bytes held together, keys and metadata included.
     public let capacity: Int
     /// Whether to store a response and for how long.
     public let policy: CachePolicy
@@ -25,7 +27,8 @@ public final class MemoryDataCache: DataCaching, Sendable {
 
     /// Creates an empty cache.
     /// - Parameters:
-    ///   - capacity: The most body bytes held; 64 MiB by default.
+    ///   - capacity: The most bytes held, keys and metadata included; 64 MiB
+    ///     by default.
     ///   - policy: What is stored and for how long; the default ``CachePolicy``.
     public init(capacity: Int = MemoryDataCache.defaultCapacity, policy: CachePolicy = CachePolicy()) {
         self.capacity = max(0, capacity)
@@ -43,11 +46,10 @@ public final class MemoryDataCache: DataCaching, Sendable {
     /// - Returns: Whether it was stored.
     @discardableResult
     public func store(_ response: DataResponse, for key: String, now: Date) -> Bool {
-        guard let entry = policy.entry(for: response, key: key, now: now), entry.data.count <= capacity else {
+        guard let entry = policy.entry(for: response, key: key, now: now), insert(entry) else {
             if response.statusCode == 200 { remove(key) }
             return false
         }
-        insert(entry)
         return true
     }
 
@@ -62,7 +64,10 @@ public final class MemoryDataCache: DataCaching, Sendable {
             remove(key)
             return nil
         }
-        insert(updated)
+        guard insert(updated) else {
+            remove(key)
+            return nil
+        }
         return updated
     }
 
@@ -76,13 +81,31 @@ public final class MemoryDataCache: DataCaching, Sendable {
         entries.withLock { $0.removeAll() }
     }
 
-    /// Body bytes held now.
+    /// Bytes accounted now: bodies, metadata, keys and bookkeeping.
     public var totalBytes: Int { entries.withLock { $0.totalCost } }
 
     /// Entries held now.
     public var count: Int { entries.withLock { $0.count } }
 
-    private func insert(_ entry: CachedEntry) {
-        entries.withLock { _ = $0.insert(entry, for: entry.key, cost: entry.data.count) }
+    /// Keeps `entry` when the store admits it; the caller removes what it supersedes.
+    private func insert(_ entry: CachedEntry) -> Bool {
+        let cost = entry.heldBytes
+        return entries.withLock { entries in
+            guard entries.admits(key: entry.key, cost: cost) else { return false }
+            entries.insert(entry, for: entry.key, cost: cost)
+            return true
+        }
+    }
+}
+
+extension CachedEntry {
+    /// The bytes an entry holds besides its key: the body, the URL and the
+    /// stored header values, plus 128 for the heap objects of the body and
+    /// the URL.
+    var heldBytes: Int {
+        let headers = [contentType, etag, lastModified, cacheControl, expires].reduce(0) {
+            $0 + ($1?.utf8.count ?? 0)
+        }
+        return data.count + url.absoluteString.utf8.count + headers + MemoryLayout<CachedEntry>.stride + 128
     }
 }

@@ -10,7 +10,10 @@ public final class TrafficMeter: Sendable {
     public struct Snapshot: Sendable, Equatable {
         /// Body bytes received from the network.
         public var networkBytes = 0
-        /// Network body bytes by host.
+        /// Network body bytes by host: at most ``TrafficMeter/maxHosts``
+        /// hosts by name (the first seen); the bytes of any other host, or
+        /// of a name longer than 255 bytes, are counted under
+        /// ``TrafficMeter/otherHosts``.
         public var networkBytesByHost: [String: Int] = [:]
         /// Network body bytes by sniffed format (`webp`, `jpeg`, …, or `other`;
         /// `not-modified` for 304s, `redirect` for redirect responses, followed
@@ -36,6 +39,13 @@ public final class TrafficMeter: Sendable {
 
     private let state = Lock(Snapshot())
 
+    /// 256: the most hosts counted by name, so that a forward proxy's
+    /// wildcard rule cannot grow the table without bound.
+    public static let maxHosts = 256
+    /// `(other)`: the entry counting every host past ``maxHosts`` (not a
+    /// valid host name, so it cannot collide with one).
+    public static let otherHosts = "(other)"
+
     public init() {}
 
     /// Everything counted so far.
@@ -45,7 +55,10 @@ public final class TrafficMeter: Sendable {
         state.withLock { counters in
             counters.networkRequests += 1
             counters.networkBytes += bytes
-            counters.networkBytesByHost[host, default: 0] += bytes
+            let named =
+                counters.networkBytesByHost[host] != nil
+                || (host.utf8.count <= 255 && counters.networkBytesByHost.count < Self.maxHosts)
+            counters.networkBytesByHost[named ? host : Self.otherHosts, default: 0] += bytes
             counters.networkBytesByFormat[format, default: 0] += bytes
         }
     }

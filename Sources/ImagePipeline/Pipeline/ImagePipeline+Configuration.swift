@@ -23,6 +23,9 @@ extension ImagePipeline {
         /// How long a failed variant is not retried (its original is fetched
         /// directly instead). Default 5 minutes.
         public var negativeCacheLifetime: TimeInterval
+        /// The most bytes of failed-variant keys remembered, keys included
+        /// (a key longer than 4 KiB is not remembered). Default 4 MiB.
+        public var negativeCacheBytes: Int
         /// Time limit of each network request. Default 30 s.
         public var requestTimeout: Duration
         /// Largest body accepted from the network. Default 32 MiB.
@@ -44,7 +47,8 @@ extension ImagePipeline {
             rewriter: Rewriter? = nil, dataLoader: any DataLoading, dataCache: (any DataCaching)? = MemoryDataCache(),
             memoryCache: MemoryCache? = MemoryCache(), decodingLimits: DecodingLimits = .default,
             decodingConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
-            negativeCacheLifetime: TimeInterval = 300, requestTimeout: Duration = .seconds(30),
+            negativeCacheLifetime: TimeInterval = 300,
+            negativeCacheBytes: Int = NegativeCache.defaultCapacityBytes, requestTimeout: Duration = .seconds(30),
             maxBodyBytes: Int = 32 << 20, variantAccept: String = "image/webp,image/*;q=0.8",
             originalAccept: String = "image/*,*/*;q=0.8", prefetchConcurrency: Int = 4,
             redirectPolicy: RedirectPolicy = .anyHTTP,
@@ -57,6 +61,7 @@ extension ImagePipeline {
             self.decodingLimits = decodingLimits
             self.decodingConcurrency = max(1, decodingConcurrency)
             self.negativeCacheLifetime = negativeCacheLifetime
+            self.negativeCacheBytes = negativeCacheBytes
             self.requestTimeout = requestTimeout
             self.maxBodyBytes = maxBodyBytes
             self.variantAccept = variantAccept

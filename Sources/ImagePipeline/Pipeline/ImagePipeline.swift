@@ -26,10 +26,15 @@ public final class ImagePipeline: Sendable {
 
     public init(configuration: Configuration) {
         self.configuration = configuration
-        negativeCache = NegativeCache(lifetime: configuration.negativeCacheLifetime)
+        negativeCache = NegativeCache(
+            lifetime: configuration.negativeCacheLifetime, capacityBytes: configuration.negativeCacheBytes)
         decodeQueue = WorkQueue(concurrency: configuration.decodingConcurrency, queueLimit: Int.max)
         prefetcher = Prefetcher(concurrency: configuration.prefetchConcurrency)
     }
+
+    /// Bytes held by the negative cache of failed variants, keys included
+    /// (for a server's `/metrics`).
+    public var negativeCacheBytes: Int { negativeCache.totalBytes }
 
     /// What the pipeline will fetch for `url`, and the cache key it uses.
     /// Public so an app can compute the key (e.g. to evict an image).

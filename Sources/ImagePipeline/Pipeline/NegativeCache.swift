@@ -1,44 +1,56 @@
+import CacheSupport
 public import Foundation
 import ConcurrencySupport
 
 /// Remembers keys for a while: variants that failed, so they are not
 /// retried on every request while the CDN cannot make them (the
 /// pipeline's), or images whose transcode outweighs the original (the
-/// bridge's). Entries expire after a lifetime; at most 10,000 are kept.
+/// bridge's). Entries expire after a lifetime.
+///
+/// Bounded in bytes, keys included (an `LRUStore`: the least recently used
+/// key goes first, in O(1)); a key longer than
+/// `LRUStore.defaultMaxKeyBytes` (4 KiB) is not remembered, so its request
+/// simply takes the full path again.
 public final class NegativeCache: Sendable {
-    private let entries = Lock<[String: Date]>([:])
-    private let lifetime: TimeInterval
-    /// Bounds memory: beyond this many entries the expired ones are dropped,
-    /// then the oldest.
-    private let maxEntries = 10_000
+    /// 4 MiB, the default ``capacityBytes``: some 8,000 keys of 200 bytes.
+    public static let defaultCapacityBytes = 4 << 20
 
-    /// - Parameter lifetime: How long an inserted key is remembered, in seconds.
-    public init(lifetime: TimeInterval) {
+    /// The most bytes held, keys and bookkeeping included.
+    public let capacityBytes: Int
+    private let entries: Lock<LRUStore<Date>>
+    private let lifetime: TimeInterval
+
+    /// - Parameters:
+    ///   - lifetime: How long an inserted key is remembered, in seconds.
+    ///   - capacityBytes: The most bytes held; 4 MiB by default.
+    public init(lifetime: TimeInterval, capacityBytes: Int = NegativeCache.defaultCapacityBytes) {
         self.lifetime = lifetime
+        self.capacityBytes = max(0, capacityBytes)
+        entries = Lock(LRUStore(capacity: self.capacityBytes))
     }
 
     /// Whether `key` was inserted less than the lifetime before `now`.
     public func contains(_ key: String, now: Date) -> Bool {
         entries.withLock { entries in
-            guard let until = entries[key] else { return false }
+            guard let until = entries.value(for: key) else { return false }
             if until <= now {
-                entries[key] = nil
+                entries.remove(key)
                 return false
             }
             return true
         }
     }
 
-    /// Remembers `key` from `now` for the lifetime.
+    /// Remembers `key` from `now` for the lifetime (unless the key is
+    /// longer than the key bound).
     public func insert(_ key: String, now: Date) {
-        entries.withLock { entries in
-            entries[key] = now.addingTimeInterval(lifetime)
-            if entries.count > maxEntries {
-                entries = entries.filter { $0.value > now }
-                while entries.count > maxEntries, let oldest = entries.min(by: { $0.value < $1.value }) {
-                    entries[oldest.key] = nil
-                }
-            }
-        }
+        let until = now.addingTimeInterval(lifetime)
+        entries.withLock { _ = $0.insert(until, for: key, cost: MemoryLayout<Date>.size) }
     }
+
+    /// Keys remembered now (expired ones included until they are dropped).
+    public var count: Int { entries.withLock { $0.count } }
+
+    /// Bytes accounted now, keys included.
+    public var totalBytes: Int { entries.withLock { $0.totalCost } }
 }

@@ -1,0 +1,38 @@
+extension BridgeProxy {
+    /// One memory budget for the whole bridge, split into documented
+    /// shares: each cache is bounded by its share in bytes, keys, headers
+    /// and bookkeeping included, and a share is left for request bodies in
+    /// flight (which the HTTP server enforces). What is not shared out is
+    /// headroom for work in flight (transcodes, bounded by the transcode
+    /// queue; upstream bodies, by the pipeline's `maxBodyBytes`).
+    ///
+    /// The shares of the default 256 MiB: the in-memory data cache 1/4
+    /// (64 MiB; none with a disk cache), the hit memo 1/8 (32 MiB), the
+    /// pipeline's failed-variant cache and the transcode-outweighs cache
+    /// 1/64 each (4 MiB), request bodies 1/2 (128 MiB); 3/32 headroom.
+    public struct MemoryBudget: Sendable, Equatable {
+        /// 256 MiB, the default ``totalBytes``.
+        public static let defaultTotalBytes = 256 << 20
+
+        /// The whole budget, in bytes.
+        public var totalBytes: Int
+
+        /// - Parameter totalBytes: The whole budget; 256 MiB by default.
+        public init(totalBytes: Int = MemoryBudget.defaultTotalBytes) {
+            self.totalBytes = max(0, totalBytes)
+        }
+
+        /// The pipeline's `MemoryDataCache`, when the bridge keeps images in
+        /// memory: 1/4.
+        public var dataCacheBytes: Int { totalBytes / 4 }
+        /// Ready answers to repeated cache hits: 1/8.
+        public var hitMemoBytes: Int { totalBytes / 8 }
+        /// The pipeline's negative cache of failed variants: 1/64.
+        public var failedVariantsBytes: Int { totalBytes / 64 }
+        /// Images whose transcode outweighs the original: 1/64.
+        public var outweighsOriginalBytes: Int { totalBytes / 64 }
+        /// Request bodies in flight, all connections together: 1/2. The
+        /// HTTP server's limit.
+        public var requestBodyBytes: Int { totalBytes / 2 }
+    }
+}

@@ -1,0 +1,38 @@
+extension ImageOrigin {
+    /// One memory budget for the whole origin, split into documented
+    /// shares: each cache is bounded by its share in bytes, keys, headers
+    /// and bookkeeping included, and a share is left for request bodies in
+    /// flight (which the HTTP server enforces). What is not shared out is
+    /// headroom for work in flight (transformations, bounded by
+    /// ``Configuration/maxConcurrentTransforms`` and the decoding limits).
+    ///
+    /// The shares of the default 512 MiB: variants 1/2 (256 MiB), source
+    /// files 1/8 (64 MiB), parsed fops, source facts and path resolutions
+    /// 1/512 each (1 MiB), request bodies 1/16 (32 MiB); 5/16 headroom.
+    public struct MemoryBudget: Sendable, Equatable {
+        /// 512 MiB, the default ``totalBytes``.
+        public static let defaultTotalBytes = 512 << 20
+
+        /// The whole budget, in bytes.
+        public var totalBytes: Int
+
+        /// - Parameter totalBytes: The whole budget; 512 MiB by default.
+        public init(totalBytes: Int = MemoryBudget.defaultTotalBytes) {
+            self.totalBytes = max(0, totalBytes)
+        }
+
+        /// Transformed variants: 1/2.
+        public var variantCacheBytes: Int { totalBytes / 2 }
+        /// Small source files served from memory: 1/8.
+        public var sourceCacheBytes: Int { totalBytes / 8 }
+        /// Parsed processing requests by their text: 1/512.
+        public var pipelineMemoryBytes: Int { totalBytes / 512 }
+        /// Format, tag and date of each source file: 1/512.
+        public var sourceFactsBytes: Int { totalBytes / 512 }
+        /// Resolved paths under the root: 1/512.
+        public var fileResolutionBytes: Int { totalBytes / 512 }
+        /// Request bodies in flight, all connections together: 1/16. The
+        /// HTTP server's limit; the origin itself serves only GET and HEAD.
+        public var requestBodyBytes: Int { totalBytes / 16 }
+    }
+}
