@@ -47,6 +47,9 @@ public struct AnimationReader: AnimationFrames {
             loopCount = header.loopCount ?? 0
         case .gif:
             let header = try GIFDecoder.readHeader(data)
+            // A later frame past the limits refuses the file, even when only
+            // the first frame is wanted: the same file gets the same answer.
+            try limits.checkFrame(width: header.frameExtent.width, height: header.frameExtent.height, format: .gif)
             guard header.frameCount > 1 else { return nil }
             canvasWidth = header.width
             canvasHeight = header.height

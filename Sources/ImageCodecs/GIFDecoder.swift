@@ -62,10 +62,13 @@ public struct GIFDecoder: Sendable {
             var frameCount = 0
             var loopValue: Int?
             var hasAlpha = false
+            var extent = (width: screen.width, height: screen.height)
             walk: while true {
                 switch try file.nextRecord() {
                 case .image:
-                    _ = try file.imageDescriptor()
+                    let rect = try file.imageDescriptor().rect
+                    extent.width = max(extent.width, rect.x + rect.width)
+                    extent.height = max(extent.height, rect.y + rect.height)
                     try file.skipImageData()
                     frameCount += 1
                 case .extension:
@@ -81,7 +84,7 @@ public struct GIFDecoder: Sendable {
             }
             return GIFHeader(
                 width: screen.width, height: screen.height, frameCount: frameCount,
-                loopCount: loopCount(netscapeValue: loopValue), hasAlpha: hasAlpha)
+                loopCount: loopCount(netscapeValue: loopValue), hasAlpha: hasAlpha, frameExtent: extent)
         }
     }
 

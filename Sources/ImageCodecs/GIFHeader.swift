@@ -11,13 +11,28 @@ public struct GIFHeader: Sendable, Equatable {
     public var loopCount: Int
     /// Whether some frame declares a transparent colour index.
     public var hasAlpha: Bool
+    /// The furthest right and bottom edges any frame reaches (`left + width`,
+    /// `top + height`), which may lie past the logical screen: what a
+    /// decoder that grows the canvas to fit would allocate, and so what the
+    /// limits are checked against before any frame is decoded.
+    public var frameExtent: (width: Int, height: Int)
 
     /// Creates a header.
-    public init(width: Int, height: Int, frameCount: Int, loopCount: Int, hasAlpha: Bool) {
+    public init(
+        width: Int, height: Int, frameCount: Int, loopCount: Int, hasAlpha: Bool,
+        frameExtent: (width: Int, height: Int)? = nil
+    ) {
         self.width = width
         self.height = height
         self.frameCount = frameCount
         self.loopCount = loopCount
         self.hasAlpha = hasAlpha
+        self.frameExtent = frameExtent ?? (width, height)
+    }
+
+    public static func == (lhs: GIFHeader, rhs: GIFHeader) -> Bool {
+        lhs.width == rhs.width && lhs.height == rhs.height && lhs.frameCount == rhs.frameCount
+            && lhs.loopCount == rhs.loopCount && lhs.hasAlpha == rhs.hasAlpha
+            && lhs.frameExtent == rhs.frameExtent
     }
 }

@@ -68,13 +68,16 @@ struct LiveMemoryFloodTests {
     @Test func longUserAgentsAndQueriesStayWithinTheirShares() async throws {
         let fixture = try BridgeFixture()
         let budget = Self.budget
+        let rewriter = try fixture.rewriter()
+        let mode = BridgeProxy.Configuration.Mode.reverse(upstream: URL(string: "http://img.test")!)
         let pipeline = ImagePipeline(
             configuration: .init(
-                rewriter: try fixture.rewriter(), dataLoader: ViaStampingLoader(wrapping: fixture.upstream),
+                rewriter: rewriter, dataLoader: ViaStampingLoader(wrapping: fixture.upstream),
                 dataCache: MemoryDataCache(capacity: budget.dataCacheBytes), memoryCache: nil,
-                negativeCacheBytes: budget.failedVariantsBytes, requestTimeout: .seconds(10)))
+                negativeCacheBytes: budget.failedVariantsBytes, requestTimeout: .seconds(10),
+                redirectPolicy: mode.redirectPolicy(rewriter: rewriter)))
         var configuration = BridgeProxy.Configuration(
-            mode: .reverse(upstream: URL(string: "http://img.test")!), pipeline: pipeline,
+            mode: mode, pipeline: pipeline,
             passthroughLoader: fixture.upstream)
         configuration.memoryBudget = budget
         let bridge = try BridgeProxy(configuration: configuration)
