@@ -60,7 +60,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "HTTPServer",
-            dependencies: ["CMicroHTTPD"],
+            dependencies: ["CMicroHTTPD", "HTTPFields"],
             swiftSettings: swiftSettings),
         .target(
             name: "ImageOrigin",
@@ -148,7 +148,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPServerTests",
-            dependencies: ["HTTPServer"],
+            dependencies: ["HTTPServer", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ImageOriginTests",

@@ -1,6 +1,6 @@
+internal import CMicroHTTPD
 import Foundation
 import Synchronization
-internal import CMicroHTTPD
 
 /// What libmicrohttpd's callbacks reach through their context pointer: the
 /// handler, the limits, and the requests now waiting for the handler.
@@ -67,11 +67,11 @@ final class HTTPServerCore: Sendable {
     // MARK: - Requests
 
     /// The request line arrived: a new context, kept until `requestCompleted`.
-    func requestStarted(target: String, connection: OpaquePointer) -> RequestContext {
+    func requestStarted(target: String, targetEnd: Int, connection: OpaquePointer) -> RequestContext {
         let watched = webpbridge_connection_socket_context(connection).map {
             Unmanaged<WatchedConnection>.fromOpaque($0).takeUnretainedValue()
         }
-        return RequestContext(target: target, connection: watched)
+        return RequestContext(target: target, targetEnd: targetEnd, connection: watched)
     }
 
     /// The access handler: called when the head arrived, for each body chunk,
@@ -79,7 +79,7 @@ final class HTTPServerCore: Sendable {
     /// call would make libmicrohttpd close the connection, so normal answers
     /// wait for it; only refusals (501, 413) are sent early.
     func receive(
-        _ context: RequestContext, connection: OpaquePointer, method: String, version: String,
+        _ context: RequestContext, connection: OpaquePointer, method: String, version: UnsafePointer<CChar>?,
         upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
     ) -> MHD_Result {
         switch context.phase {
@@ -101,23 +101,30 @@ final class HTTPServerCore: Sendable {
 
     private var maxBodyBytes: Int { configuration.limits.maxBodyBytes }
 
+    /// Checks the head (``MHDRequestHead``, ``RequestHeadRules``) before
+    /// anything acts on it; a refusal closes the connection, so no byte
+    /// after a head that could be read two ways is read as a request.
     private func receiveHead(
-        _ context: RequestContext, connection: OpaquePointer, method: String, version: String
+        _ context: RequestContext, connection: OpaquePointer, method: String, version: UnsafePointer<CChar>?
     ) -> MHD_Result {
         let method = HTTPMethod(rawValue: method)
         context.method = method
-        context.version = version
-        context.headers = Self.headers(of: connection)
         context.remoteAddress =
             context.connection?.remoteAddress
             ?? webpbridge_connection_client_address(connection).flatMap(SocketAddress.text(of:))
         context.phase = .receivingBody
-        guard Self.isToken(method.rawValue) else {
-            return answerNow(.text(.badRequest, "malformed method"), context, connection)
+        guard let version else { return answerNow(.text(.badRequest, "malformed request line"), context, connection) }
+        context.version = String(cString: version)
+        let head = MHDRequestHead.read(connection, version: version, targetEnd: context.targetEnd)
+        context.headers = head.fields
+        guard head.isWellFormed else {
+            return answerNow(
+                .text(.badRequest, "malformed request head (NUL, bare LF or obs-fold)"), context, connection)
         }
-        guard version != "HTTP/1.1" || context.headers.contains("Host") else {
-            // RFC 9112 §3.2: libmicrohttpd only enforces this in pedantic mode.
-            return answerNow(.text(.badRequest, "HTTP/1.1 request without Host"), context, connection)
+        if let refusal = RequestHeadRules.refusal(
+            method: method.rawValue, target: context.target, version: context.version, fields: head.fields)
+        {
+            return answerNow(.text(refusal.status, refusal.reason), context, connection)
         }
         guard configuration.acceptedMethods.contains(method) else {
             return answerNow(.text(.notImplemented, "method \(method) is not supported"), context, connection)
@@ -297,37 +304,6 @@ final class HTTPServerCore: Sendable {
             return messages
         }
     }
-
-    // MARK: - Helpers
-
-    /// RFC 9110 §5.6.2 `token`: what a method must be.
-    private static func isToken(_ text: String) -> Bool {
-        !text.isEmpty
-            && text.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    true
-                default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-                }
-            }
-    }
-
-    private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        withUnsafeMutablePointer(to: &headers) { pointer in
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
-        }
-        return headers
-    }
-}
-
-/// Appends one request header to the `HTTPHeaders` its context points to.
-private let collectHeader: MHD_KeyValueIterator = { context, _, name, value in
-    guard let context, let name else { return .YES }
-    context.assumingMemoryBound(to: HTTPHeaders.self).pointee.add(
-        name: String(cString: name), value: value.map { String(cString: $0) } ?? "")
-    return .YES
 }
 
 extension HTTPResponse {

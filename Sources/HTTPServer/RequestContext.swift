@@ -1,5 +1,5 @@
-import Foundation
 internal import CMicroHTTPD
+import Foundation
 
 /// The server's state for one request, from its request line to the
 /// completion callback. libmicrohttpd keeps it in the request's `con_cls`
@@ -23,6 +23,9 @@ final class RequestContext: @unchecked Sendable {
     }
 
     let target: String
+    /// The address of the target's first NUL in libmicrohttpd's buffer
+    /// when the request line arrived (see ``MHDRequestHead``).
+    let targetEnd: Int
     let startedAt = ContinuousClock.now
     let connection: WatchedConnection?
 
@@ -37,8 +40,9 @@ final class RequestContext: @unchecked Sendable {
     var status: HTTPStatus?
     var bodyBytes: UInt64 = 0
 
-    init(target: String, connection: WatchedConnection?) {
+    init(target: String, targetEnd: Int = 0, connection: WatchedConnection?) {
         self.target = target
+        self.targetEnd = targetEnd
         self.connection = connection
     }
 
