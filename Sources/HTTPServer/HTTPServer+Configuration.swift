@@ -64,6 +64,13 @@ extension HTTPServer {
             try require(
                 limits.maxConnectionsPerClient.map { $0 >= 1 } ?? true,
                 "limits.maxConnectionsPerClient \(limits.maxConnectionsPerClient ?? 0) is below 1")
+            try require(
+                limits.reservedDescriptors >= 0, "limits.reservedDescriptors \(limits.reservedDescriptors) is negative")
+            try require(
+                limits.crowdedIdleTimeout > .zero, "limits.crowdedIdleTimeout \(limits.crowdedIdleTimeout) is not positive")
+            try require(
+                limits.crowdedFraction > 0 && limits.crowdedFraction <= 1,
+                "limits.crowdedFraction \(limits.crowdedFraction) is outside (0, 1]")
             try require(shutdownGracePeriod >= .zero, "shutdownGracePeriod is negative")
         }
     }
@@ -100,16 +107,45 @@ extension HTTPServer.Configuration {
         /// ``connectionTimeout``, but not this.
         public var requestReceiveTimeout: Duration = .seconds(30)
 
-        /// Open connections across all clients; 1,000 by default. Beyond it
-        /// new connections wait in the kernel's listen queue.
-        public var maxConnections: Int = 1000
+        /// Open connections across all clients; 10,000 by default, lowered
+        /// at start to what the process's descriptor limit (`ulimit -n`)
+        /// leaves after ``reservedDescriptors``. Beyond it new connections
+        /// wait in the kernel's listen queue. libmicrohttpd's epoll loop has
+        /// no limit of its own.
+        public var maxConnections: Int = 10_000
 
-        /// Open connections per client IP address; `nil` (the default) for no
-        /// per-client limit, since behind a proxy or on loopback every client
-        /// has the same address.
-        public var maxConnectionsPerClient: Int? = nil
+        /// Descriptors kept for everything but client connections (upstream
+        /// connections, cache files, logs) when ``maxConnections`` is fitted
+        /// to `ulimit -n`; 256 by default.
+        public var reservedDescriptors: Int = 256
+
+        /// Open connections per client IP address; 256 by default, so one
+        /// address cannot hold more than a small share of ``maxConnections``;
+        /// connections beyond it are closed at once. `nil` for no per-client
+        /// limit — behind a reverse proxy every client has the proxy's address.
+        public var maxConnectionsPerClient: Int? = 256
+
+        /// When the server holds ``crowdedFraction`` of its connection limit
+        /// or more, a connection that has not delivered a complete request
+        /// within this time is closed (instead of after
+        /// ``requestReceiveTimeout`` or ``connectionTimeout``), so idle
+        /// clients cannot keep others out; 2 s by default.
+        public var crowdedIdleTimeout: Duration = .seconds(2)
+
+        /// The share of the connection limit from which the server counts
+        /// as crowded; 0.9 by default.
+        public var crowdedFraction: Double = 0.9
 
         /// Creates the default limits.
         public init() {}
+    }
+}
+
+extension HTTPServer.Configuration.Limits {
+    /// ``maxConnections`` fitted to a descriptor limit: at most the limit
+    /// less ``reservedDescriptors``, and at least 1.
+    /// - Parameter descriptorLimit: The process's `RLIMIT_NOFILE` soft limit.
+    public func connectionLimit(descriptorLimit: Int) -> Int {
+        max(1, min(maxConnections, descriptorLimit - reservedDescriptors))
     }
 }

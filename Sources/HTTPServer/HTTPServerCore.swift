@@ -44,7 +44,28 @@ final class HTTPServerCore: Sendable {
         self.handler = handler
         self.configuration = configuration
         self.requestLog = requestLog
-        self.watchdog = ConnectionWatchdog(receiveTimeout: configuration.limits.requestReceiveTimeout)
+        let limits = configuration.limits
+        connectionLimit = limits.connectionLimit(descriptorLimit: Self.descriptorLimit())
+        self.watchdog = ConnectionWatchdog(
+            receiveTimeout: limits.requestReceiveTimeout,
+            crowdedCount: max(1, Int((Double(connectionLimit) * limits.crowdedFraction).rounded(.up))),
+            crowdedIdleTimeout: limits.crowdedIdleTimeout)
+    }
+
+    /// ``HTTPServer/Configuration/Limits-swift.struct/maxConnections`` fitted
+    /// to the descriptor limit: what libmicrohttpd is told.
+    let connectionLimit: Int
+
+    /// The soft `RLIMIT_NOFILE`, or `Int.max` when unlimited or unknown.
+    private static func descriptorLimit() -> Int {
+        var limit = rlimit()
+        #if canImport(Glibc)
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur != rlim_t.max else { return .max }
+        return Int(clamping: limit.rlim_cur)
     }
 
     /// Requests received in full (or refused) whose response is not yet
