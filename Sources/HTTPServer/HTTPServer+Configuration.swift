@@ -55,6 +55,9 @@ extension HTTPServer {
             try require(limits.maxHeaderBytes >= 4096, "limits.maxHeaderBytes \(limits.maxHeaderBytes) is below 4096")
             try require(limits.maxBodyBytes >= 0, "limits.maxBodyBytes \(limits.maxBodyBytes) is negative")
             try require(
+                limits.maxBodyBytesInFlight >= 0,
+                "limits.maxBodyBytesInFlight \(limits.maxBodyBytesInFlight) is negative")
+            try require(
                 limits.connectionTimeout >= .seconds(1),
                 "limits.connectionTimeout \(limits.connectionTimeout) is below 1 second")
             try require(
@@ -67,7 +70,8 @@ extension HTTPServer {
             try require(
                 limits.reservedDescriptors >= 0, "limits.reservedDescriptors \(limits.reservedDescriptors) is negative")
             try require(
-                limits.crowdedIdleTimeout > .zero, "limits.crowdedIdleTimeout \(limits.crowdedIdleTimeout) is not positive")
+                limits.crowdedIdleTimeout > .zero,
+                "limits.crowdedIdleTimeout \(limits.crowdedIdleTimeout) is not positive")
             try require(
                 limits.crowdedFraction > 0 && limits.crowdedFraction <= 1,
                 "limits.crowdedFraction \(limits.crowdedFraction) is outside (0, 1]")
@@ -95,6 +99,13 @@ extension HTTPServer.Configuration {
         /// The largest request body kept; 1 MiB by default. A longer body
         /// gets `413`, sent before reading it when `Content-Length` says so.
         public var maxBodyBytes: Int = 1024 * 1024
+
+        /// The request bodies all connections together may hold at once;
+        /// 64 MiB by default. A request whose declared body would pass it
+        /// gets `503` before its body is read (`413` when it could never
+        /// fit); a chunked body that passes it is dropped and gets `503`.
+        /// A body is charged from its head until its response is sent.
+        public var maxBodyBytesInFlight: Int = 64 << 20
 
         /// A connection on which nothing is received or sent for this long
         /// is closed; 30 s by default, whole seconds, at least 1 s.

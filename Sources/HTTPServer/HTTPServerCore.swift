@@ -30,6 +30,7 @@ final class HTTPServerCore: Sendable {
     let configuration: HTTPServer.Configuration
     let requestLog: (@Sendable (HTTPRequestLog) -> Void)?
     let watchdog: ConnectionWatchdog
+    let bodyBudget: BodyBudget
 
     private let suspensions = Mutex(Suspensions())
     private let requestsInFlight = Atomic<Int>(0)
@@ -45,6 +46,7 @@ final class HTTPServerCore: Sendable {
         self.configuration = configuration
         self.requestLog = requestLog
         let limits = configuration.limits
+        bodyBudget = BodyBudget(limit: limits.maxBodyBytesInFlight)
         connectionLimit = limits.connectionLimit(descriptorLimit: Self.descriptorLimit())
         self.watchdog = ConnectionWatchdog(
             receiveTimeout: limits.requestReceiveTimeout,
@@ -112,6 +114,7 @@ final class HTTPServerCore: Sendable {
             return .YES
         case .receivingBody:
             if context.bodyTooLarge { return answerNow(.contentTooLarge(limit: maxBodyBytes), context, connection) }
+            if context.bodyOverBudget { return answerNow(.bodiesOverBudget, context, connection) }
             return dispatch(context, connection: connection)
         case .dispatched:
             // Called again only when a resumed request has no response
@@ -151,9 +154,13 @@ final class HTTPServerCore: Sendable {
             return answerNow(.text(.notImplemented, "method \(method) is not supported"), context, connection)
         }
         if let declared = context.headers["Content-Length"].flatMap(UInt64.init) {
-            guard declared <= UInt64(maxBodyBytes) else {
-                return answerNow(.contentTooLarge(limit: maxBodyBytes), context, connection)
+            guard declared <= UInt64(min(maxBodyBytes, bodyBudget.limit)) else {
+                return answerNow(.contentTooLarge(limit: min(maxBodyBytes, bodyBudget.limit)), context, connection)
             }
+            // Charged before a byte of the body is read (or `100 Continue`
+            // is sent), so a flood of large bodies is refused, not held.
+            guard bodyBudget.reserve(Int(declared)) else { return answerNow(.bodiesOverBudget, context, connection) }
+            context.chargedBodyBytes = Int(declared)
             context.body.reserveCapacity(Int(declared))
         }
         return .YES
@@ -163,13 +170,33 @@ final class HTTPServerCore: Sendable {
     /// discards the rest (the answer, 413, can only be sent once the body
     /// is over, and the watchdog bounds how long that takes).
     private func receiveBodyChunk(_ context: RequestContext, upload: UnsafePointer<CChar>?, size: Int) {
-        guard !context.bodyTooLarge, let upload else { return }
+        guard !context.bodyTooLarge, !context.bodyOverBudget, let upload else { return }
         if context.body.count + size > maxBodyBytes {
             context.bodyTooLarge = true
-            context.body = Data()
+            dropBody(context)
+        } else if context.body.count + size > context.chargedBodyBytes,
+            !chargeBody(context, upTo: context.body.count + size)
+        {
+            context.bodyOverBudget = true
+            dropBody(context)
         } else {
             context.body.append(UnsafeRawPointer(upload).assumingMemoryBound(to: UInt8.self), count: size)
         }
+    }
+
+    /// Charges a chunked body's growth to `bodyBudget` (a declared length
+    /// was charged with the head).
+    private func chargeBody(_ context: RequestContext, upTo total: Int) -> Bool {
+        guard bodyBudget.reserve(total - context.chargedBodyBytes) else { return false }
+        context.chargedBodyBytes = total
+        return true
+    }
+
+    /// Lets go of the body and gives its charge back.
+    private func dropBody(_ context: RequestContext) {
+        context.body = Data()
+        bodyBudget.release(context.chargedBodyBytes)
+        context.chargedBodyBytes = 0
     }
 
     /// Answers at once when the handler's ``HTTPHandler/immediateResponse(to:)``
@@ -250,6 +277,7 @@ final class HTTPServerCore: Sendable {
 
     /// The completion callback: reports the request and frees its context.
     func requestCompleted(_ context: RequestContext, termination: MHD_RequestTerminationCode) {
+        dropBody(context)
         if context.phase == .dispatched { requestsInFlight.subtract(1, ordering: .releasing) }
         if let watched = context.connection { watchdog.requestFinished(on: watched) }
         guard let requestLog, let method = context.method else { return }
@@ -328,6 +356,10 @@ final class HTTPServerCore: Sendable {
 }
 
 extension HTTPResponse {
+    fileprivate static let bodiesOverBudget = HTTPResponse.text(
+        .serviceUnavailable, "the server is holding too many request bodies; try again shortly",
+        headers: ["Retry-After": "1"])
+
     fileprivate static func contentTooLarge(limit: Int) -> HTTPResponse {
         .text(.contentTooLarge, "request body is larger than the server's limit of \(limit) bytes")
     }

@@ -1,9 +1,9 @@
 internal import CMicroHTTPD
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A running libmicrohttpd daemon: the one owner of the `MHD_Daemon` handle
@@ -104,7 +104,8 @@ final class MHDDaemon: @unchecked Sendable {
         configuration: HTTPServer.Configuration, address: SocketAddress, errno code: Int32, messages: [String]
     ) -> HTTPServerError {
         let endpoint =
-            address.isIPv6 ? "[\(configuration.host)]:\(configuration.port)" : "\(configuration.host):\(configuration.port)"
+            address.isIPv6
+            ? "[\(configuration.host)]:\(configuration.port)" : "\(configuration.host):\(configuration.port)"
         let detail = messages.isEmpty ? "" : " (libmicrohttpd: \(messages.joined(separator: "; ")))"
         switch code {
         case EADDRINUSE:

@@ -36,6 +36,10 @@ final class RequestContext: @unchecked Sendable {
     var remoteAddress: String?
     var body = Data()
     var bodyTooLarge = false
+    /// Bytes charged to the server's ``BodyBudget`` for this request.
+    var chargedBodyBytes = 0
+    /// The body passed what was left of the budget; it was dropped.
+    var bodyOverBudget = false
 
     var status: HTTPStatus?
     var bodyBytes: UInt64 = 0
