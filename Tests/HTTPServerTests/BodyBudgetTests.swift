@@ -79,8 +79,8 @@ extension LiveTests {
             var configuration = HTTPServer.Configuration()
             configuration.limits.maxBodyBytes = 8 << 20
             configuration.limits.maxBodyBytesInFlight = 4 << 20
-            try await withLiveServer(configuration: configuration, handle: { .text(.ok, "\($0.body.count)") }) {
-                _, endpoint in
+            let echo: @Sendable (HTTPRequest) async -> HTTPResponse = { .text(.ok, "\($0.body.count)") }
+            try await withLiveServer(configuration: configuration, handle: echo) { _, endpoint in
                 let statuses = try await blocking {
                     let tooBig = try RawHTTPConnection(port: endpoint.port, timeout: 10)
                     try tooBig.write("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: \(5 << 20)\r\n\r\n")

@@ -16,6 +16,8 @@ extension LiveTests {
             }
         }
 
+        static func answer(_ request: HTTPRequest) async -> HTTPResponse { .text(.ok, "ok") }
+
         /// A request from 127.0.0.1; returns its status and how long the
         /// answer took (reported, not asserted).
         static func probe(_ port: Int) async throws -> (status: Int, seconds: Double) {
@@ -29,7 +31,7 @@ extension LiveTests {
         }
 
         @Test func oneAddressHoldingEverySlotItMayDoesNotLockOthersOut() async throws {
-            try await withLiveServer(handle: { _ in .text(.ok, "ok") }) { server, endpoint in
+            try await withLiveServer(handle: Self.answer) { server, endpoint in
                 let idle = try await Self.openIdle(1200, from: "127.0.0.2", port: endpoint.port)
                 let probe = try await Self.probe(endpoint.port)
                 #expect(probe.status == 200)
@@ -44,7 +46,7 @@ extension LiveTests {
             var configuration = HTTPServer.Configuration()
             configuration.limits.maxConnections = 40
             configuration.limits.maxConnectionsPerClient = nil
-            try await withLiveServer(configuration: configuration, handle: { _ in .text(.ok, "ok") }) {
+            try await withLiveServer(configuration: configuration, handle: Self.answer) {
                 _, endpoint in
                 let idle = try await Self.openIdle(40, from: "127.0.0.2", port: endpoint.port)
                 let probe = try await Self.probe(endpoint.port)
