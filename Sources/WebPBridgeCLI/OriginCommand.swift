@@ -24,13 +24,14 @@ struct OriginCommand: BridgeCommand {
             .option("--styles", value: "FILE", help: "A JSON styles file for style suffixes."),
             .flag("--auto-webp", help: "Serve WebP to clients whose Accept lists image/webp."),
             .option("--quality", value: "Q", help: "Default WebP quality of variants, 1-100 (default 80)."),
-        ])
+        ] + ServerLimitOptions.specs)
 
     var root: String
     var listen: ListenAddress
     var stylesPath: String?
     var autoWebP: Bool
     var quality: Int?
+    var serverLimits: ServerLimitOptions
 
     init(parsed: ParsedArguments) throws(UsageError) {
         try parsed.requirePositionals(0...0, describing: "")
@@ -42,6 +43,7 @@ struct OriginCommand: BridgeCommand {
         stylesPath = parsed.string("--styles")
         autoWebP = parsed.flag("--auto-webp")
         quality = try parsed.int("--quality", in: 1...100)
+        serverLimits = try ServerLimitOptions(parsed: parsed)
     }
 
     func makeOrigin() throws -> ImageOrigin {
@@ -62,6 +64,13 @@ struct OriginCommand: BridgeCommand {
         }
     }
 
+    /// Where to listen and the limits given on the command line.
+    var serverConfiguration: HTTPServer.Configuration {
+        var configuration = HTTPServer.Configuration(host: listen.host, port: listen.port)
+        serverLimits.apply(to: &configuration.limits)
+        return configuration
+    }
+
     func run(io: CommandIO) async throws {
         let origin = try makeOrigin()
         // One line per request, buffered: a write(2) per request cost the
@@ -69,7 +78,7 @@ struct OriginCommand: BridgeCommand {
         let log = RequestLogWriter(output: io.writeOutput)
         defer { log.close() }
         let server = HTTPServer(
-            configuration: .init(host: listen.host, port: listen.port), handler: origin,
+            configuration: serverConfiguration, handler: origin,
             requestLog: { log.append($0.description) })
         try await ServerLifecycle.run(server, io: io, name: "origin")
     }

@@ -42,7 +42,7 @@ struct ProxyCommand: BridgeCommand {
             .option(
                 "--allow-host", value: "HOST", help: "With --forward: also pass through this host (repeatable).",
                 repeatable: true),
-        ])
+        ] + ServerLimitOptions.specs)
 
     enum Mode: Equatable {
         case reverse(URL)
@@ -55,6 +55,7 @@ struct ProxyCommand: BridgeCommand {
     let rules: RewriteSource?
     let cacheDirectory: String?
     let allowedHosts: [String]
+    let serverLimits: ServerLimitOptions
 
     init(parsed: ParsedArguments) throws(UsageError) {
         try parsed.requirePositionals(0...0, describing: "")
@@ -79,6 +80,7 @@ struct ProxyCommand: BridgeCommand {
         rules = try RewriteSource.ifGiven(parsed)
         cacheDirectory = parsed.string("--cache-dir")
         allowedHosts = parsed.strings("--allow-host")
+        serverLimits = try ServerLimitOptions(parsed: parsed)
         if mode != .forward, !allowedHosts.isEmpty {
             throw UsageError("--allow-host goes with --forward; a reverse proxy fetches only its upstream")
         }
@@ -146,6 +148,7 @@ struct ProxyCommand: BridgeCommand {
         var configuration = HTTPServer.Configuration(host: listen.host, port: listen.port)
         configuration.acceptedMethods.insert(.connect)
         configuration.limits.maxBodyBytes = 16 << 20
+        serverLimits.apply(to: &configuration.limits)
         return configuration
     }
 
