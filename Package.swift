@@ -76,7 +76,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "BridgeProxy",
-            dependencies: ["HTTPServer", "ImagePipeline", "URLRewriting", "ImageCodecs", "CacheSupport"],
+            dependencies: ["HTTPServer", "HTTPFields", "ImagePipeline", "URLRewriting", "ImageCodecs", "CacheSupport"],
             swiftSettings: swiftSettings),
         .target(
             name: "WebPBridgeCLI",

@@ -1,9 +1,10 @@
-import BridgeProxy
 import Foundation
 import HTTPServer
 import ImagePipeline
 import TestSupport
 import Testing
+
+@testable import BridgeProxy
 
 /// The bridge on a real socket in front of a byte-exact upstream, through
 /// libcurl: no field a client sends becomes a different field upstream, and
@@ -79,5 +80,29 @@ struct HeaderSmugglingTests {
             let response = try await Self.exchange(server.port, "GET /page.html HTTP/1.1\r\nHost: b\r\n\r\n")
             #expect(response.status == 502)
         }
+    }
+
+    /// Defence in depth at the relay, whatever the loader: a request built
+    /// in code (not parsed by the server) or an upstream answer from a
+    /// loader that does not check fields never carries a malformed field
+    /// across the bridge.
+    @Test func relayDropsMalformedFieldsBothWays() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        let response = await bridge.handle(
+            HTTPRequest(
+                target: "/hop",
+                headers: [
+                    "X-Bad": "a\rInjected: 1", "Host: evil": "", "X-E2E": "yes", "X-End": "x\nSet-Cookie: a=b",
+                ]))
+        #expect(response.status == .ok)
+        let sent = try #require(fixture.upstream.requests.last)
+        let names = Set(sent.headers.keys.map { $0.lowercased() })
+        #expect(names.contains("x-e2e"))
+        #expect(!names.contains("x-bad") && !names.contains("host: evil"), "\(names)")
+        let relayed = HopByHopHeaders.responseFieldsToForward([
+            "x-bad": "a\r\nSet-Cookie: x=1", "bad name": "v", "x-ok": "1",
+        ])
+        #expect(relayed == ["X-Ok": "1"])
     }
 }
