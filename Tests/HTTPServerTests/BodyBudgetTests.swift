@@ -98,5 +98,33 @@ extension LiveTests {
                 #expect(statuses == [413, 200, 200, 200])
             }
         }
+
+        /// A chunked body has no declared length: it is charged as it
+        /// arrives, dropped when it passes the budget, and answered 503.
+        @Test func chunkedBodyOverTheBudgetGets503() async throws {
+            var configuration = HTTPServer.Configuration()
+            configuration.limits.maxBodyBytes = 4 << 20
+            configuration.limits.maxBodyBytesInFlight = 1 << 20
+            let echo: @Sendable (HTTPRequest) async -> HTTPResponse = { .text(.ok, "\($0.body.count)") }
+            try await withLiveServer(configuration: configuration, handle: echo) { _, endpoint in
+                let (over, under) = try await blocking {
+                    let connection = try RawHTTPConnection(port: endpoint.port, timeout: 10)
+                    let chunk = String(repeating: "a", count: 1 << 19)
+                    let chunked = "80000\r\n\(chunk)\r\n"
+                    try connection.write(
+                        "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                            + String(repeating: chunked, count: 3) + "0\r\n\r\n")
+                    let over = try connection.readResponse()
+                    let next = try RawHTTPConnection(port: endpoint.port, timeout: 10)
+                    try next.write(
+                        "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n\(chunked)0\r\n\r\n")
+                    return (over, try next.readResponse())
+                }
+                #expect(over.status == 503)
+                #expect(over.header("Retry-After") == "1")
+                #expect(under.status == 200, "the dropped body's charge was given back")
+                #expect(String(decoding: under.body, as: UTF8.self) == "\(1 << 19)\n")
+            }
+        }
     }
 }
