@@ -64,7 +64,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "HTTPServer",
-            dependencies: ["ConcurrencySupport", "CMicroHTTPD"],
+            dependencies: ["ConcurrencySupport", "CMicroHTTPD", "HTTPFields"],
             swiftSettings: swiftSettings),
         .target(
             name: "ImageOrigin",
@@ -82,9 +82,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "BridgeProxy",
-            dependencies: [
-                "ConcurrencySupport", "HTTPServer", "ImagePipeline", "URLRewriting", "ImageCodecs", "CacheSupport",
-            ],
+            dependencies: ["ConcurrencySupport", "HTTPServer", "HTTPFields", "ImagePipeline", "URLRewriting", "ImageCodecs", "CacheSupport"],
             swiftSettings: swiftSettings),
         .target(
             name: "WebPBridgeCLI",
@@ -167,7 +165,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPServerTests",
-            dependencies: ["ConcurrencySupport", "HTTPServer"],
+            dependencies: ["ConcurrencySupport", "HTTPServer", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ImageOriginTests",

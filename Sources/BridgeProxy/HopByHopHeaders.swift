@@ -1,3 +1,4 @@
+import HTTPFields
 import HTTPServer
 
 /// Separates end-to-end header fields, which a proxy forwards, from
@@ -33,15 +34,20 @@ enum HopByHopHeaders {
     /// The request fields to send upstream: end-to-end only, without `Host`
     /// (the loader sends the upstream's), `Content-Length` (the loader
     /// computes it), `Expect` (this server already answered it) and `Via`
-    /// (the caller adds it with the bridge's entry). Repeated fields are
-    /// joined with `, `, which HTTP allows for every list-valued field.
+    /// (the caller adds it with the bridge's entry), and without any field
+    /// that is not well formed (a name that is not a token, a CR, LF or NUL
+    /// in the value: the server refuses such heads, but requests are also
+    /// built in code). Repeated fields are joined with `, `, which HTTP
+    /// allows for every list-valued field.
     static func requestFieldsToForward(_ headers: HTTPHeaders) -> [String: String] {
         let connection = connectionNames(headers.values(for: "Connection"))
         let managed: Set<String> = ["host", "content-length", "expect", "via"]
         var fields: [String: String] = [:]
         for field in headers {
             let lowered = field.name.lowercased()
-            guard !managed.contains(lowered), !isHopByHop(lowered, connectionNames: connection) else { continue }
+            guard !managed.contains(lowered), !isHopByHop(lowered, connectionNames: connection),
+                HTTPFieldSyntax.isValidField(name: field.name, value: field.value)
+            else { continue }
             if let existing = fields[lowered] {
                 fields[lowered] = existing + ", " + field.value
             } else {
@@ -61,14 +67,15 @@ enum HopByHopHeaders {
     }
 
     /// The response fields to send the client: end-to-end only, without
-    /// `Content-Length` (the server computes it from the body).
+    /// `Content-Length` (the server computes it from the body), and only
+    /// well-formed ones, whichever loader read them.
     static func responseFieldsToForward(_ headers: [String: String]) -> HTTPHeaders {
         let connection = connectionNames(headers["connection"].map { [$0] } ?? [])
         var forwarded = HTTPHeaders()
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            guard name.lowercased() != "content-length", !isHopByHop(name, connectionNames: connection) else {
-                continue
-            }
+            guard name.lowercased() != "content-length", !isHopByHop(name, connectionNames: connection),
+                HTTPFieldSyntax.isValidField(name: name, value: value)
+            else { continue }
             forwarded.add(name: canonicalName(name), value: value)
         }
         return forwarded

@@ -1,9 +1,9 @@
 import ConcurrencySupport
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One TCP connection as the watchdog sees it: its socket and the time by
@@ -36,12 +36,22 @@ final class WatchedConnection: Sendable {
 /// reports it closed, which it does before closing the socket; both and the
 /// sweep hold `connections`' lock, so the watchdog never touches a socket
 /// number that was closed and reused.
+///
+/// It also sheds idle connections when the server is crowded: with
+/// `crowdedCount` connections or more open, a connection waiting for a
+/// request longer than `crowdedIdleTimeout` is shut down, so clients that
+/// open connections and send nothing cannot keep everyone else waiting in
+/// the listen queue.
 final class ConnectionWatchdog: Sendable {
     private let connections = Lock<[ObjectIdentifier: WatchedConnection]>([:])
     private let receiveTimeout: UInt64
+    private let crowdedCount: Int
+    private let crowdedIdleTimeout: UInt64
 
-    init(receiveTimeout: Duration) {
+    init(receiveTimeout: Duration, crowdedCount: Int = .max, crowdedIdleTimeout: Duration = .seconds(2)) {
         self.receiveTimeout = MonotonicClock.nanoseconds(of: receiveTimeout)
+        self.crowdedCount = crowdedCount
+        self.crowdedIdleTimeout = MonotonicClock.nanoseconds(of: crowdedIdleTimeout)
     }
 
     /// Starts watching a new connection, whose first request is due now.
@@ -67,13 +77,18 @@ final class ConnectionWatchdog: Sendable {
         connection.deadline.withLock { $0 = due }
     }
 
-    /// Shuts down every connection whose deadline passed.
+    /// Shuts down every connection whose deadline passed, and when crowded
+    /// every connection waiting for a request longer than the crowded idle
+    /// timeout (it has been waiting since its deadline less the receive timeout).
     func sweep() {
         let now = MonotonicClock.nanoseconds()
         connections.withLock { connections in
+            let crowded = connections.count >= crowdedCount
             for connection in connections.values {
                 let expired = connection.deadline.withLock { deadline in
-                    guard deadline != 0, deadline < now else { return false }
+                    guard deadline != 0 else { return false }
+                    let shed = crowded && deadline &- receiveTimeout &+ crowdedIdleTimeout < now
+                    guard deadline < now || shed else { return false }
                     deadline = 0
                     return true
                 }

@@ -41,13 +41,36 @@ public struct HTTPRequestLog: Sendable, Equatable, CustomStringConvertible {
 
     /// One line for a log, e.g. `127.0.0.1 GET /a.jpg 200 1234 0.8ms`;
     /// `-` stands for a missing status, `aborted` marks an unfinished reply.
+    /// Control bytes and backslashes in the method and target are written
+    /// as `\xHH`, so a client cannot forge log lines or drive a terminal.
     public var description: String {
         // Tenths of a millisecond in integers: formatting a Double was a
         // noticeable part of logging a cached answer.
         let components = duration.components
-        let tenths = max(0, components.seconds) * 10_000 + (max(0, components.attoseconds) + 50_000_000_000_000) / 100_000_000_000_000
+        let tenths =
+            max(0, components.seconds) * 10_000 + (max(0, components.attoseconds) + 50_000_000_000_000)
+            / 100_000_000_000_000
         let statusText = status.map { String($0.code) } ?? "-"
-        return "\(remoteAddress ?? "-") \(method) \(target) \(statusText) \(bodyBytes) \(tenths / 10).\(tenths % 10)ms"
+        return
+            "\(remoteAddress ?? "-") \(Self.escaped(method.rawValue)) \(Self.escaped(target)) \(statusText) \(bodyBytes) \(tenths / 10).\(tenths % 10)ms"
             + (completed ? "" : " aborted")
     }
+
+    /// `text` with every byte below 0x20, DEL and `\` as `\xHH`; `text`
+    /// itself (no copy) in the usual case of nothing to escape.
+    static func escaped(_ text: String) -> String {
+        guard text.utf8.contains(where: needsEscape) else { return text }
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard scalar.isASCII, needsEscape(UInt8(scalar.value)) else {
+                escaped.append(scalar)
+                continue
+            }
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            escaped.append(contentsOf: ("\\x" + (hex.count == 1 ? "0" + hex : hex)).unicodeScalars)
+        }
+        return String(escaped)
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x7F || byte == 0x5C }
 }

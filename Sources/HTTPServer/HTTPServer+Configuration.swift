@@ -55,6 +55,9 @@ extension HTTPServer {
             try require(limits.maxHeaderBytes >= 4096, "limits.maxHeaderBytes \(limits.maxHeaderBytes) is below 4096")
             try require(limits.maxBodyBytes >= 0, "limits.maxBodyBytes \(limits.maxBodyBytes) is negative")
             try require(
+                limits.maxBodyBytesInFlight >= 0,
+                "limits.maxBodyBytesInFlight \(limits.maxBodyBytesInFlight) is negative")
+            try require(
                 limits.connectionTimeout >= .seconds(1),
                 "limits.connectionTimeout \(limits.connectionTimeout) is below 1 second")
             try require(
@@ -64,6 +67,14 @@ extension HTTPServer {
             try require(
                 limits.maxConnectionsPerClient.map { $0 >= 1 } ?? true,
                 "limits.maxConnectionsPerClient \(limits.maxConnectionsPerClient ?? 0) is below 1")
+            try require(
+                limits.reservedDescriptors >= 0, "limits.reservedDescriptors \(limits.reservedDescriptors) is negative")
+            try require(
+                limits.crowdedIdleTimeout > .zero,
+                "limits.crowdedIdleTimeout \(limits.crowdedIdleTimeout) is not positive")
+            try require(
+                limits.crowdedFraction > 0 && limits.crowdedFraction <= 1,
+                "limits.crowdedFraction \(limits.crowdedFraction) is outside (0, 1]")
             try require(shutdownGracePeriod >= .zero, "shutdownGracePeriod is negative")
         }
     }
@@ -89,6 +100,13 @@ extension HTTPServer.Configuration {
         /// gets `413`, sent before reading it when `Content-Length` says so.
         public var maxBodyBytes: Int = 1024 * 1024
 
+        /// The request bodies all connections together may hold at once;
+        /// 64 MiB by default. A request whose declared body would pass it
+        /// gets `503` before its body is read (`413` when it could never
+        /// fit); a chunked body that passes it is dropped and gets `503`.
+        /// A body is charged from its head until its response is sent.
+        public var maxBodyBytesInFlight: Int = 64 << 20
+
         /// A connection on which nothing is received or sent for this long
         /// is closed; 30 s by default, whole seconds, at least 1 s.
         public var connectionTimeout: Duration = .seconds(30)
@@ -100,16 +118,45 @@ extension HTTPServer.Configuration {
         /// ``connectionTimeout``, but not this.
         public var requestReceiveTimeout: Duration = .seconds(30)
 
-        /// Open connections across all clients; 1,000 by default. Beyond it
-        /// new connections wait in the kernel's listen queue.
-        public var maxConnections: Int = 1000
+        /// Open connections across all clients; 10,000 by default, lowered
+        /// at start to what the process's descriptor limit (`ulimit -n`)
+        /// leaves after ``reservedDescriptors``. Beyond it new connections
+        /// wait in the kernel's listen queue. libmicrohttpd's epoll loop has
+        /// no limit of its own.
+        public var maxConnections: Int = 10_000
 
-        /// Open connections per client IP address; `nil` (the default) for no
-        /// per-client limit, since behind a proxy or on loopback every client
-        /// has the same address.
-        public var maxConnectionsPerClient: Int? = nil
+        /// Descriptors kept for everything but client connections (upstream
+        /// connections, cache files, logs) when ``maxConnections`` is fitted
+        /// to `ulimit -n`; 256 by default.
+        public var reservedDescriptors: Int = 256
+
+        /// Open connections per client IP address; 256 by default, so one
+        /// address cannot hold more than a small share of ``maxConnections``;
+        /// connections beyond it are closed at once. `nil` for no per-client
+        /// limit — behind a reverse proxy every client has the proxy's address.
+        public var maxConnectionsPerClient: Int? = 256
+
+        /// When the server holds ``crowdedFraction`` of its connection limit
+        /// or more, a connection that has not delivered a complete request
+        /// within this time is closed (instead of after
+        /// ``requestReceiveTimeout`` or ``connectionTimeout``), so idle
+        /// clients cannot keep others out; 2 s by default.
+        public var crowdedIdleTimeout: Duration = .seconds(2)
+
+        /// The share of the connection limit from which the server counts
+        /// as crowded; 0.9 by default.
+        public var crowdedFraction: Double = 0.9
 
         /// Creates the default limits.
         public init() {}
+    }
+}
+
+extension HTTPServer.Configuration.Limits {
+    /// ``maxConnections`` fitted to a descriptor limit: at most the limit
+    /// less ``reservedDescriptors``, and at least 1.
+    /// - Parameter descriptorLimit: The process's `RLIMIT_NOFILE` soft limit.
+    public func connectionLimit(descriptorLimit: Int) -> Int {
+        max(1, min(maxConnections, descriptorLimit - reservedDescriptors))
     }
 }

@@ -1,6 +1,6 @@
-import Foundation
-import ConcurrencySupport
 internal import CMicroHTTPD
+import ConcurrencySupport
+import Foundation
 
 /// What libmicrohttpd's callbacks reach through their context pointer: the
 /// handler, the limits, and the requests now waiting for the handler.
@@ -30,6 +30,7 @@ final class HTTPServerCore: Sendable {
     let configuration: HTTPServer.Configuration
     let requestLog: (@Sendable (HTTPRequestLog) -> Void)?
     let watchdog: ConnectionWatchdog
+    let bodyBudget: BodyBudget
 
     private let suspensions = Lock(Suspensions())
     private let requestsInFlight = Lock<Int>(0)
@@ -44,7 +45,29 @@ final class HTTPServerCore: Sendable {
         self.handler = handler
         self.configuration = configuration
         self.requestLog = requestLog
-        self.watchdog = ConnectionWatchdog(receiveTimeout: configuration.limits.requestReceiveTimeout)
+        let limits = configuration.limits
+        bodyBudget = BodyBudget(limit: limits.maxBodyBytesInFlight)
+        connectionLimit = limits.connectionLimit(descriptorLimit: Self.descriptorLimit())
+        self.watchdog = ConnectionWatchdog(
+            receiveTimeout: limits.requestReceiveTimeout,
+            crowdedCount: max(1, Int((Double(connectionLimit) * limits.crowdedFraction).rounded(.up))),
+            crowdedIdleTimeout: limits.crowdedIdleTimeout)
+    }
+
+    /// ``HTTPServer/Configuration/Limits-swift.struct/maxConnections`` fitted
+    /// to the descriptor limit: what libmicrohttpd is told.
+    let connectionLimit: Int
+
+    /// The soft `RLIMIT_NOFILE`, or `Int.max` when unlimited or unknown.
+    private static func descriptorLimit() -> Int {
+        var limit = rlimit()
+        #if canImport(Glibc)
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur != rlim_t.max else { return .max }
+        return Int(clamping: limit.rlim_cur)
     }
 
     /// Requests received in full (or refused) whose response is not yet
@@ -67,11 +90,11 @@ final class HTTPServerCore: Sendable {
     // MARK: - Requests
 
     /// The request line arrived: a new context, kept until `requestCompleted`.
-    func requestStarted(target: String, connection: OpaquePointer) -> RequestContext {
+    func requestStarted(target: String, targetEnd: Int, connection: OpaquePointer) -> RequestContext {
         let watched = webpbridge_connection_socket_context(connection).map {
             Unmanaged<WatchedConnection>.fromOpaque($0).takeUnretainedValue()
         }
-        return RequestContext(target: target, connection: watched)
+        return RequestContext(target: target, targetEnd: targetEnd, connection: watched)
     }
 
     /// The access handler: called when the head arrived, for each body chunk,
@@ -79,7 +102,7 @@ final class HTTPServerCore: Sendable {
     /// call would make libmicrohttpd close the connection, so normal answers
     /// wait for it; only refusals (501, 413) are sent early.
     func receive(
-        _ context: RequestContext, connection: OpaquePointer, method: String, version: String,
+        _ context: RequestContext, connection: OpaquePointer, method: String, version: UnsafePointer<CChar>?,
         upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
     ) -> MHD_Result {
         switch context.phase {
@@ -91,6 +114,7 @@ final class HTTPServerCore: Sendable {
             return .YES
         case .receivingBody:
             if context.bodyTooLarge { return answerNow(.contentTooLarge(limit: maxBodyBytes), context, connection) }
+            if context.bodyOverBudget { return answerNow(.bodiesOverBudget, context, connection) }
             return dispatch(context, connection: connection)
         case .dispatched:
             // Called again only when a resumed request has no response
@@ -101,31 +125,42 @@ final class HTTPServerCore: Sendable {
 
     private var maxBodyBytes: Int { configuration.limits.maxBodyBytes }
 
+    /// Checks the head (``MHDRequestHead``, ``RequestHeadRules``) before
+    /// anything acts on it; a refusal closes the connection, so no byte
+    /// after a head that could be read two ways is read as a request.
     private func receiveHead(
-        _ context: RequestContext, connection: OpaquePointer, method: String, version: String
+        _ context: RequestContext, connection: OpaquePointer, method: String, version: UnsafePointer<CChar>?
     ) -> MHD_Result {
         let method = HTTPMethod(rawValue: method)
         context.method = method
-        context.version = version
-        context.headers = Self.headers(of: connection)
         context.remoteAddress =
             context.connection?.remoteAddress
             ?? webpbridge_connection_client_address(connection).flatMap(SocketAddress.text(of:))
         context.phase = .receivingBody
-        guard Self.isToken(method.rawValue) else {
-            return answerNow(.text(.badRequest, "malformed method"), context, connection)
+        guard let version else { return answerNow(.text(.badRequest, "malformed request line"), context, connection) }
+        context.version = String(cString: version)
+        let head = MHDRequestHead.read(connection, version: version, targetEnd: context.targetEnd)
+        context.headers = head.fields
+        guard head.isWellFormed else {
+            return answerNow(
+                .text(.badRequest, "malformed request head (NUL, bare LF or obs-fold)"), context, connection)
         }
-        guard version != "HTTP/1.1" || context.headers.contains("Host") else {
-            // RFC 9112 §3.2: libmicrohttpd only enforces this in pedantic mode.
-            return answerNow(.text(.badRequest, "HTTP/1.1 request without Host"), context, connection)
+        if let refusal = RequestHeadRules.refusal(
+            method: method.rawValue, target: context.target, version: context.version, fields: head.fields)
+        {
+            return answerNow(.text(refusal.status, refusal.reason), context, connection)
         }
         guard configuration.acceptedMethods.contains(method) else {
             return answerNow(.text(.notImplemented, "method \(method) is not supported"), context, connection)
         }
         if let declared = context.headers["Content-Length"].flatMap(UInt64.init) {
-            guard declared <= UInt64(maxBodyBytes) else {
-                return answerNow(.contentTooLarge(limit: maxBodyBytes), context, connection)
+            guard declared <= UInt64(min(maxBodyBytes, bodyBudget.limit)) else {
+                return answerNow(.contentTooLarge(limit: min(maxBodyBytes, bodyBudget.limit)), context, connection)
             }
+            // Charged before a byte of the body is read (or `100 Continue`
+            // is sent), so a flood of large bodies is refused, not held.
+            guard bodyBudget.reserve(Int(declared)) else { return answerNow(.bodiesOverBudget, context, connection) }
+            context.chargedBodyBytes = Int(declared)
             context.body.reserveCapacity(Int(declared))
         }
         return .YES
@@ -135,13 +170,33 @@ final class HTTPServerCore: Sendable {
     /// discards the rest (the answer, 413, can only be sent once the body
     /// is over, and the watchdog bounds how long that takes).
     private func receiveBodyChunk(_ context: RequestContext, upload: UnsafePointer<CChar>?, size: Int) {
-        guard !context.bodyTooLarge, let upload else { return }
+        guard !context.bodyTooLarge, !context.bodyOverBudget, let upload else { return }
         if context.body.count + size > maxBodyBytes {
             context.bodyTooLarge = true
-            context.body = Data()
+            dropBody(context)
+        } else if context.body.count + size > context.chargedBodyBytes,
+            !chargeBody(context, upTo: context.body.count + size)
+        {
+            context.bodyOverBudget = true
+            dropBody(context)
         } else {
             context.body.append(UnsafeRawPointer(upload).assumingMemoryBound(to: UInt8.self), count: size)
         }
+    }
+
+    /// Charges a chunked body's growth to `bodyBudget` (a declared length
+    /// was charged with the head).
+    private func chargeBody(_ context: RequestContext, upTo total: Int) -> Bool {
+        guard bodyBudget.reserve(total - context.chargedBodyBytes) else { return false }
+        context.chargedBodyBytes = total
+        return true
+    }
+
+    /// Lets go of the body and gives its charge back.
+    private func dropBody(_ context: RequestContext) {
+        context.body = Data()
+        bodyBudget.release(context.chargedBodyBytes)
+        context.chargedBodyBytes = 0
     }
 
     /// Answers at once when the handler's ``HTTPHandler/immediateResponse(to:)``
@@ -222,6 +277,7 @@ final class HTTPServerCore: Sendable {
 
     /// The completion callback: reports the request and frees its context.
     func requestCompleted(_ context: RequestContext, termination: MHD_RequestTerminationCode) {
+        dropBody(context)
         if context.phase == .dispatched { requestsInFlight.withLock { $0 -= 1 } }
         if let watched = context.connection { watchdog.requestFinished(on: watched) }
         guard let requestLog, let method = context.method else { return }
@@ -297,40 +353,13 @@ final class HTTPServerCore: Sendable {
             return messages
         }
     }
-
-    // MARK: - Helpers
-
-    /// RFC 9110 §5.6.2 `token`: what a method must be.
-    private static func isToken(_ text: String) -> Bool {
-        !text.isEmpty
-            && text.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    true
-                default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-                }
-            }
-    }
-
-    private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        withUnsafeMutablePointer(to: &headers) { pointer in
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
-        }
-        return headers
-    }
-}
-
-/// Appends one request header to the `HTTPHeaders` its context points to.
-private let collectHeader: MHD_KeyValueIterator = { context, _, name, value in
-    guard let context, let name else { return .YES }
-    context.assumingMemoryBound(to: HTTPHeaders.self).pointee.add(
-        name: String(cString: name), value: value.map { String(cString: $0) } ?? "")
-    return .YES
 }
 
 extension HTTPResponse {
+    fileprivate static let bodiesOverBudget = HTTPResponse.text(
+        .serviceUnavailable, "the server is holding too many request bodies; try again shortly",
+        headers: ["Retry-After": "1"])
+
     fileprivate static func contentTooLarge(limit: Int) -> HTTPResponse {
         .text(.contentTooLarge, "request body is larger than the server's limit of \(limit) bytes")
     }

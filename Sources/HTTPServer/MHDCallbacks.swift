@@ -1,10 +1,10 @@
-import Foundation
 internal import CMicroHTTPD
+import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// libmicrohttpd's callbacks: non-capturing closures that find the
@@ -36,10 +36,21 @@ enum MHDCallbacks {
     /// The request line arrived (`MHD_OPTION_URI_LOG_CALLBACK`). Sees the
     /// target before libmicrohttpd unescapes it; what it returns becomes the
     /// request's `con_cls`.
+    ///
+    /// It also empties the query as libmicrohttpd is about to parse it into
+    /// arguments: the server reads the raw target and never asks for them,
+    /// and each one costs a record in the connection's memory pool — 500
+    /// of them exhausted it, and the client got no answer at all.
+    /// libmicrohttpd passes the target `const`, but it is its own read
+    /// buffer, which it overwrites itself right after this call.
     static let requestLineReceived: webpbridge_uri_logger = { context, uri, connection in
         guard let connection else { return nil }
         let target = uri.map { String(cString: $0) } ?? "/"
-        let request = core(context).requestStarted(target: target, connection: connection)
+        let targetEnd = uri.map { Int(bitPattern: $0) + strlen($0) } ?? 0
+        if let uri, let question = strchr(uri, Int32(UInt8(ascii: "?"))) {
+            UnsafeMutablePointer(mutating: question)[1] = 0
+        }
+        let request = core(context).requestStarted(target: target, targetEnd: targetEnd, connection: connection)
         return Unmanaged.passRetained(request).toOpaque()
     }
 
@@ -50,7 +61,7 @@ enum MHDCallbacks {
         let request = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
         return core(context).receive(
             request, connection: connection, method: method.map { String(cString: $0) } ?? "",
-            version: version.map { String(cString: $0) } ?? "", upload: upload, uploadSize: uploadSize)
+            version: version, upload: upload, uploadSize: uploadSize)
     }
 
     /// The request is over (`MHD_OPTION_NOTIFY_COMPLETED`): report and free it.

@@ -1,9 +1,9 @@
 internal import CMicroHTTPD
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A running libmicrohttpd daemon: the one owner of the `MHD_Daemon` handle
@@ -34,7 +34,7 @@ final class MHDDaemon: @unchecked Sendable {
             MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
-        let options = Self.options(for: configuration)
+        let options = Self.options(for: configuration, connectionLimit: core.connectionLimit)
         let retained = Unmanaged.passRetained(core)
         let started = address.withSockAddr { sockaddr in
             webpbridge_start_daemon(
@@ -74,13 +74,15 @@ final class MHDDaemon: @unchecked Sendable {
         core.release()
     }
 
-    private static func options(for configuration: HTTPServer.Configuration) -> [MHD_OptionItem] {
+    private static func options(for configuration: HTTPServer.Configuration, connectionLimit: Int)
+        -> [MHD_OptionItem]
+    {
         let limits = configuration.limits
         let timeout = limits.connectionTimeout.components
         let timeoutSeconds = Int(timeout.seconds) + (timeout.attoseconds > 0 ? 1 : 0)
         var options = [
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: limits.maxHeaderBytes, ptr_value: nil),
-            MHD_OptionItem(option: .CONNECTION_LIMIT, value: limits.maxConnections, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_LIMIT, value: connectionLimit, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_TIMEOUT, value: timeoutSeconds, ptr_value: nil),
         ]
         if let perClient = limits.maxConnectionsPerClient {
@@ -102,7 +104,8 @@ final class MHDDaemon: @unchecked Sendable {
         configuration: HTTPServer.Configuration, address: SocketAddress, errno code: Int32, messages: [String]
     ) -> HTTPServerError {
         let endpoint =
-            address.isIPv6 ? "[\(configuration.host)]:\(configuration.port)" : "\(configuration.host):\(configuration.port)"
+            address.isIPv6
+            ? "[\(configuration.host)]:\(configuration.port)" : "\(configuration.host):\(configuration.port)"
         let detail = messages.isEmpty ? "" : " (libmicrohttpd: \(messages.joined(separator: "; ")))"
         switch code {
         case EADDRINUSE:

@@ -1,5 +1,5 @@
-import Foundation
 internal import CMicroHTTPD
+import Foundation
 
 /// The server's state for one request, from its request line to the
 /// completion callback. libmicrohttpd keeps it in the request's `con_cls`
@@ -23,6 +23,9 @@ final class RequestContext: @unchecked Sendable {
     }
 
     let target: String
+    /// The address of the target's first NUL in libmicrohttpd's buffer
+    /// when the request line arrived (see ``MHDRequestHead``).
+    let targetEnd: Int
     let startedAt = ContinuousClock.now
     let connection: WatchedConnection?
 
@@ -33,12 +36,17 @@ final class RequestContext: @unchecked Sendable {
     var remoteAddress: String?
     var body = Data()
     var bodyTooLarge = false
+    /// Bytes charged to the server's ``BodyBudget`` for this request.
+    var chargedBodyBytes = 0
+    /// The body passed what was left of the budget; it was dropped.
+    var bodyOverBudget = false
 
     var status: HTTPStatus?
     var bodyBytes: UInt64 = 0
 
-    init(target: String, connection: WatchedConnection?) {
+    init(target: String, targetEnd: Int = 0, connection: WatchedConnection?) {
         self.target = target
+        self.targetEnd = targetEnd
         self.connection = connection
     }
 

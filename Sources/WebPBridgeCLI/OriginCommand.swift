@@ -28,7 +28,7 @@ struct OriginCommand: BridgeCommand {
             .option(
                 "--memory-budget", value: "SIZE",
                 help: "Memory for caches and request bodies, e.g. 512M (default); split as the README's limits say."),
-        ])
+        ] + ServerLimitOptions.specs)
 
     var root: String
     var listen: ListenAddress
@@ -37,6 +37,7 @@ struct OriginCommand: BridgeCommand {
     var quality: Int?
     /// `--memory-budget`: what every cache's bound is a share of.
     var memoryBudget: ImageOrigin.MemoryBudget
+    var serverLimits: ServerLimitOptions
 
     init(parsed: ParsedArguments) throws(UsageError) {
         try parsed.requirePositionals(0...0, describing: "")
@@ -53,6 +54,7 @@ struct OriginCommand: BridgeCommand {
             try parsed.string("--memory-budget").map { text throws(UsageError) in
                 ImageOrigin.MemoryBudget(totalBytes: try MemorySize.budget(text, option: "--memory-budget"))
             } ?? ImageOrigin.MemoryBudget()
+        serverLimits = try ServerLimitOptions(parsed: parsed)
     }
 
     func makeOrigin() throws -> ImageOrigin {
@@ -74,6 +76,15 @@ struct OriginCommand: BridgeCommand {
         }
     }
 
+    /// Where to listen and the limits given on the command line.
+    var serverConfiguration: HTTPServer.Configuration {
+        var configuration = HTTPServer.Configuration(host: listen.host, port: listen.port)
+        // Request bodies in flight take the budget's share unless --max-body-total says otherwise.
+        configuration.limits.maxBodyBytesInFlight = memoryBudget.requestBodyBytes
+        serverLimits.apply(to: &configuration.limits)
+        return configuration
+    }
+
     func run(io: CommandIO) async throws {
         let origin = try makeOrigin()
         // One line per request, buffered: a write(2) per request cost the
@@ -81,7 +92,7 @@ struct OriginCommand: BridgeCommand {
         let log = RequestLogWriter(output: io.writeOutput)
         defer { log.close() }
         let server = HTTPServer(
-            configuration: .init(host: listen.host, port: listen.port), handler: origin,
+            configuration: serverConfiguration, handler: origin,
             requestLog: { log.append($0.description) })
         try await ServerLifecycle.run(server, io: io, name: "origin")
     }

@@ -54,7 +54,7 @@ struct ProxyCommand: BridgeCommand {
             .option(
                 "--memory-budget", value: "SIZE",
                 help: "Memory for caches and request bodies, e.g. 256M (default); split as the README's limits say."),
-        ])
+        ] + ServerLimitOptions.specs)
 
     enum Mode: Equatable {
         case reverse(URL)
@@ -69,6 +69,7 @@ struct ProxyCommand: BridgeCommand {
     let allowedHosts: [String]
     /// `--memory-budget`: what every cache's bound is a share of.
     let memoryBudget: BridgeProxy.MemoryBudget
+    let serverLimits: ServerLimitOptions
 
     init(parsed: ParsedArguments) throws(UsageError) {
         try parsed.requirePositionals(0...0, describing: "")
@@ -97,6 +98,7 @@ struct ProxyCommand: BridgeCommand {
             try parsed.string("--memory-budget").map { text throws(UsageError) in
                 BridgeProxy.MemoryBudget(totalBytes: try MemorySize.budget(text, option: "--memory-budget"))
             } ?? BridgeProxy.MemoryBudget()
+        serverLimits = try ServerLimitOptions(parsed: parsed)
         if mode != .forward, !allowedHosts.isEmpty {
             throw UsageError("--allow-host goes with --forward; a reverse proxy fetches only its upstream")
         }
@@ -171,6 +173,9 @@ struct ProxyCommand: BridgeCommand {
         var configuration = HTTPServer.Configuration(host: listen.host, port: listen.port)
         configuration.acceptedMethods.insert(.connect)
         configuration.limits.maxBodyBytes = 16 << 20
+        // Request bodies in flight take the budget's share unless --max-body-total says otherwise.
+        configuration.limits.maxBodyBytesInFlight = memoryBudget.requestBodyBytes
+        serverLimits.apply(to: &configuration.limits)
         return configuration
     }
 

@@ -7,7 +7,15 @@ import Testing
         try configuration.validate()
         #expect(configuration.host == "127.0.0.1")
         #expect(configuration.threadPoolSize >= 1)
-        #expect(configuration.limits.maxConnectionsPerClient == nil)
+        #expect(configuration.limits.maxConnectionsPerClient == 256)
+        #expect(configuration.limits.maxConnections == 10_000)
+    }
+
+    @Test func connectionLimitFitsTheDescriptorLimit() {
+        let limits = HTTPServer.Configuration.Limits()
+        #expect(limits.connectionLimit(descriptorLimit: 1024) == 768)
+        #expect(limits.connectionLimit(descriptorLimit: 1_048_576) == 10_000)
+        #expect(limits.connectionLimit(descriptorLimit: 100) == 1)
     }
 
     @Test func rejectsBrokenInvariantsNamingTheField() {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import ConcurrencySupport
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,5 +1,6 @@
 internal import CCurl
 import Foundation
+import HTTPFields
 import ConcurrencySupport
 
 /// One request's life inside ``CurlMultiDriver``: the options it sets on an
@@ -22,7 +23,7 @@ final class CurlTransfer: @unchecked Sendable {
     private(set) var easy: CurlEasyHandle?
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var body = Data()
-    private var headers: [String: String] = [:]
+    private var fieldReader = ResponseFieldReader()
     private var abortReason: DataLoadingError?
     private var finished = false
 
@@ -95,9 +96,20 @@ final class CurlTransfer: @unchecked Sendable {
         switch request.method.uppercased() {
         case "GET": break
         case "HEAD": try set(CURLOPT_NOBODY, 1, "CURLOPT_NOBODY")
-        default: try set(CURLOPT_CUSTOMREQUEST, request.method, "CURLOPT_CUSTOMREQUEST")
+        default:
+            guard HTTPFieldSyntax.isToken(request.method) else {
+                throw DataLoadingError(.networkFailure, "\(label): refused to send a malformed method")
+            }
+            try set(CURLOPT_CUSTOMREQUEST, request.method, "CURLOPT_CUSTOMREQUEST")
         }
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+            // Checked again where the line is written (the server refuses such
+            // heads, but fields are also built in code): a CR, LF or NUL in a
+            // value or a name that is not a token would make the upstream read
+            // other fields than these.
+            guard HTTPFieldSyntax.isValidField(name: name, value: value) else {
+                throw DataLoadingError(.networkFailure, "\(label): refused to send a malformed header field")
+            }
             guard let list = curl_slist_append(headerList, "\(name): \(value)") else {
                 throw DataLoadingError(.networkFailure, "\(label): out of memory for the request headers")
             }
@@ -134,7 +146,7 @@ final class CurlTransfer: @unchecked Sendable {
             _ = webpbridge_curl_easy_getinfo_long(easy.raw, CURLINFO_RESPONSE_CODE, &status)
             _ = webpbridge_curl_easy_getinfo_string(easy.raw, CURLINFO_EFFECTIVE_URL, &effective)
             let url = effective.flatMap { URL(string: String(cString: $0)) } ?? request.url
-            return finish(.success(DataResponse(url: url, statusCode: status, headers: headers, body: body)))
+            return finish(.success(DataResponse(url: url, statusCode: status, headers: fieldReader.fields, body: body)))
         } else {
             return finish(.failure(DataLoadingError(.networkFailure, "\(label): finished without a handle")))
         }
@@ -149,7 +161,7 @@ final class CurlTransfer: @unchecked Sendable {
         curl_slist_free_all(headerList)
         headerList = nil
         body = Data()
-        headers = [:]
+        fieldReader = ResponseFieldReader()
         let easy = self.easy
         self.easy = nil
         continuation?.resume(returning: result)
@@ -200,21 +212,17 @@ final class CurlTransfer: @unchecked Sendable {
             abortReason = Self.cancellation(label)
             return Self.abort
         }
-        let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: count), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        if line.hasPrefix("HTTP/") {
-            // A new response (after a redirect or a 100 Continue): only the
-            // final response's fields are kept.
-            headers = [:]
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
-            if name == "content-length", let length = Int(value), length <= request.maxBodyBytes,
-                body.isEmpty
-            {
-                body.reserveCapacity(length)
-            }
+        // A new status line (after a redirect or a 100 Continue) starts over:
+        // only the final response's fields are kept.
+        let declaredBefore = fieldReader.fields["content-length"]
+        if let malformed = fieldReader.read(UnsafeRawBufferPointer(start: buffer, count: count)) {
+            abortReason = DataLoadingError(.networkFailure, "\(label): the upstream sent \(malformed)")
+            return Self.abort
+        }
+        if declaredBefore == nil, body.isEmpty, let length = fieldReader.fields["content-length"].flatMap(Int.init),
+            length <= request.maxBodyBytes
+        {
+            body.reserveCapacity(length)
         }
         return count
     }

@@ -1,46 +1,77 @@
-import Foundation
+public import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A blocking TCP client for byte-exact HTTP tests (keep-alive, malformed
-/// requests, slow and truncated clients). Every read and write times out,
-/// so a test never hangs; call it through ``blocking(_:)`` to keep it off
-/// Swift's cooperative pool, which runs the server's handlers.
+/// requests, slow and truncated clients), shared by every test target that
+/// speaks raw bytes to a server. Every read and write times out, so a test
+/// never hangs; call it off Swift's cooperative pool (a Dispatch thread),
+/// which runs the server's handlers.
 ///
 /// `@unchecked Sendable` so a test can open connections on one thread and
 /// keep them alive on another; each is used by one thread at a time.
-final class RawHTTPConnection: @unchecked Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+public final class RawHTTPConnection: @unchecked Sendable {
+    /// A socket call failed or the server closed too early.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What failed.
+        public var description: String
     }
 
-    struct Response {
-        var status: Int
-        var headers: [(String, String)]
-        var body: Data
+    /// One response as read off the wire.
+    public struct Response: Sendable {
+        /// The status code.
+        public var status: Int
+        /// The header fields, in order.
+        public var headers: [(String, String)]
+        /// The body (as framed by `Content-Length`, else up to the close).
+        public var body: Data
 
-        func header(_ name: String) -> String? {
+        /// The first value of a field, ignoring case.
+        public func header(_ name: String) -> String? {
             headers.first { $0.0.lowercased() == name.lowercased() }?.1
         }
     }
 
-    let descriptor: Int32
+    /// The client socket.
+    public let descriptor: Int32
     private var buffered = Data()
 
-    init(port: Int, timeout: TimeInterval = 30) throws {
+    /// Connects to `127.0.0.1:port`.
+    /// - Parameters:
+    ///   - port: The server's port.
+    ///   - timeout: Every read and write gives up after this long.
+    ///   - sourceAddress: The local IPv4 address to bind first (any
+    ///     127.0.0.0/8 address), so a test can be a different client.
+    /// - Throws: ``Failure`` when the socket cannot connect.
+    public init(port: Int, timeout: TimeInterval = 30, sourceAddress: String? = nil) throws {
         #if canImport(Glibc)
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        descriptor = socket(AF_INET, SOCK_STREAM, 0)
+            descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         var time = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - timeout.rounded(.down)) * 1e6))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        if let sourceAddress {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(sourceAddress)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                let message = String(cString: strerror(errno))
+                close(descriptor)
+                throw Failure(description: "bind \(sourceAddress): \(message)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian
@@ -61,11 +92,11 @@ final class RawHTTPConnection: @unchecked Sendable {
 
     /// Closes both directions now, as a client that gives up does (the
     /// server reads end of stream).
-    func hangUp() { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
+    public func hangUp() { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
 
     /// Sends all bytes; `MSG_NOSIGNAL` so a server that closed gives an
     /// error instead of killing the test process with SIGPIPE.
-    func write(_ bytes: Data) throws {
+    public func write(_ bytes: Data) throws {
         var sent = 0
         while sent < bytes.count {
             let result = bytes.withUnsafeBytes {
@@ -76,10 +107,11 @@ final class RawHTTPConnection: @unchecked Sendable {
         }
     }
 
-    func write(_ text: String) throws { try write(Data(text.utf8)) }
+    /// Sends the text's UTF-8 bytes.
+    public func write(_ text: String) throws { try write(Data(text.utf8)) }
 
     /// Reads one response; for `HEAD` (or 204/304) it reads no body.
-    func readResponse(head: Bool = false) throws -> Response {
+    public func readResponse(head: Bool = false) throws -> Response {
         let separator = Data("\r\n\r\n".utf8)
         while buffered.range(of: separator) == nil {
             guard try fill() else { throw Failure(description: "connection closed before a response head") }
@@ -113,7 +145,7 @@ final class RawHTTPConnection: @unchecked Sendable {
     }
 
     /// Reads until the server closes (true) or the read times out (false).
-    func waitForClose() -> Bool {
+    public func waitForClose() -> Bool {
         do {
             while try fill() {}
             return true

@@ -1,0 +1,64 @@
+import Foundation
+import ImagePipeline
+import TestSupport
+import Testing
+
+/// What libcurl writes upstream and what it relays back obey the same field
+/// grammar as the server's requests: a field that would become two lines
+/// (or none) for the other side is never written, and an upstream's
+/// response that two parsers would read two ways is refused.
+@Suite(.timeLimit(.minutes(2)))
+struct CurlFieldSafetyTests {
+    static let plainAnswer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
+
+    /// Defence in depth: the server refuses these heads, but a loader is
+    /// also called with fields built in code.
+    @Test(arguments: [
+        ("x-a", "foo\rInjected: 1"), ("x-a", "foo\r\nInjected: 1"), ("x-a", "foo\nInjected: 1"),
+        ("x-a", "foo\0bar"), ("transfer-encoding ", "chunked"), ("host: evil", ""), ("x(a)", "1"), ("", "v"),
+    ])
+    func unsafeRequestFieldIsNeverWritten(name: String, value: String) async throws {
+        let upstream = try RawHTTPListener(answer: Self.plainAnswer)
+        defer { upstream.stop() }
+        let request = DataRequest(url: upstream.url("/x"), headers: ["x-ok": "1", name: value])
+        await #expect(throws: DataLoadingError.self) { try await CurlDataLoader().load(request) }
+        #expect(upstream.heads.isEmpty, "the upstream received \(upstream.heads)")
+    }
+
+    @Test func safeFieldsAreWrittenAsGiven() async throws {
+        let upstream = try RawHTTPListener(answer: Self.plainAnswer)
+        defer { upstream.stop() }
+        let request = DataRequest(url: upstream.url("/x"), headers: ["X-Ok": "a\tb ü"])
+        let response = try await CurlDataLoader().load(request)
+        #expect(response.statusCode == 200)
+        let head = String(decoding: try #require(upstream.heads.first), as: UTF8.self)
+        #expect(head.contains("\r\nX-Ok: a\tb ü\r\n"), "\(head)")
+    }
+
+    /// RFC 9112 §5.2: an obs-fold in a response is replaced by a space; it
+    /// never becomes a field of its own.
+    @Test func foldedResponseFieldStaysOneField() async throws {
+        let upstream = try RawHTTPListener(
+            answer: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Folded: a\r\n Injected: 1\r\nConnection: close\r\n\r\nok"
+        )
+        defer { upstream.stop() }
+        let response = try await CurlDataLoader().load(DataRequest(url: upstream.url("/x")))
+        #expect(response.header("injected") == nil, "\(response.headers)")
+        #expect(response.header("x-folded") == "a Injected: 1", "\(response.headers)")
+    }
+
+    /// Response heads a relay must not pass on: 502 (a loader error).
+    @Test(arguments: [
+        ("differing Content-Lengths", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\nok!"),
+        ("space before the colon", "HTTP/1.1 200 OK\r\nContent-Length : 2\r\nX-A: 1\r\n\r\nok"),
+        ("name not a token", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX(A): 1\r\n\r\nok"),
+        ("bare CR in a value", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-A: 1\rSet-Cookie: a=b\r\n\r\nok"),
+    ])
+    func malformedResponseHeadIsRefused(_ label: String, answer: String) async throws {
+        let upstream = try RawHTTPListener(answer: answer)
+        defer { upstream.stop() }
+        await #expect(throws: DataLoadingError.self, "\(label)") {
+            try await CurlDataLoader().load(DataRequest(url: upstream.url("/x")))
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import HTTPServer
+import Testing
+
+@testable import WebPBridgeCLI
+
+/// `--max-connections`, `--max-connections-per-client` and `--max-body-total`,
+/// which `origin` and `proxy` share.
+@Suite struct ServerLimitOptionsTests {
+    @Test(arguments: [
+        (["origin", "--root", "/tmp", "--max-connections", "0"], "option '--max-connections' must be between 1"),
+        (["origin", "--root", "/tmp", "--max-connections-per-client", "-1"], "must be between 0"),
+        (["proxy", "--upstream", "http://a.test", "--max-body-total", "x"], "expects a whole number"),
+    ])
+    func usageErrorsExitTwo(arguments: [String], message: String) async {
+        let result = await CapturedIO.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test func flagsReachTheServerLimitsOfBothCommands() throws {
+        let flags = ["--max-connections", "500", "--max-connections-per-client", "0", "--max-body-total", "8"]
+        let proxy = try ProxyCommand(
+            parsed: ParsedArguments(["--upstream", "http://a.test"] + flags, configuration: ProxyCommand.configuration))
+        let origin = try OriginCommand(
+            parsed: ParsedArguments(["--root", "/tmp"] + flags, configuration: OriginCommand.configuration))
+        for limits in [proxy.serverConfiguration.limits, origin.serverConfiguration.limits] {
+            #expect(limits.maxConnections == 500)
+            #expect(limits.maxConnectionsPerClient == nil)
+            #expect(limits.maxBodyBytesInFlight == 8 << 20)
+        }
+    }
+
+    @Test func defaultsAreTheServersDefaults() throws {
+        let origin = try OriginCommand(
+            parsed: ParsedArguments(["--root", "/tmp"], configuration: OriginCommand.configuration))
+        let defaults = HTTPServer.Configuration.Limits()
+        #expect(origin.serverConfiguration.limits.maxConnections == defaults.maxConnections)
+        #expect(origin.serverConfiguration.limits.maxConnectionsPerClient == defaults.maxConnectionsPerClient)
+        #expect(origin.serverConfiguration.limits.maxBodyBytesInFlight == defaults.maxBodyBytesInFlight)
+    }
+
+    @Test(arguments: ["origin", "proxy"]) func helpListsTheLimits(command: String) async {
+        let help = await CapturedIO.run([command, "--help"])
+        for flag in ["--max-connections <N>", "--max-connections-per-client <N>", "--max-body-total <MIB>"] {
+            #expect(help.stdout.contains(flag), "\(command) --help lacks \(flag)")
+        }
+    }
+}
