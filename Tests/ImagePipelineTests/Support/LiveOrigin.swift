@@ -100,12 +100,3 @@ func waitUntil(
         try await Task.sleep(for: .milliseconds(10))
     }
 }
-
-/// A count shared between tasks.
-final class Counter: Sendable {
-    private let count = Lock<Int>(0)
-
-    func increment() { count.withLock { $0 += 1 } }
-
-    var value: Int { count.withLock { $0 } }
-}

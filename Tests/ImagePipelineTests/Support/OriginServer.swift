@@ -31,6 +31,8 @@ enum OriginServer {
         case "/huge":
             return .data(hugeBody, contentType: "application/octet-stream")
         case "/slow":
+            // A slow peer, not synchronisation: tests learn that the request
+            // arrived from `withArrivals`, then cancel it long before this ends.
             try? await Task.sleep(for: .seconds(5))
             return .text(.ok, "too late")
         case "/redirect":
@@ -47,6 +49,23 @@ enum OriginServer {
     static func with<Result>(_ body: (String) async throws -> Result) async throws -> Result {
         try await LoopbackServer.with(ClosureHTTPHandler(handle)) { server in
             try await body(server.baseURL.absoluteString)
+        }
+    }
+
+    /// Like ``with(_:)``, and `body` also gets the path of every request as
+    /// it reaches the origin, before it is answered: a test waits for that
+    /// event instead of sleeping and hoping the request got there.
+    static func withArrivals<Result>(
+        _ body: (String, AsyncStream<String>) async throws -> Result
+    ) async throws -> Result {
+        let arrivals = AsyncStream<String>.makeStream()
+        defer { arrivals.continuation.finish() }
+        let handler = ClosureHTTPHandler { request in
+            arrivals.continuation.yield(request.path)
+            return await handle(request)
+        }
+        return try await LoopbackServer.with(handler) { server in
+            try await body(server.baseURL.absoluteString, arrivals.stream)
         }
     }
 
