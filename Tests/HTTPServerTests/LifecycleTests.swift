@@ -85,6 +85,11 @@ extension LiveTests {
             let server = HTTPServer { _ in .text(.ok, "x") }
             await server.shutdown()
             await server.shutdown()
+            // A server shut down before it started stays stopped: it never listens.
+            #expect(await server.endpoint == nil)
+            let error = await #expect(throws: HTTPServerError.self) { try await server.start() }
+            #expect(error?.kind == .stopped)
+            #expect(await server.endpoint == nil)
         }
 
         @Test func portInUseIsReportedClearly() async throws {

@@ -176,7 +176,6 @@ extension LiveTests {
                 let idle = try await blocking {
                     try (0..<1000).map { _ in try RawHTTPConnection(port: endpoint.port, timeout: 1) }
                 }
-                #expect(idle.count == 1000)
                 // Connections beyond the limit wait in the kernel's queue; idle
                 // ones are dropped after requestReceiveTimeout, so a real
                 // request gets through.
