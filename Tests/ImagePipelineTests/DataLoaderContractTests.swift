@@ -1,6 +1,7 @@
 import ConcurrencySupport
 import Foundation
 import ImagePipeline
+import TestSupport
 import Testing
 
 /// The ``DataLoading`` contract, against a live origin on 127.0.0.1, for
@@ -91,7 +92,7 @@ struct DataLoaderContractTests {
     @Test(arguments: LoaderKind.allCases)
     func refusedConnectionFailsAsCannotConnect(_ kind: LoaderKind) async throws {
         let loader = kind.make()
-        let url = try await OriginServer.refusedURL()
+        let url = try await LoopbackServer.refusedURL()
         let error = await expectFailure(.cannotConnect) { () async throws(DataLoadingError) in
             try await loader.load(DataRequest(url: url, timeout: .seconds(10)))
         }

@@ -1,6 +1,7 @@
 import ConcurrencySupport
 import Foundation
 import ImageCodecs
+import PipelineTestSupport
 import TestSupport
 import Testing
 import URLRewriting

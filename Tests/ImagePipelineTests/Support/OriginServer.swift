@@ -68,14 +68,6 @@ enum OriginServer {
             try await body(server.baseURL.absoluteString, arrivals.stream)
         }
     }
-
-    /// A loopback URL where nothing listens: the port of a server that was
-    /// started and shut down.
-    static func refusedURL() async throws -> URL {
-        let server = try await LoopbackServer.start(ClosureHTTPHandler { _ in .text(.ok, "") })
-        await server.shutdown()
-        return server.url("/hello")
-    }
 }
 
 /// Collects the pieces `onChunk` receives, from any thread.
