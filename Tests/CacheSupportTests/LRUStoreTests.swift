@@ -2,7 +2,7 @@ import CacheSupport
 import TestSupport
 import Testing
 
-@Suite struct LRUStoreTests {
+@Suite(.timeLimit(.minutes(2))) struct LRUStoreTests {
     private func evictedKeys(_ evicted: [LRUStore<Int>.Entry]) -> [String] { evicted.map(\.key) }
 
     @Test func evictsTheLeastRecentlyUsedFirst() {

@@ -1,7 +1,7 @@
 import ImageOrigin
 import Testing
 
-@Suite struct VariantCacheTests {
+@Suite(.timeLimit(.minutes(2))) struct VariantCacheTests {
     @Test func countsHitsAndMissesAndEvictsTheLeastRecentlyUsed() {
         let cache = VariantCache<String>(capacity: 100)
         cache.insert("a", cost: 40, for: "a")

@@ -5,7 +5,7 @@ import URLRewriting
 
 /// One `Rewriter` shared by many tasks gives every task the same answers:
 /// it is an immutable `Sendable` value and `rewrite(_:)` is pure.
-@Suite struct ConcurrencyTests {
+@Suite(.timeLimit(.minutes(2))) struct ConcurrencyTests {
     @Test func sharedRewriterGivesTheSameResultsFromManyTasks() async throws {
         let rewriter = try Rewriter(configuration: RewriteConfiguration(rules: Rules.everyDialect))
         var generator = SeededGenerator(seed: 99)
