@@ -8,6 +8,7 @@ extension LiveTests {
             let started = AsyncStream<Void>.makeStream()
             let server = HTTPServer { _ in
                 started.continuation.yield()
+                // A slow handler still running at shutdown; the test waits on `started`.
                 try? await Task.sleep(for: .milliseconds(500))
                 return .text(.ok, "finished")
             }
@@ -31,6 +32,7 @@ extension LiveTests {
             let started = AsyncStream<Void>.makeStream()
             let server = HTTPServer(configuration: configuration) { _ in
                 started.continuation.yield()
+                // A handler stuck past the grace period; the test waits on `started`.
                 try? await Task.sleep(for: .seconds(5))
                 return .text(.ok, "too late")
             }
@@ -48,6 +50,7 @@ extension LiveTests {
                 guard request.path == "/slow" else { return .text(.ok, "at once") }
                 events.continuation.yield("started \(request.path)")
                 do {
+                    // A handler that would outlive the test unless cancelled.
                     try await Task.sleep(for: .seconds(120))
                     events.continuation.yield("finished")
                 } catch {

@@ -109,6 +109,7 @@ public final class FaultInjectingOrigin: HTTPHandler {
             // Until released, or until the server cancels the handler because
             // its client hung up (a cancelled sleep returns at once: check).
             while !state.withLock({ $0.released }), !Task.isCancelled {
+                // A poll interval: the hold ends on release or cancellation, never on time.
                 try? await Task.sleep(for: .milliseconds(10))
             }
             state.withLock { $0.held -= 1 }

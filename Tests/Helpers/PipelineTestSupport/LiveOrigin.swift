@@ -95,6 +95,7 @@ public func waitUntil(
             Issue.record("condition not met within 2 minutes", sourceLocation: sourceLocation)
             throw CancellationError()
         }
+        // A poll interval: the wait ends on the condition, never on time.
         try await Task.sleep(for: .milliseconds(10))
     }
 }
