@@ -206,6 +206,10 @@ let package = Package(
                 "ImageCodecs", "TestSupport",
             ],
             swiftSettings: swiftSettings),
+        // The test tree's own rules (every suite has a time limit), read from Tests/.
+        .testTarget(
+            name: "TestTreeTests",
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "WebPBridgeCLITests",
             dependencies: [
