@@ -112,12 +112,6 @@ let package = Package(
             dependencies: ["URLRewriting", "TestSupport"],
             path: "Benchmarks/RewriteBenchmark",
             swiftSettings: swiftSettings),
-        // Writes disk cache entries until killed: the kill -9 test's child.
-        .executableTarget(
-            name: "cache-writer",
-            dependencies: ["ImagePipeline", "TestSupport"],
-            path: "Benchmarks/CacheWriter",
-            swiftSettings: swiftSettings),
         // Resident memory over a long run: a loader alone, or the whole pipeline.
         .executableTarget(
             name: "loader-memory",
@@ -139,6 +133,23 @@ let package = Package(
             name: "HTTPServerBenchmark",
             dependencies: ["HTTPServer"],
             path: "Benchmarks/HTTPServerBenchmark",
+            swiftSettings: swiftSettings),
+
+        // Test helpers: built with the tests, never shipped.
+        // Writes disk cache entries until killed: the kill -9 test's child.
+        .executableTarget(
+            name: "cache-writer",
+            dependencies: ["ImagePipeline", "TestSupport"],
+            path: "Tests/Helpers/CacheWriter",
+            swiftSettings: swiftSettings),
+        // A live image origin with injected faults, for the pipeline's and the URL protocol's tests.
+        .target(
+            name: "PipelineTestSupport",
+            dependencies: [
+                "ConcurrencySupport", "HTTPServer", "ImageOrigin", "ImagePipeline", "ImageCodecs", "URLRewriting",
+                "TestSupport",
+            ],
+            path: "Tests/Helpers/PipelineTestSupport",
             swiftSettings: swiftSettings),
 
         // Tests.
@@ -175,8 +186,15 @@ let package = Package(
             name: "ImagePipelineTests",
             dependencies: [
                 "ConcurrencySupport",
-                "ImagePipeline", "WebPURLProtocol", "ImageOrigin", "HTTPServer", "URLRewriting", "ImageCodecs",
-                "TestSupport",
+                "ImagePipeline", "ImageOrigin", "HTTPServer", "URLRewriting", "ImageCodecs",
+                "TestSupport", "PipelineTestSupport",
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebPURLProtocolTests",
+            dependencies: [
+                "ConcurrencySupport", "WebPURLProtocol", "ImagePipeline", "URLRewriting", "ImageCodecs",
+                "TestSupport", "PipelineTestSupport",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -185,6 +203,10 @@ let package = Package(
                 "ConcurrencySupport", "BridgeProxy", "HTTPServer", "ImagePipeline", "ImageOrigin", "URLRewriting",
                 "ImageCodecs", "TestSupport",
             ],
+            swiftSettings: swiftSettings),
+        // The test tree's own rules (every suite has a time limit), read from Tests/.
+        .testTarget(
+            name: "TestTreeTests",
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebPBridgeCLITests",

@@ -59,4 +59,12 @@ public final class LoopbackServer: Sendable {
 
     /// Stops the server (see ``HTTPServer/shutdown()``).
     public func shutdown() async { await server.shutdown() }
+
+    /// A loopback URL where nothing listens: `/hello` on the port of a
+    /// server that was started and shut down.
+    public static func refusedURL() async throws -> URL {
+        let server = try await start(ClosureHTTPHandler { _ in .text(.ok, "") })
+        await server.shutdown()
+        return server.url("/hello")
+    }
 }

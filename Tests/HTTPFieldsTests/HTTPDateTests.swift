@@ -3,6 +3,7 @@ import Testing
 
 @testable import HTTPFields
 
+@Suite(.timeLimit(.minutes(2)))
 struct HTTPDateTests {
     @Test(arguments: [
         (0.0, "Thu, 01 Jan 1970 00:00:00 GMT"),

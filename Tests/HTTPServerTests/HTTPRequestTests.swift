@@ -1,7 +1,7 @@
 import HTTPServer
 import Testing
 
-@Suite struct HTTPRequestTests {
+@Suite(.timeLimit(.minutes(2))) struct HTTPRequestTests {
     @Test(arguments: [
         ("/a.jpg", "/a.jpg", nil),
         ("/a.jpg?imageView2/2/w/750", "/a.jpg", "imageView2/2/w/750"),

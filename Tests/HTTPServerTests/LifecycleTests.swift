@@ -9,6 +9,7 @@ extension LiveTests {
             let started = AsyncStream<Void>.makeStream()
             let server = HTTPServer { _ in
                 started.continuation.yield()
+                // A slow handler still running at shutdown; the test waits on `started`.
                 try? await Task.sleep(for: .milliseconds(500))
                 return .text(.ok, "finished")
             }
@@ -32,6 +33,7 @@ extension LiveTests {
             let started = AsyncStream<Void>.makeStream()
             let server = HTTPServer(configuration: configuration) { _ in
                 started.continuation.yield()
+                // A handler stuck past the grace period; the test waits on `started`.
                 try? await Task.sleep(for: .seconds(5))
                 return .text(.ok, "too late")
             }
@@ -49,6 +51,7 @@ extension LiveTests {
                 guard request.path == "/slow" else { return .text(.ok, "at once") }
                 events.continuation.yield("started \(request.path)")
                 do {
+                    // A handler that would outlive the test unless cancelled.
                     try await Task.sleep(for: .seconds(120))
                     events.continuation.yield("finished")
                 } catch {
@@ -86,6 +89,11 @@ extension LiveTests {
             let server = HTTPServer { _ in .text(.ok, "x") }
             await server.shutdown()
             await server.shutdown()
+            // A server shut down before it started stays stopped: it never listens.
+            #expect(await server.endpoint == nil)
+            let error = await #expect(throws: HTTPServerError.self) { try await server.start() }
+            #expect(error?.kind == .stopped)
+            #expect(await server.endpoint == nil)
         }
 
         @Test func portInUseIsReportedClearly() async throws {

@@ -163,6 +163,8 @@ extension LiveTests {
                 }
                 for _ in 0..<3 {
                     #expect(try await Self.probe(endpoint.port) == 200)
+                    // Spreads the probes over the slow client's trickle; nothing
+                    // waits on it (the slow client's own result is awaited below).
                     try await Task.sleep(for: .milliseconds(300))
                 }
                 #expect(try await slow.value, "the slow client was still connected after 40 s")
@@ -179,7 +181,6 @@ extension LiveTests {
                 let idle = try await blocking {
                     try (0..<1000).map { _ in try RawHTTPConnection(port: endpoint.port, timeout: 1) }
                 }
-                #expect(idle.count == 1000)
                 // Connections beyond the limit wait in the kernel's queue; idle
                 // ones are dropped after requestReceiveTimeout, so a real
                 // request gets through.
@@ -188,6 +189,8 @@ extension LiveTests {
                     group.addTask { try await Self.probe(endpoint.port, timeout: 30) }
                     group.addTask {
                         for _ in 0..<20 {
+                            // Samples the count while the probe runs; a sample
+                            // interval, not synchronisation.
                             try await Task.sleep(for: .milliseconds(100))
                             peak.record(await server.openConnectionCount)
                         }

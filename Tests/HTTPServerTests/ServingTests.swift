@@ -84,6 +84,7 @@ extension LiveTests {
 
         @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
             try await withLiveServer(handle: { request in
+                // A slow handler (not synchronisation): /fast must still wait its turn.
                 if request.path == "/slow" { try? await Task.sleep(for: .milliseconds(100)) }
                 return .text(.ok, request.path)
             }) { _, endpoint in
@@ -100,10 +101,11 @@ extension LiveTests {
         }
 
         @Test func suspendedHandlersServeConcurrentClients() async throws {
-            let running = Counter()
+            // Every handler waits until all 16 are running at once: a server that
+            // ran them one at a time would never answer, and the time limit fails it.
+            let allRunning = Barrier(count: 16)
             try await withLiveServer(handle: { request in
-                running.increment()
-                try? await Task.sleep(for: .milliseconds(200))
+                await allRunning.arrive()
                 return .text(.ok, request.path)
             }) { _, endpoint in
                 let bodies = try await withThrowingTaskGroup(of: String.self) { group in
@@ -117,7 +119,7 @@ extension LiveTests {
                 }
                 #expect(bodies == Set((0..<16).map { "/\($0)\n" }))
             }
-            #expect(running.count == 16)
+            #expect(allRunning.arrivals == 16)
         }
 
         @Test func fileBodiesWholeRangedAndMissing() async throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import ImageCodecs
 import TestSupport
 
-@Suite("APNG encode and decode")
+@Suite("APNG encode and decode", .timeLimit(.minutes(10)))
 struct APNGCodecTests {
     /// Decoding what the encoder wrote gives back the same frames, durations and loop count.
     private func expectRoundTrip(_ animation: AnimatedImage, options: APNGEncoder.Options = .default) throws {
@@ -77,7 +77,7 @@ struct APNGCodecTests {
     }
 }
 
-@Suite("APNG compositing: dispose and blend ops")
+@Suite("APNG compositing: dispose and blend ops", .timeLimit(.minutes(10)))
 struct APNGCompositingTests {
     static let red: [UInt8] = [255, 0, 0, 255]
     static let blue: [UInt8] = [0, 0, 255, 255]
@@ -170,7 +170,8 @@ struct APNGCompositingTests {
 
 @Suite(
     "APNG round trips on the corpus",
-    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)))
+    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
+    .timeLimit(.minutes(10)))
 struct APNGCorpusTests {
     @Test("three Kodak photos as frames, and the edge PNGs with alpha")
     func kodakAnimation() throws {

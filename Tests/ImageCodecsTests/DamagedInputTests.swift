@@ -7,7 +7,8 @@ import TestSupport
 /// with an ``ImageCodecError`` — never crash, hang or trap.
 @Suite(
     "Damaged PNG and GIF input",
-    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)))
+    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
+    .timeLimit(.minutes(10)))
 struct DamagedInputTests {
     static let files = ((try? Corpus.files(in: "edge", extensions: ["png", "gif"])) ?? [])
 

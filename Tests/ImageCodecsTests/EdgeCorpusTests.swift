@@ -5,7 +5,7 @@ import Testing
 
 /// Every file in `corpus/edge`: it decodes and matches what the file really
 /// is (`webpmux -info`, the GIF's own records), or it fails with a typed error.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)))
+@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)))
 struct EdgeCorpusTests {
     struct Expectation: Sendable, CustomTestStringConvertible {
         var file: String

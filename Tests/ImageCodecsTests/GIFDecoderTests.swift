@@ -3,7 +3,7 @@ import Testing
 @testable import ImageCodecs
 import TestSupport
 
-@Suite("GIF decoding of generated files")
+@Suite("GIF decoding of generated files", .timeLimit(.minutes(10)))
 struct GIFDecoderTests {
     /// Black, white, red, green.
     static let palette: [UInt8] = [0, 0, 0, 255, 255, 255, 255, 0, 0, 0, 255, 0]
@@ -144,7 +144,8 @@ struct GIFDecoderTests {
 
 @Suite(
     "GIF decoding of the corpus",
-    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)))
+    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
+    .timeLimit(.minutes(10)))
 struct GIFCorpusTests {
     /// Frame counts, sizes, loops and declared transparency as the files hold
     /// them (checked with Pillow and by walking the blocks; loops are the

@@ -3,7 +3,7 @@ import Testing
 import ImageCodecs
 import TestSupport
 
-@Suite("Image resizing")
+@Suite("Image resizing", .timeLimit(.minutes(2)))
 struct ImageResizerTests {
     @Test(
         "fitting size keeps the aspect ratio and never upscales",

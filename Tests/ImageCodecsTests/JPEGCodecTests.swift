@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct JPEGCodecTests {
     let photo = SyntheticImages.photo(width: 320, height: 200)
 

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// Quality and exactness on the 24 Kodak photos.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)))
+@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)))
 struct KodakRoundTripTests {
     static let photos = Corpus.kodakNames
 

@@ -36,7 +36,7 @@ enum Distortion {
     }
 }
 
-@Suite("SSIM")
+@Suite("SSIM", .timeLimit(.minutes(10)))
 struct SSIMTests {
     @Test("identical images score 1")
     func identical() throws {
@@ -69,7 +69,8 @@ struct SSIMTests {
 
 @Suite(
     "SSIM against scikit-image on Kodak",
-    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)))
+    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
+    .timeLimit(.minutes(10)))
 struct SSIMReferenceTests {
     /// Produced by `python3 Tests/ImageCodecsTests/Scripts/ssim_reference.py ../shared/corpus/kodak`
     /// with scikit-image 0.26.0 (SciPy 1.17.1, NumPy, Pillow 13.0.0):

@@ -3,6 +3,7 @@ import ImageCodecs
 import TestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(10)))
 struct TranscoderTests {
     let transcoder = Transcoder()
 

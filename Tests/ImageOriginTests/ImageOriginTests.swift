@@ -6,6 +6,7 @@ import ImageOrigin
 import TestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct ImageOriginTests {
     let fixture: OriginFixture
 

@@ -21,7 +21,8 @@ private func offPool<Value: Sendable>(_ work: @escaping @Sendable () throws -> V
 /// The origin on a real socket (127.0.0.1, port 0), fetched by independent
 /// clients: `curl` for HTTP and `dwebp` to decode what it served.
 @Suite(
-    .enabled(if: ExternalTool.available("curl", "dwebp"), "needs curl and dwebp (make deps installs them)"))
+    .enabled(if: ExternalTool.available("curl", "dwebp"), "needs curl and dwebp (make deps installs them)"),
+    .timeLimit(.minutes(5)))
 struct LiveOriginTests {
     @Test func curlFetchesAVariantThatDwebpDecodesAtTheModesSize() async throws {
         let fixture = try OriginFixture()

@@ -2,6 +2,7 @@ import ImageCodecs
 import ImageOrigin
 import Testing
 
+@Suite(.timeLimit(.minutes(2)))
 struct ProcessingParserTests {
     @Test func imageView2WithEveryParameter() throws {
         let pipeline = try ProcessingParser.parse("imageView2/1/w/200/h/100/format/webp/q/80/interlace/1/ignore-error/1")
@@ -66,6 +67,7 @@ struct ProcessingParserTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct ThumbnailGeometryTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var mode: Int
@@ -123,6 +125,7 @@ struct ThumbnailGeometryTests {
     }
 }
 
+@Suite(.timeLimit(.minutes(2)))
 struct StyleSheetTests {
     @Test func parsesAndMatchesStyleSuffixes() throws {
         let sheet = try StyleSheet(

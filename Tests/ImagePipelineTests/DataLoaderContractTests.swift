@@ -1,6 +1,7 @@
+import ConcurrencySupport
 import Foundation
 import ImagePipeline
-import ConcurrencySupport
+import TestSupport
 import Testing
 
 /// The ``DataLoading`` contract, against a live origin on 127.0.0.1, for
@@ -91,7 +92,7 @@ struct DataLoaderContractTests {
     @Test(arguments: LoaderKind.allCases)
     func refusedConnectionFailsAsCannotConnect(_ kind: LoaderKind) async throws {
         let loader = kind.make()
-        let url = try await OriginServer.refusedURL()
+        let url = try await LoopbackServer.refusedURL()
         let error = await expectFailure(.cannotConnect) { () async throws(DataLoadingError) in
             try await loader.load(DataRequest(url: url, timeout: .seconds(10)))
         }
@@ -138,10 +139,12 @@ struct DataLoaderContractTests {
     @Test(arguments: LoaderKind.allCases)
     func cancellingWhileWaitingForTheOriginThrowsCancelled(_ kind: LoaderKind) async throws {
         let loader = kind.make()
-        try await OriginServer.with { base in
+        try await OriginServer.withArrivals { base, arrivals in
             let request = DataRequest(url: URL(string: "\(base)/slow")!, timeout: .seconds(20))
             let task = Task { await loader.result(request) }
-            try await Task.sleep(for: .milliseconds(200))
+            // Cancelled only once the request is at the origin, waiting for its answer.
+            var arrived = arrivals.makeAsyncIterator()
+            #expect(await arrived.next() == "/slow")
             task.cancel()
             await expectFailure(.cancelled) { () async throws(DataLoadingError) in try await task.value.get() }
             let after = try await loader.load(DataRequest(url: URL(string: "\(base)/hello")!))

@@ -1,7 +1,7 @@
 import ImagePipeline
 import Testing
 
-@Suite struct DataLoadersTests {
+@Suite(.timeLimit(.minutes(5))) struct DataLoadersTests {
     @Test func platformDefaultIsCurlOnLinuxAndURLSessionElsewhere() {
         #if os(Linux)
             #expect(DataLoaders.platformDefault is CurlDataLoader)

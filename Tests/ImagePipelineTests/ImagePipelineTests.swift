@@ -1,10 +1,12 @@
+import ConcurrencySupport
 import Foundation
 import ImageCodecs
-import ImagePipeline
-import ConcurrencySupport
+import PipelineTestSupport
 import TestSupport
 import Testing
 import URLRewriting
+
+@testable import ImagePipeline
 
 /// The pipeline against a live `ImageOrigin` on 127.0.0.1, fetched with the
 /// default loader (`CurlDataLoader` on Linux); faults are injected at the
@@ -54,17 +56,15 @@ struct ImagePipelineTests {
             // No bytes cache: only coalescing can keep this to one request.
             let pipeline = try origin.pipeline()
             origin.upstream.inject(.hold, whereTargetContains: "photo.jpg")
-            let started = Counter()
+            let key = pipeline.cacheKey(for: origin.photo)
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<50 {
-                    group.addTask {
-                        started.increment()
-                        return try await pipeline.image(for: origin.photo).image.firstFrame.width
-                    }
+                    group.addTask { try await pipeline.image(for: origin.photo).image.firstFrame.width }
                 }
-                // Every caller is waiting before the one fetch may finish.
-                try await waitUntil { origin.upstream.heldCount == 1 && started.value == 50 }
-                try await Task.sleep(for: .milliseconds(200))
+                // Every caller has joined the one run before the fetch may finish.
+                try await waitUntil {
+                    origin.upstream.heldCount == 1 && pipeline.imageTasks.waiterCount(for: key) == 50
+                }
                 origin.upstream.release()
                 var widths: [Int] = []
                 for try await width in group { widths.append(width) }
@@ -171,7 +171,9 @@ struct ImagePipelineTests {
             let first = Task { try await pipeline.image(for: origin.photo) }
             try await waitUntil { origin.upstream.heldCount == 1 }
             let second = Task { try await pipeline.image(for: origin.photo) }
-            try await Task.sleep(for: .milliseconds(100))
+            // The second caller has joined the first's run before the first leaves.
+            let key = pipeline.cacheKey(for: origin.photo)
+            try await waitUntil { pipeline.imageTasks.waiterCount(for: key) == 2 }
             first.cancel()
             await #expect(throws: CancellationError.self) { try await first.value }
             origin.upstream.release()

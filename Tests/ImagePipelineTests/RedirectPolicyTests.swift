@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import ImagePipeline
+import PipelineTestSupport
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Testing
 import URLRewriting
 
+@Suite(.timeLimit(.minutes(2)))
 struct AcceptHeaderTests {
     @Test(arguments: [
         ("image/webp,*/*", true),

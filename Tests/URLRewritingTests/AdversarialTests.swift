@@ -4,7 +4,7 @@ import URLRewriting
 
 /// URLs built to fool a rewriter: foreign hosts that contain the image host,
 /// `.jpg` outside the path's last segment, and awkward but valid URL shapes.
-@Suite struct AdversarialTests {
+@Suite(.timeLimit(.minutes(2))) struct AdversarialTests {
     /// URLs that no rule for `img.example.com` may touch, whatever the dialect.
     static let foreign: [(String, RewriteReason.Kind)] = [
         ("http://img.example.com.evil.example/a.jpg", .noRuleForHost),

@@ -3,7 +3,7 @@ import Testing
 import URLRewriting
 
 /// Cache keys: the variant's normalised URL, shared by a URL and its variant.
-@Suite struct CacheKeyTests {
+@Suite(.timeLimit(.minutes(2))) struct CacheKeyTests {
     static let normalisation: [(String, String)] = [
         ("http://img.example.com/a.jpg", "http://img.example.com/a.jpg"),
         ("HTTP://IMG.Example.COM/A.jpg", "http://img.example.com/A.jpg"),

@@ -3,7 +3,7 @@ import Testing
 import URLRewriting
 
 /// Who gets WebP, who gets a transcoded variant, who is passed through.
-@Suite struct ClientPolicyTests {
+@Suite(.timeLimit(.minutes(2))) struct ClientPolicyTests {
     static let rewriter = try! Rewriter(configuration: RewriteConfiguration(rules: [Rules.qiniu]))
     static let image = URL(string: "http://img.example.com/a.jpg")!
     static let variant = URL(string: "http://img.example.com/a.jpg?imageView2/2/w/750/format/webp/ignore-error/1")!

@@ -5,7 +5,7 @@ import URLRewriting
 
 /// One `Rewriter` shared by many tasks gives every task the same answers:
 /// it is an immutable `Sendable` value and `rewrite(_:)` is pure.
-@Suite struct ConcurrencyTests {
+@Suite(.timeLimit(.minutes(2))) struct ConcurrencyTests {
     @Test func sharedRewriterGivesTheSameResultsFromManyTasks() async throws {
         let rewriter = try Rewriter(configuration: RewriteConfiguration(rules: Rules.everyDialect))
         var generator = SeededGenerator(seed: 99)
@@ -19,9 +19,10 @@ import URLRewriting
             }
             return await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(results.count == 8)
-        for result in results {
-            #expect(result == expected)
+        // Eight results by construction; what can differ is a task's answer for a URL.
+        for (task, result) in results.enumerated() {
+            let differing = urls.indices.filter { result[$0] != expected[$0] }.map { urls[$0] }
+            #expect(differing.isEmpty, "task \(task) rewrote \(differing.count) URLs otherwise: \(differing.prefix(3))")
         }
     }
 }

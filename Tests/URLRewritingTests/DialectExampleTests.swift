@@ -4,7 +4,7 @@ import URLRewriting
 
 /// The worked examples of CDN-GRAMMARS.md, one table per dialect, plus each
 /// dialect's signed and already-WebP URLs.
-@Suite struct DialectExampleTests {
+@Suite(.timeLimit(.minutes(2))) struct DialectExampleTests {
     static let qiniuNoWidth = Rules.rule(.qiniu(QiniuOptions()), width: nil)
     static let qiniuQuality = Rules.rule(.qiniu(QiniuOptions()), quality: 75)
     static let qiniuStyles = QiniuOptions(styles: [

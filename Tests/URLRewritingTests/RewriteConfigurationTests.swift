@@ -4,7 +4,7 @@ import URLRewriting
 
 /// JSON configuration: decoding, validation at load time with messages that
 /// name the rule and the field, and the in-code form.
-@Suite struct RewriteConfigurationTests {
+@Suite(.timeLimit(.minutes(2))) struct RewriteConfigurationTests {
     static let example = """
         {
           "rules": [

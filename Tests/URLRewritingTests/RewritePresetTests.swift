@@ -3,7 +3,7 @@ import Testing
 import URLRewriting
 
 /// `--preset NAME --host HOST`: every dialect name but `template`.
-@Suite struct RewritePresetTests {
+@Suite(.timeLimit(.minutes(2))) struct RewritePresetTests {
     static let expectations: [(preset: String, output: String)] = [
         ("qiniu", "http://img.example.com/a.jpg?imageView2/2/w/750/format/webp/ignore-error/1"),
         ("qiniu-legacy", "http://img.example.com/a.jpg-WebPiOSW750"),

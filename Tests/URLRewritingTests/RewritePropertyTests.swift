@@ -5,7 +5,7 @@ import Testing
 
 /// Properties that must hold for every URL, checked over generated URLs
 /// (seeded, so every run draws the same ones).
-@Suite struct RewritePropertyTests {
+@Suite(.timeLimit(.minutes(2))) struct RewritePropertyTests {
     static let count = 600
 
     /// Dialects that move the source path inside a new path.

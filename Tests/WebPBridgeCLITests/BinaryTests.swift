@@ -8,7 +8,8 @@ import Testing
 @Suite(
     .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
     .enabled(if: ChildProcess.webpBridgeBinary != nil, "webp-bridge binary not found beside the tests"),
-    .enabled(if: ChildProcess.timeTool != nil, "GNU time (/usr/bin/time) measures peak memory; make deps installs it"))
+    .enabled(if: ChildProcess.timeTool != nil, "GNU time (/usr/bin/time) measures peak memory; make deps installs it"),
+    .timeLimit(.minutes(10)))
 struct BinaryTests {
     static let refused = [
         "broken.png", "broken_data_stream.png", "decompression_bomb.gif", "decompression_bomb_extents.gif",

@@ -3,6 +3,7 @@ import ImageCodecs
 import TestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(10)))
 struct ConvertCommandTests {
     let folder: TemporaryDirectory
     let photoPNG: URL
@@ -120,7 +121,7 @@ struct ConvertCommandTests {
 }
 
 /// `convert` reproduces libwebp's reference output for every conformance vector.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)))
+@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)))
 struct ConvertConformanceTests {
     @Test func reproducesAll258ReferenceSums() async throws {
         let folder = try TemporaryDirectory()

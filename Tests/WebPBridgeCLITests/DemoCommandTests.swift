@@ -5,7 +5,7 @@ import Testing
 
 @testable import WebPBridgeCLI
 
-@Suite("webp-bridge demo")
+@Suite("webp-bridge demo", .timeLimit(.minutes(5)))
 struct DemoCommandTests {
     @Test(arguments: [
         (["demo", "--width", "0"], "option '--width' must be between 16 and 4096"),

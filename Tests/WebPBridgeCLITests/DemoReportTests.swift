@@ -5,7 +5,7 @@ import Testing
 
 @testable import WebPBridgeCLI
 
-@Suite("The demo's client and report")
+@Suite("The demo's client and report", .timeLimit(.minutes(5)))
 struct DemoReportTests {
     private func result(_ path: String, original: Int, wire: Int, delivered: Int, ssim: Double?) -> DemoImageResult {
         DemoImageResult(

@@ -21,7 +21,7 @@ enum DemoPhotos {
     }
 }
 
-@Suite("The demo's sample site")
+@Suite("The demo's sample site", .timeLimit(.minutes(5)))
 struct DemoSiteTests {
     /// The quality a JPEG was written at, from the sum of its first
     /// quantisation table against libjpeg's scaled standard luminance table.

@@ -3,6 +3,7 @@ import ImageCodecs
 import TestSupport
 import Testing
 
+@Suite(.timeLimit(.minutes(5)))
 struct InfoCommandTests {
     @Test func jsonHasExactlyTheDocumentedKeys() async throws {
         let folder = try TemporaryDirectory()

@@ -7,6 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
+@Suite(.timeLimit(.minutes(5)))
 struct OriginCommandTests {
     @Test(arguments: [
         (["origin"], "missing --root DIR"),

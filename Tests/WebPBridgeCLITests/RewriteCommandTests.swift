@@ -5,7 +5,7 @@ import Testing
 @testable import WebPBridgeCLI
 
 /// `webp-bridge rewrite`, run in-process with captured standard streams.
-@Suite struct RewriteCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct RewriteCommandTests {
     /// Standard streams captured in memory; standard input from a list of lines.
     final class CapturedIO: Sendable {
         private let state = Lock<(output: String, error: String, input: [String])>(("", "", []))

@@ -92,4 +92,9 @@ final class TaskCoalescer<Value: Sendable>: Sendable {
 
     /// Keys with work in flight (for tests and metrics).
     var inFlightCount: Int { state.withLock { $0.entries.count } }
+
+    /// Callers now waiting on `key`'s run: the one that started it and every
+    /// one that joined it. A test seam: tests wait for this count to reach a
+    /// value instead of sleeping and hoping every caller has joined.
+    func waiterCount(for key: String) -> Int { state.withLock { $0.entries[key]?.waiters.count ?? 0 } }
 }

@@ -31,6 +31,8 @@ enum OriginServer {
         case "/huge":
             return .data(hugeBody, contentType: "application/octet-stream")
         case "/slow":
+            // A slow peer, not synchronisation: tests learn that the request
+            // arrived from `withArrivals`, then cancel it long before this ends.
             try? await Task.sleep(for: .seconds(5))
             return .text(.ok, "too late")
         case "/redirect":
@@ -50,12 +52,21 @@ enum OriginServer {
         }
     }
 
-    /// A loopback URL where nothing listens: the port of a server that was
-    /// started and shut down.
-    static func refusedURL() async throws -> URL {
-        let server = try await LoopbackServer.start(ClosureHTTPHandler { _ in .text(.ok, "") })
-        await server.shutdown()
-        return server.url("/hello")
+    /// Like ``with(_:)``, and `body` also gets the path of every request as
+    /// it reaches the origin, before it is answered: a test waits for that
+    /// event instead of sleeping and hoping the request got there.
+    static func withArrivals<Result>(
+        _ body: (String, AsyncStream<String>) async throws -> Result
+    ) async throws -> Result {
+        let arrivals = AsyncStream<String>.makeStream()
+        defer { arrivals.continuation.finish() }
+        let handler = ClosureHTTPHandler { request in
+            arrivals.continuation.yield(request.path)
+            return await handle(request)
+        }
+        return try await LoopbackServer.with(handler) { server in
+            try await body(server.baseURL.absoluteString, arrivals.stream)
+        }
     }
 }
 

@@ -1,7 +1,7 @@
-import Foundation
-import HTTPServer
-import ImageOrigin
 import ConcurrencySupport
+import Foundation
+public import HTTPServer
+public import ImageOrigin
 import TestSupport
 
 /// An `ImageOrigin` handler wrapped so that tests see what reached the
@@ -9,8 +9,8 @@ import TestSupport
 /// recorded once, and a request whose target contains an injected fragment
 /// (the variant's query, a path) gets its fault instead of the origin's
 /// answer.
-final class FaultInjectingOrigin: HTTPHandler {
-    enum Fault: Sendable, CustomStringConvertible {
+public final class FaultInjectingOrigin: HTTPHandler {
+    public enum Fault: Sendable, CustomStringConvertible {
         /// This status, with a short text body.
         case status(Int)
         /// 200 with an HTML page, as a captive portal or a CDN error page.
@@ -23,7 +23,7 @@ final class FaultInjectingOrigin: HTTPHandler {
         /// 302 to `location`, as given (relative or absolute).
         case redirect(to: String)
 
-        var description: String {
+        public var description: String {
             switch self {
             case .status(let code): "HTTP \(code)"
             case .html: "an HTML page"
@@ -35,43 +35,43 @@ final class FaultInjectingOrigin: HTTPHandler {
     }
 
     private struct State {
-        var targets: [String] = []
+        public var targets: [String] = []
         var faults: [(fragment: String, fault: Fault)] = []
         var held = 0
         var released = false
     }
 
-    let origin: ImageOrigin
+    public let origin: ImageOrigin
     private let state = Lock(State())
 
-    init(origin: ImageOrigin) {
+    public init(origin: ImageOrigin) {
         self.origin = origin
     }
 
     /// Makes requests whose target contains `fragment` answer with `fault`
     /// (the earliest injected fragment that matches wins).
-    func inject(_ fault: Fault, whereTargetContains fragment: String) {
+    public func inject(_ fault: Fault, whereTargetContains fragment: String) {
         state.withLock { $0.faults.append((fragment, fault)) }
     }
 
     /// Removes the faults injected for `fragment`.
-    func removeFaults(whereTargetContains fragment: String) {
+    public func removeFaults(whereTargetContains fragment: String) {
         state.withLock { $0.faults.removeAll { $0.fragment == fragment } }
     }
 
     /// Every request target received, in order.
-    var targets: [String] { state.withLock { $0.targets } }
+    public var targets: [String] { state.withLock { $0.targets } }
 
     /// How many requests had a target containing `fragment`.
-    func requestCount(containing fragment: String) -> Int {
+    public func requestCount(containing fragment: String) -> Int {
         state.withLock { $0.targets.count { $0.contains(fragment) } }
     }
 
     /// Requests now held by a ``Fault/hold``.
-    var heldCount: Int { state.withLock { $0.held } }
+    public var heldCount: Int { state.withLock { $0.held } }
 
     /// Lets every held request, and every later one, through to the origin.
-    func release() { state.withLock { $0.released = true } }
+    public func release() { state.withLock { $0.released = true } }
 
     private func fault(for request: HTTPRequest) -> Fault? {
         state.withLock { state in state.faults.first { request.target.contains($0.fragment) }?.fault }
@@ -83,13 +83,13 @@ final class FaultInjectingOrigin: HTTPHandler {
 
     /// The origin's immediate answer when no fault applies; faults are all
     /// answered by ``handle(_:)``. A request is recorded by whichever answers.
-    func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+    public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
         guard fault(for: request) == nil, let response = origin.immediateResponse(to: request) else { return nil }
         record(request)
         return response
     }
 
-    func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         record(request)
         switch fault(for: request) {
         case nil:
@@ -102,12 +102,14 @@ final class FaultInjectingOrigin: HTTPHandler {
         case .truncate:
             let response = await origin.handle(request)
             let body = response.bodyData
-            return HTTPResponse(status: response.status, headers: response.headers, body: .data(body.prefix(body.count / 2)))
+            return HTTPResponse(
+                status: response.status, headers: response.headers, body: .data(body.prefix(body.count / 2)))
         case .hold:
             state.withLock { $0.held += 1 }
             // Until released, or until the server cancels the handler because
             // its client hung up (a cancelled sleep returns at once: check).
             while !state.withLock({ $0.released }), !Task.isCancelled {
+                // A poll interval: the hold ends on release or cancellation, never on time.
                 try? await Task.sleep(for: .milliseconds(10))
             }
             state.withLock { $0.held -= 1 }

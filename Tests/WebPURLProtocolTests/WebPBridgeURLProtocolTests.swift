@@ -1,7 +1,8 @@
+import ConcurrencySupport
 import Foundation
 import ImageCodecs
 import ImagePipeline
-import ConcurrencySupport
+import PipelineTestSupport
 import TestSupport
 import Testing
 import URLRewriting
@@ -127,7 +128,7 @@ struct WebPBridgeURLProtocolTests {
             #expect(bridge.origin.upstream.targets == ["/missing.jpg?\(Self.variant)/ignore-error/1", "/missing.jpg"])
         }
         // A dead upstream is a transport error, not a broken image.
-        let refused = try await OriginServer.refusedURL()
+        let refused = try await LoopbackServer.refusedURL()
         let dead = URL(string: "http://localhost:\(refused.port!)/photo.jpg")!
         try await withBridge { bridge in
             let error = try await #require(throws: URLError.self) {

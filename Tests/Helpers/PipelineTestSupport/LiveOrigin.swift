@@ -1,11 +1,9 @@
-import Foundation
-import HTTPServer
+public import Foundation
 import ImageCodecs
 import ImageOrigin
-import ImagePipeline
-import ConcurrencySupport
-import TestSupport
-import Testing
+public import ImagePipeline
+public import TestSupport
+public import Testing
 import URLRewriting
 
 /// A live image origin on 127.0.0.1, port 0: an `ImageOrigin` over a
@@ -19,16 +17,16 @@ import URLRewriting
 ///
 /// Use ``with(_:)``: it always releases held requests and shuts the server
 /// down.
-struct LiveOrigin {
-    let folder: TemporaryDirectory
-    let upstream: FaultInjectingOrigin
-    let server: LoopbackServer
+public struct LiveOrigin: Sendable {
+    public let folder: TemporaryDirectory
+    public let upstream: FaultInjectingOrigin
+    public let server: LoopbackServer
     /// The platform's default loader (`CurlDataLoader` on Linux), one per
     /// fixture so that its connections are this origin's alone.
-    let loader: any DataLoading
+    public let loader: any DataLoading
 
     /// Runs `body` with a started origin.
-    static func with<Result>(_ body: (LiveOrigin) async throws -> Result) async throws -> Result {
+    public static func with<Result>(_ body: (LiveOrigin) async throws -> Result) async throws -> Result {
         let folder = try TemporaryDirectory(prefix: "live-origin")
         let samples = try Self.samples.get()
         try samples.photoJPEG.write(to: folder.file("photo.jpg"))
@@ -45,8 +43,8 @@ struct LiveOrigin {
     /// The encoded originals, made once per test process (encoding is the
     /// costly part of a fixture, and suites run in parallel on few cores).
     private struct Samples: Sendable {
-        var photoJPEG: Data
-        var logoPNG: Data
+        public var photoJPEG: Data
+        public var logoPNG: Data
         var animationGIF: Data
     }
 
@@ -60,20 +58,20 @@ struct LiveOrigin {
 
     /// `http://127.0.0.1:PORT` + `target`; another name for the same
     /// server with `host` (`localhost`).
-    func url(_ target: String, host: String = "127.0.0.1") -> URL {
+    public func url(_ target: String, host: String = "127.0.0.1") -> URL {
         URL(string: "http://\(host):\(server.port)\(target)")!
     }
 
-    var photo: URL { url("/photo.jpg") }
-    var logo: URL { url("/logo.png") }
+    public var photo: URL { url("/photo.jpg") }
+    public var logo: URL { url("/logo.png") }
 
     /// The WebP variant the pipeline fetches for `/name`.
-    static let variantQuery = "imageView2/2/w/750/format/webp"
+    public static let variantQuery = "imageView2/2/w/750/format/webp"
 
     /// A pipeline over this origin. No bytes cache unless a test asks for
     /// one, so that every fetch shows at the server.
     /// - Parameter host: The host the rule rewrites.
-    func pipeline(
+    public func pipeline(
         host: String = "127.0.0.1", dataCache: (any DataCaching)? = nil, timeout: Duration = .seconds(60),
         redirectPolicy: RedirectPolicy = .anyHTTP, now: @escaping @Sendable () -> Date = { Date() }
     ) throws -> ImagePipeline {
@@ -88,7 +86,7 @@ struct LiveOrigin {
 
 /// Polls `condition` every 10 ms for at most 2 minutes (generous: the whole
 /// suite runs in parallel on two cores).
-func waitUntil(
+public func waitUntil(
     _ condition: @Sendable () async -> Bool, sourceLocation: SourceLocation = #_sourceLocation
 ) async throws {
     let deadline = ContinuousClock.now + .seconds(120)
@@ -97,15 +95,7 @@ func waitUntil(
             Issue.record("condition not met within 2 minutes", sourceLocation: sourceLocation)
             throw CancellationError()
         }
+        // A poll interval: the wait ends on the condition, never on time.
         try await Task.sleep(for: .milliseconds(10))
     }
-}
-
-/// A count shared between tasks.
-final class Counter: Sendable {
-    private let count = Lock<Int>(0)
-
-    func increment() { count.withLock { $0 += 1 } }
-
-    var value: Int { count.withLock { $0 } }
 }
