@@ -1,6 +1,6 @@
+import ConcurrencySupport
 import Foundation
 import ImageCodecs
-import ConcurrencySupport
 
 /// `codecs-benchmark --transcoder THREADS SECONDS FILE...`: images per second
 /// through `Transcoder` with the bridge's default configuration, for a

@@ -64,21 +64,27 @@ do {
         let image = try decoder.decode(data)
         return image.pixelCount
     }
-    print("decode \(webpFiles.count) \(String(format: "%.6f", decode.seconds)) \(String(format: "%.4f", decode.megapixels))")
+    print(
+        "decode \(webpFiles.count) \(String(format: "%.6f", decode.seconds)) \(String(format: "%.4f", decode.megapixels))"
+    )
 
     let transcode = try measure(webpFiles) { data in
         let image = try decoder.decode(data)
         _ = try jpeg.encode(image)
         return image.pixelCount
     }
-    print("transcode \(webpFiles.count) \(String(format: "%.6f", transcode.seconds)) \(String(format: "%.4f", transcode.megapixels))")
+    print(
+        "transcode \(webpFiles.count) \(String(format: "%.6f", transcode.seconds)) \(String(format: "%.4f", transcode.megapixels))"
+    )
 
     let encode = try measure(pngFiles) { data in
         let image = try png.decode(data)
         _ = try webp.encode(image)
         return image.pixelCount
     }
-    print("encode \(pngFiles.count) \(String(format: "%.6f", encode.seconds)) \(String(format: "%.4f", encode.megapixels))")
+    print(
+        "encode \(pngFiles.count) \(String(format: "%.6f", encode.seconds)) \(String(format: "%.4f", encode.megapixels))"
+    )
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
     exit(1)

@@ -16,7 +16,7 @@ let immediate = arguments.count > 2 ? arguments[2] != "async" : true
 
 let body = Data("hello world\n".utf8)
 let response = HTTPResponse.data(body, contentType: "text/plain")
-let handler = ClosureHTTPHandler(immediate: { _ in immediate ? response : nil }) { _ in response }
+let handler = ClosureHTTPHandler(immediate: { _ in immediate ? response : nil }, { _ in response })
 let server = HTTPServer(configuration: configuration, handler: handler)
 let endpoint = try await server.start()
 print("listening on \(endpoint.url) with \(configuration.threadPoolSize) threads, \(immediate ? "immediate" : "async")")

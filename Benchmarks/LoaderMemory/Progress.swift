@@ -1,5 +1,5 @@
-import Foundation
 import ConcurrencySupport
+import Foundation
 
 /// Counts finished requests across the workers and samples resident memory
 /// at warm-up and every interval.

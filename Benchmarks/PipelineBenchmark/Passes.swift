@@ -1,6 +1,6 @@
+import ConcurrencySupport
 import Foundation
 import ImageCodecs
-import ConcurrencySupport
 
 /// One timed pass: `count` jobs spread over workers.
 enum Passes {

@@ -28,9 +28,11 @@ let count = arguments.first ?? 100_000
 let runs = arguments.dropFirst().first ?? 7
 
 let configuration = RewriteConfiguration(rules: [
-    RewriteRule(name: "qiniu", hosts: ["img.example.com", "*.qiniu.example.com"], dialect: .qiniu(QiniuOptions()), width: 750),
+    RewriteRule(
+        name: "qiniu", hosts: ["img.example.com", "*.qiniu.example.com"], dialect: .qiniu(QiniuOptions()), width: 750),
     RewriteRule(name: "legacy", hosts: ["img.host.com"], dialect: .qiniuLegacy, width: 750),
-    RewriteRule(name: "tencent", hosts: ["ci.example.com"], dialect: .tencentCI(TencentCIOptions()), width: 750, quality: 75),
+    RewriteRule(
+        name: "tencent", hosts: ["ci.example.com"], dialect: .tencentCI(TencentCIOptions()), width: 750, quality: 75),
     RewriteRule(name: "oss", hosts: ["oss.example.com"], dialect: .aliyunOSS(AliyunOSSOptions()), width: 750),
     RewriteRule(name: "cloudinary", hosts: ["res.cloudinary.com"], dialect: .cloudinary, width: 750),
     RewriteRule(name: "imgix", hosts: ["ix.example.com"], dialect: .imgix, width: 750),

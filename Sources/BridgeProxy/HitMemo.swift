@@ -1,8 +1,8 @@
 import CacheSupport
+import ConcurrencySupport
 import Foundation
 import HTTPServer
 import ImagePipeline
-import ConcurrencySupport
 
 /// Ready answers to repeated cache hits, so that the same client asking
 /// for the same image again skips routing, rewriting and building the

@@ -33,7 +33,8 @@ public enum HTTPDate {
         switch fields.count {
         case 6:  // Sun, 06 Nov 1994 08:49:37 GMT
             guard fields[5] == "GMT", fields[0].hasSuffix(",") else { return nil }
-            return date(day: fields[1], month: fields[2], year: fields[3].count == 4 ? Int(fields[3]) : nil, time: fields[4])
+            return date(
+                day: fields[1], month: fields[2], year: fields[3].count == 4 ? Int(fields[3]) : nil, time: fields[4])
         case 4:  // Sunday, 06-Nov-94 08:49:37 GMT
             guard fields[3] == "GMT", fields[0].hasSuffix(",") else { return nil }
             let parts = fields[1].split(separator: "-", omittingEmptySubsequences: false)
@@ -43,7 +44,8 @@ public enum HTTPDate {
             let year = parts[2].count == 2 ? (written < 70 ? 2000 + written : 1900 + written) : written
             return date(day: parts[0], month: parts[1], year: year, time: fields[2])
         case 5:  // Sun Nov  6 08:49:37 1994
-            return date(day: fields[2], month: fields[1], year: fields[4].count == 4 ? Int(fields[4]) : nil, time: fields[3])
+            return date(
+                day: fields[2], month: fields[1], year: fields[4].count == 4 ? Int(fields[4]) : nil, time: fields[3])
         default:
             return nil
         }

@@ -1,10 +1,10 @@
-import Foundation
 internal import CMicroHTTPD
+import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A libmicrohttpd response built from an ``HTTPResponse``; owns the C

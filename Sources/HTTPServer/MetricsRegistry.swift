@@ -62,7 +62,8 @@ public final class MetricsRegistry: Sendable {
     public func observe(_ family: Family, _ value: Double, buckets: [Double] = MetricsRegistry.secondsBuckets) {
         state.withLock { state in
             if state.histograms[family] == nil {
-                state.histograms[family] = Histogram(buckets: buckets, counts: Array(repeating: 0, count: buckets.count))
+                state.histograms[family] = Histogram(
+                    buckets: buckets, counts: Array(repeating: 0, count: buckets.count))
                 state.order.append(family)
             }
             var histogram = state.histograms[family]!

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 internal import CMicroHTTPD
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A numeric IPv4 or IPv6 socket address, parsed once and handed to
 /// libmicrohttpd as a `sockaddr`.
@@ -47,9 +48,9 @@ struct SocketAddress: Sendable {
     /// the bind succeeds; tells why libmicrohttpd could not bind.
     func bindError() -> Int32 {
         #if canImport(Glibc)
-        let stream = Int32(SOCK_STREAM.rawValue)
+            let stream = Int32(SOCK_STREAM.rawValue)
         #else
-        let stream = SOCK_STREAM
+            let stream = SOCK_STREAM
         #endif
         let probe = socket(isIPv6 ? AF_INET6 : AF_INET, stream, 0)
         guard probe >= 0 else { return errno }

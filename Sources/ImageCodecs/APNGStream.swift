@@ -2,8 +2,15 @@
 /// shares and, per frame, its `fcTL` fields and data chunks. Holds ranges
 /// into the caller's bytes, which must outlive it.
 struct APNGStream {
-    enum DisposeOp: UInt8 { case none = 0, background = 1, previous = 2 }
-    enum BlendOp: UInt8 { case source = 0, over = 1 }
+    enum DisposeOp: UInt8 {
+        case none = 0
+        case background = 1
+        case previous = 2
+    }
+    enum BlendOp: UInt8 {
+        case source = 0
+        case over = 1
+    }
 
     struct Frame {
         var rect: PixelRect
@@ -58,7 +65,8 @@ struct APNGStream {
 
         for chunk in chunks.dropFirst() {
             let isFrameChunk = chunk.type == PNGChunkReader.fcTL || chunk.type == PNGChunkReader.fdAT
-            let isUsed = isFrameChunk || chunk.type == PNGChunkReader.IDAT || chunk.type == PNGChunkReader.acTL
+            let isUsed =
+                isFrameChunk || chunk.type == PNGChunkReader.IDAT || chunk.type == PNGChunkReader.acTL
                 || chunk.type == PNGChunkReader.PLTE || chunk.type == PNGChunkReader.tRNS
             if isUsed { try Self.verifyCRC(of: chunk, in: bytes) }
             let data = chunk.dataRange
@@ -66,7 +74,8 @@ struct APNGStream {
                 guard data.count >= 4 else { throw ImageCodecError.corrupt(.apng, "\(chunk.typeName) is too short") }
                 let sequence = PNGChunkReader.readUInt32(bytes, at: data.lowerBound)
                 guard sequence == expectedSequence else {
-                    throw ImageCodecError.corrupt(.apng, "\(chunk.typeName) has sequence number \(sequence), expected \(expectedSequence)")
+                    throw ImageCodecError.corrupt(
+                        .apng, "\(chunk.typeName) has sequence number \(sequence), expected \(expectedSequence)")
                 }
                 expectedSequence += 1
             }
@@ -74,7 +83,9 @@ struct APNGStream {
             case PNGChunkReader.PLTE where !seenIDAT, PNGChunkReader.tRNS where !seenIDAT:
                 palette.append(chunk)
             case PNGChunkReader.acTL where !seenIDAT && control == nil:
-                guard data.count == 8 else { throw ImageCodecError.corrupt(.apng, "acTL is \(data.count) bytes, not 8") }
+                guard data.count == 8 else {
+                    throw ImageCodecError.corrupt(.apng, "acTL is \(data.count) bytes, not 8")
+                }
                 let frameCount = Int(PNGChunkReader.readUInt32(bytes, at: data.lowerBound))
                 guard frameCount > 0 else { throw ImageCodecError.corrupt(.apng, "acTL declares no frames") }
                 try limits.checkAnimation(width: width, height: height, frames: frameCount, format: .apng)
@@ -146,13 +157,16 @@ struct APNGStream {
         let y = Int(PNGChunkReader.readUInt32(bytes, at: start + 16))
         guard width > 0, height > 0, x + width <= canvasWidth, y + height <= canvasHeight else {
             throw ImageCodecError.corrupt(
-                .apng, "frame \(width)x\(height) at (\(x), \(y)) does not fit the \(canvasWidth)x\(canvasHeight) canvas")
+                .apng, "frame \(width)x\(height) at (\(x), \(y)) does not fit the \(canvasWidth)x\(canvasHeight) canvas"
+            )
         }
         let numerator = Int(PNGChunkReader.readUInt16(bytes, at: start + 20))
         var denominator = Int(PNGChunkReader.readUInt16(bytes, at: start + 22))
         if denominator == 0 { denominator = 100 }
-        guard let dispose = DisposeOp(rawValue: bytes[start + 24]), let blend = BlendOp(rawValue: bytes[start + 25]) else {
-            throw ImageCodecError.corrupt(.apng, "fcTL has dispose_op \(bytes[start + 24]), blend_op \(bytes[start + 25])")
+        guard let dispose = DisposeOp(rawValue: bytes[start + 24]), let blend = BlendOp(rawValue: bytes[start + 25])
+        else {
+            throw ImageCodecError.corrupt(
+                .apng, "fcTL has dispose_op \(bytes[start + 24]), blend_op \(bytes[start + 25])")
         }
         return Frame(
             rect: PixelRect(x: x, y: y, width: width, height: height),
@@ -160,7 +174,9 @@ struct APNGStream {
             disposeOp: dispose, blendOp: blend)
     }
 
-    private static func verifyCRC(of chunk: PNGChunkReader.Chunk, in bytes: UnsafeBufferPointer<UInt8>) throws(ImageCodecError) {
+    private static func verifyCRC(of chunk: PNGChunkReader.Chunk, in bytes: UnsafeBufferPointer<UInt8>)
+        throws(ImageCodecError)
+    {
         let typeStart = chunk.dataRange.lowerBound - 4
         let computed = CRC32.checksum(UnsafeBufferPointer(rebasing: bytes[typeStart..<chunk.dataRange.upperBound]))
         guard computed == PNGChunkReader.readUInt32(bytes, at: chunk.dataRange.upperBound) else {

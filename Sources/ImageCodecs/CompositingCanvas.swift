@@ -105,7 +105,8 @@ struct CompositingCanvas {
                     let destinationWeight = (255 - sourceAlpha) * destinationAlpha
                     let total = sourceWeight + destinationWeight
                     for channel in 0..<3 {
-                        let mixed = Int(source[from + channel]) * sourceWeight
+                        let mixed =
+                            Int(source[from + channel]) * sourceWeight
                             + Int(canvas[to + channel]) * destinationWeight
                         canvas[to + channel] = UInt8((mixed + total / 2) / total)
                     }

@@ -23,7 +23,8 @@ final class GIFFile {
         var error: Int32 = 0
         // The file keeps `source` alive, so an unretained pointer is enough.
         guard let handle = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), readFromSource, &error) else {
-            throw Self.error(code: error, operation: "reading the GIF header", bytesRead: source.offset, totalBytes: bytes.count)
+            throw Self.error(
+                code: error, operation: "reading the GIF header", bytesRead: source.offset, totalBytes: bytes.count)
         }
         self.handle = handle
         self.source = source
@@ -134,7 +135,8 @@ final class GIFFile {
     /// Throws the ``ImageCodecError`` for giflib's current error unless `result` is `GIF_OK`.
     func check(_ result: Int32, _ operation: String) throws(ImageCodecError) {
         guard result != GIF_OK else { return }
-        throw Self.error(code: handle.pointee.Error, operation: operation, bytesRead: source.offset, totalBytes: source.bytes.count)
+        throw Self.error(
+            code: handle.pointee.Error, operation: operation, bytesRead: source.offset, totalBytes: source.bytes.count)
     }
 
     private static func error(code: Int32, operation: String, bytesRead: Int, totalBytes: Int) -> ImageCodecError {
@@ -147,7 +149,10 @@ final class GIFFile {
         case D_GIF_ERR_NOT_GIF_FILE: kind = .unknownFormat
         default: kind = .corrupt
         }
-        let prefix = kind == .truncated ? "truncated GIF (data ends after \(bytesRead.formattedWithSeparators) bytes)" : kind == .outOfMemory ? "out of memory in giflib (GIF)" : "\(kind) GIF"
+        let prefix =
+            kind == .truncated
+            ? "truncated GIF (data ends after \(bytesRead.formattedWithSeparators) bytes)"
+            : kind == .outOfMemory ? "out of memory in giflib (GIF)" : "\(kind) GIF"
         return ImageCodecError(kind, format: .gif, "\(prefix): \(operation): \(libraryMessage) (giflib error \(code))")
     }
 }

@@ -1,5 +1,5 @@
-public import Foundation
 internal import CTurboJPEG
+public import Foundation
 
 /// Encodes JPEG with TurboJPEG.
 public struct JPEGEncoder: Sendable {

@@ -6,7 +6,10 @@ struct PNGChunkReader {
         var type: UInt32
         var dataRange: Range<Int>
         var typeName: String {
-            String(decoding: [UInt8(type >> 24), UInt8((type >> 16) & 0xFF), UInt8((type >> 8) & 0xFF), UInt8(type & 0xFF)], as: UTF8.self)
+            String(
+                decoding: [
+                    UInt8(type >> 24), UInt8((type >> 16) & 0xFF), UInt8((type >> 8) & 0xFF), UInt8(type & 0xFF),
+                ], as: UTF8.self)
         }
     }
 
@@ -14,12 +17,20 @@ struct PNGChunkReader {
         name.withUTF8Buffer { $0.reduce(0) { ($0 << 8) | UInt32($1) } }
     }
 
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // The PNG specification's chunk name, case and all (its case bits mean something).
     static let IHDR = fourCC("IHDR")
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // The PNG specification's chunk name, case and all (its case bits mean something).
     static let IDAT = fourCC("IDAT")
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // The PNG specification's chunk name, case and all (its case bits mean something).
     static let IEND = fourCC("IEND")
     static let acTL = fourCC("acTL")
     static let fcTL = fourCC("fcTL")
     static let fdAT = fourCC("fdAT")
+    // swift-format-ignore: AlwaysUseLowerCamelCase
+    // The PNG specification's chunk name, case and all (its case bits mean something).
     static let PLTE = fourCC("PLTE")
     static let tRNS = fourCC("tRNS")
 

@@ -61,7 +61,8 @@ public struct PNGDecoder: Sendable {
         let hasAlpha = header.colorTypeHasAlpha || hasTransparencyChunk
         let pixels = try context.decodeRGBA8()
         guard pixels.count == header.width * header.height * 4 else {
-            throw ImageCodecError.corrupt(format, "libspng returned \(pixels.count) bytes for \(header.width)x\(header.height)")
+            throw ImageCodecError.corrupt(
+                format, "libspng returned \(pixels.count) bytes for \(header.width)x\(header.height)")
         }
         return Image(width: header.width, height: header.height, pixels: pixels, hasAlpha: hasAlpha)
     }

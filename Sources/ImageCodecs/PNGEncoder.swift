@@ -39,7 +39,9 @@ public struct PNGEncoder: Sendable {
     }
 
     /// The PNG bytes of `image`, as an array (the APNG encoder takes them apart).
-    func encodeBytes(_ image: Image, forceAlpha: Bool = false, format: ImageFormat = .png) throws(ImageCodecError) -> [UInt8] {
+    func encodeBytes(_ image: Image, forceAlpha: Bool = false, format: ImageFormat = .png) throws(ImageCodecError)
+        -> [UInt8]
+    {
         guard (0...9).contains(options.compressionLevel) else {
             throw ImageCodecError.invalidArgument(
                 format, "PNG compression level must be 0 to 9, got \(options.compressionLevel)")

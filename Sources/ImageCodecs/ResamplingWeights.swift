@@ -39,7 +39,8 @@ struct ResamplingWeights {
                     // Coverage of source pixel [j, j + 1) by the destination pixel's footprint.
                     let footprintLow = center - 0.5 * filterScale
                     let footprintHigh = center + 0.5 * filterScale
-                    weight = max(0, min(Double(sourceIndex + 1), footprintHigh) - max(Double(sourceIndex), footprintLow))
+                    weight = max(
+                        0, min(Double(sourceIndex + 1), footprintHigh) - max(Double(sourceIndex), footprintLow))
                 }
                 taps[count] = weight
                 total += weight

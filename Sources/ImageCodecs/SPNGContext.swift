@@ -44,7 +44,9 @@ final class SPNGContext {
     deinit { spng_ctx_free(handle) }
 
     /// A decoder reading `bytes`, which must stay valid while the context lives.
-    static func decoder(reading bytes: UnsafeRawBufferPointer, format: ImageFormat) throws(ImageCodecError) -> SPNGContext {
+    static func decoder(reading bytes: UnsafeRawBufferPointer, format: ImageFormat) throws(ImageCodecError)
+        -> SPNGContext
+    {
         let context = try SPNGContext(flags: 0, format: format, isEncoder: false)
         try context.check(
             spng_set_chunk_limits(context.handle, maxAncillaryChunkBytes, maxChunkCacheBytes), "setting chunk limits")
@@ -108,10 +110,12 @@ final class SPNGContext {
         ihdr.width = UInt32(width)
         ihdr.height = UInt32(height)
         ihdr.bit_depth = 8
-        ihdr.color_type = UInt8(hasAlpha ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue : SPNG_COLOR_TYPE_TRUECOLOR.rawValue)
+        ihdr.color_type = UInt8(
+            hasAlpha ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue : SPNG_COLOR_TYPE_TRUECOLOR.rawValue)
         try check(spng_set_ihdr(handle, &ihdr), "writing IHDR")
         try check(
-            spng_set_option(handle, SPNG_IMG_COMPRESSION_LEVEL, Int32(compressionLevel)), "setting the compression level")
+            spng_set_option(handle, SPNG_IMG_COMPRESSION_LEVEL, Int32(compressionLevel)),
+            "setting the compression level")
         try check(
             spng_encode_image(
                 handle, samples.baseAddress, samples.count, Int32(SPNG_FMT_PNG.rawValue),

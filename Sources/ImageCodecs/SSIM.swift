@@ -33,7 +33,9 @@ public enum SSIM {
     public static func luma(_ first: Image, _ second: Image) throws(ImageCodecError) -> Double {
         guard first.width == second.width, first.height == second.height else {
             throw ImageCodecError.invalidArgument(
-                nil, "SSIM needs images of one size, got \(first.width)x\(first.height) and \(second.width)x\(second.height)")
+                nil,
+                "SSIM needs images of one size, got \(first.width)x\(first.height) and \(second.width)x\(second.height)"
+            )
         }
         let window = 2 * radius + 1
         guard first.width >= window, first.height >= window else {
@@ -69,7 +71,9 @@ public enum SSIM {
                                     ab[column] = a[column] * b[column]
                                 }
                                 let target = row * innerWidth
-                                for (signal, source) in [a, b, UnsafePointer(aa), UnsafePointer(bb), UnsafePointer(ab)].enumerated() {
+                                for (signal, source) in [a, b, UnsafePointer(aa), UnsafePointer(bb), UnsafePointer(ab)]
+                                    .enumerated()
+                                {
                                     let destination = out.baseAddress! + signal * plane + target
                                     for tap in 0..<window {
                                         let weight = k[tap]

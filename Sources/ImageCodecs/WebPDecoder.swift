@@ -1,5 +1,5 @@
-public import Foundation
 internal import CWebP
+public import Foundation
 
 /// Decodes WebP with libwebp, using the library's default options (fancy
 /// upsampling, no dithering) so the output matches the reference `dwebp`.

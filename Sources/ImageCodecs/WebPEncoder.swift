@@ -1,5 +1,5 @@
-public import Foundation
 internal import CWebP
+public import Foundation
 
 /// Encodes still and animated WebP with libwebp.
 public struct WebPEncoder: Sendable {

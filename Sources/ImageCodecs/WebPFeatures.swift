@@ -1,5 +1,5 @@
-public import Foundation
 internal import CWebP
+public import Foundation
 
 /// What a WebP file's headers say, read without decoding pixels.
 public struct WebPFeatures: Sendable, Equatable {
@@ -41,10 +41,11 @@ public struct WebPFeatures: Sendable, Equatable {
         height = Int(features.height)
         hasAlpha = features.has_alpha != 0
         isAnimated = features.has_animation != 0
-        compression = switch features.format {
-        case 1: .lossy
-        case 2: .lossless
-        default: .mixed
-        }
+        compression =
+            switch features.format {
+            case 1: .lossy
+            case 2: .lossless
+            default: .mixed
+            }
     }
 }

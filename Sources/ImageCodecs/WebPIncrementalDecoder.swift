@@ -1,5 +1,5 @@
-public import Foundation
 internal import CWebP
+public import Foundation
 
 /// Decodes a still WebP while its bytes arrive, so a partial image can be
 /// shown before the download ends.
@@ -102,7 +102,8 @@ public final class WebPIncrementalDecoder {
         case VP8_STATUS_SUSPENDED:
             return .decoding(rows: decodedRows(decoder), height: features?.height ?? 0)
         default:
-            try WebPStatus.check(status, operation: "decoding WebP incrementally", byteCount: received, declaredSize: declaredSize)
+            try WebPStatus.check(
+                status, operation: "decoding WebP incrementally", byteCount: received, declaredSize: declaredSize)
             return .decoding(rows: decodedRows(decoder), height: features?.height ?? 0)
         }
     }

@@ -26,7 +26,8 @@ extension ImageOrigin {
         guard let sourceFormat = facts.format else {
             return .ready(
                 target.pipeline == nil
-                    ? .text(.unsupportedMediaType, "not an image") : .text(.unsupportedMediaType, "source is not an image"))
+                    ? .text(.unsupportedMediaType, "not an image")
+                    : .text(.unsupportedMediaType, "source is not an image"))
         }
         // Negotiation applies when the request names no output format.
         let negotiable =
@@ -45,7 +46,8 @@ extension ImageOrigin {
             if let bytes = sourceBytes(of: file, tag: facts.tag) {
                 return .ready(.data(bytes, contentType: sourceFormat.mimeType, headers: headers))
             }
-            return .ready(.file(path: file.path, contentType: sourceFormat.mimeType, headers: headers), fileSize: file.size)
+            return .ready(
+                .file(path: file.path, contentType: sourceFormat.mimeType, headers: headers), fileSize: file.size)
         }
 
         let pipeline = target.pipeline ?? ProcessingPipeline(steps: [], ignoresErrors: true)
@@ -173,7 +175,8 @@ extension ImageOrigin {
 
     /// What every answer about `file` needs: its format, tag and date.
     private func deriveFacts(_ file: FileResolver.File) -> SourceFacts.Facts {
-        SourceFacts.Facts(format: sniffFile(file.path), tag: sourceTag(file), lastModified: HTTPDate.format(file.modified))
+        SourceFacts.Facts(
+            format: sniffFile(file.path), tag: sourceTag(file), lastModified: HTTPDate.format(file.modified))
     }
 
     /// Identifies the file's content: inode, size and modification time.

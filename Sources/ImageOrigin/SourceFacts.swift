@@ -1,6 +1,6 @@
 import CacheSupport
-import ImageCodecs
 import ConcurrencySupport
+import ImageCodecs
 
 /// What the origin derives from a source file for every request — its
 /// format (sniffed from its first bytes), its tag (for ETags and variant

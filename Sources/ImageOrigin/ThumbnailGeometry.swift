@@ -62,7 +62,8 @@ public struct ThumbnailGeometry: Sendable, Equatable {
         switch thumbnail {
         case .width(let maxWidth): fit(width: width, height: height, maxWidth: maxWidth, maxHeight: nil)
         case .height(let maxHeight): fit(width: width, height: height, maxWidth: nil, maxHeight: maxHeight)
-        case .fit(let maxWidth, let maxHeight): fit(width: width, height: height, maxWidth: maxWidth, maxHeight: maxHeight)
+        case .fit(let maxWidth, let maxHeight):
+            fit(width: width, height: height, maxWidth: maxWidth, maxHeight: maxHeight)
         case .percent(let percent):
             ThumbnailGeometry(
                 scaledWidth: max(1, (width * percent + 50) / 100), scaledHeight: max(1, (height * percent + 50) / 100))

@@ -62,7 +62,8 @@ public struct ChildProcess {
         var arguments = arguments
         if measuringPeakMemory {
             guard let timeTool else {
-                throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "/usr/bin/time is not installed"])
+                throw CocoaError(
+                    .fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "/usr/bin/time is not installed"])
             }
             arguments = ["-f", "%M", "-o", memoryPath, executable.path] + arguments
             executable = timeTool
@@ -78,7 +79,7 @@ public struct ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv, environ)
         guard spawned == 0 else {

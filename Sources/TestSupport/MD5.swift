@@ -14,7 +14,9 @@ public enum MD5 {
         let bitLength = UInt64(message.count) &* 8
         message.append(0x80)
         while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 0, to: 64, by: 8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 0, to: 64, by: 8) {
+            message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
 
         var a0: UInt32 = 0x6745_2301
         var b0: UInt32 = 0xefcd_ab89
@@ -28,7 +30,10 @@ public enum MD5 {
                     UInt32(message[base]) | UInt32(message[base + 1]) << 8 | UInt32(message[base + 2]) << 16
                     | UInt32(message[base + 3]) << 24
             }
-            var a = a0, b = b0, c = c0, d = d0
+            var a = a0
+            var b = b0
+            var c = c0
+            var d = d0
             for round in 0..<64 {
                 var f: UInt32
                 var g: Int

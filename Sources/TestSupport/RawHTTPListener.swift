@@ -1,5 +1,5 @@
-public import Foundation
 import ConcurrencySupport
+public import Foundation
 
 #if canImport(Glibc)
     import Glibc

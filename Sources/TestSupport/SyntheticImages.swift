@@ -18,7 +18,8 @@ public enum SyntheticImages {
                 pixels[index + 1] = UInt8(clamping: Int((v * 0.6 + ripple * 0.4) * 255))
                 pixels[index + 2] = UInt8(clamping: Int(((1 - u) * 0.5 + ripple * 0.5) * 255))
                 if alpha {
-                    let dx = u - 0.5, dy = v - 0.5
+                    let dx = u - 0.5
+                    let dy = v - 0.5
                     pixels[index + 3] = UInt8(clamping: Int(max(0, 1 - (dx * dx + dy * dy) * 4) * 255))
                 }
             }

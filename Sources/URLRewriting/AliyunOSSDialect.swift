@@ -62,7 +62,8 @@ struct AliyunOSSDialect: DialectRewriting {
         guard value.hasPrefix("image/") else {
             return .notRewritable("\(parameter) is not image processing")
         }
-        var actions = value.dropFirst("image/".count).splitBytes(UInt8(ascii: "/")).filter { !$0.isEmpty }.map(String.init)
+        var actions = value.dropFirst("image/".count).splitBytes(UInt8(ascii: "/")).filter { !$0.isEmpty }.map(
+            String.init)
         if let formatIndex = actions.firstIndex(where: { $0.hasPrefix("format,") }) {
             let format = RawQuery.lowercasedASCII(actions[formatIndex].dropFirst("format,".count))
             if format == "webp" || format == "f_webp" { return .alreadyWebP("\(parameter) has format,\(format)") }

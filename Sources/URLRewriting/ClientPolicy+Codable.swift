@@ -42,6 +42,7 @@ extension ClientPolicy: Codable {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode(webPSupport.rawValue, forKey: AnyCodingKey("webpSupport"))
         try container.encode(transcodesForOtherClients, forKey: AnyCodingKey("transcodeOthers"))
-        try container.encode(excludedDeviceClasses.map(\.rawValue).sorted(), forKey: AnyCodingKey("excludedDeviceClasses"))
+        try container.encode(
+            excludedDeviceClasses.map(\.rawValue).sorted(), forKey: AnyCodingKey("excludedDeviceClasses"))
     }
 }

@@ -32,7 +32,8 @@ final class CompiledRule: Sendable {
                 && bare.allSatisfy { character in
                     character.isASCII
                         && (character.isLetter || character.isNumber || character == "-" || character == "."
-                            || character == "_" || (isIPv6 && (character == ":" || character == "[" || character == "]")))
+                            || character == "_"
+                            || (isIPv6 && (character == ":" || character == "[" || character == "]")))
                 }
             guard valid else {
                 throw .invalid(
@@ -44,7 +45,9 @@ final class CompiledRule: Sendable {
         exactHosts = exact
         wildcardSuffixes = wildcards
         guard !rule.schemes.isEmpty else { throw .invalid(rule: label, field: "schemes", "needs at least one scheme") }
-        for scheme in rule.schemes where scheme.isEmpty || !scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }) {
+        for scheme in rule.schemes
+        where scheme.isEmpty || !scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        {
             throw .invalid(rule: label, field: "schemes", "'\(scheme)' is not a URL scheme")
         }
         var schemes: [String] = []

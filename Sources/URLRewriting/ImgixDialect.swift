@@ -19,7 +19,8 @@ struct ImgixDialect: DialectRewriting {
             let value = RawQuery.value(of: items[index]) ?? ""
             if RawQuery.lowercasedASCII(value) == "webp" { return .alreadyWebP("fm=webp") }
             items[index] = "fm=webp"
-            return .rewritten(url.replacing(query: items.joined(separator: "&")), detail: "replaced fm=\(value) with fm=webp")
+            return .rewritten(
+                url.replacing(query: items.joined(separator: "&")), detail: "replaced fm=\(value) with fm=webp")
         }
         let added = addedItems(existing: Set(names)).joined(separator: "&")
         return .rewritten(url.replacing(query: query + "&" + added), detail: "added \(added)")

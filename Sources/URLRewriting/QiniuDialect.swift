@@ -77,7 +77,8 @@ struct QiniuDialect: DialectRewriting {
             let wanted = width.map { "at width \($0)" } ?? "without a width"
             throw .invalid(
                 rule: rule, field: "styles",
-                "stylesOnly needs a style that asks for WebP \(wanted) (e.g. \"WebPW750\": \"imageView2/2/w/750/format/webp\")")
+                "stylesOnly needs a style that asks for WebP \(wanted) (e.g. \"WebPW750\": \"imageView2/2/w/750/format/webp\")"
+            )
         }
     }
 
@@ -101,10 +102,13 @@ struct QiniuDialect: DialectRewriting {
                 detail: "style '\(style.name)' → '\(equivalent)'")
         }
         guard stylesOnly, let targetStyle else { return pipeline.rewrite(url) }
-        if separator != "/", let dot = url.path.lastIndex(ofByte: UInt8(ascii: ".")), url.path[dot...].containsBytes(separator) {
+        if separator != "/", let dot = url.path.lastIndex(ofByte: UInt8(ascii: ".")),
+            url.path[dot...].containsBytes(separator)
+        {
             return .notRewritable("path ends with an unknown style")
         }
-        return .rewritten(url.replacing(path: url.path + targetStyle.suffix), detail: "added style '\(targetStyle.name)'")
+        return .rewritten(
+            url.replacing(path: url.path + targetStyle.suffix), detail: "added style '\(targetStyle.name)'")
     }
 
     private func style(of path: Substring) -> Style? {
@@ -117,7 +121,7 @@ struct QiniuDialect: DialectRewriting {
         var index = 0
         while index < tokens.count {
             let token = tokens[index]
-            if (token == "format" || token == "ignore-error"), index > 0, index + 1 < tokens.count {
+            if token == "format" || token == "ignore-error", index > 0, index + 1 < tokens.count {
                 index += 2
                 continue
             }

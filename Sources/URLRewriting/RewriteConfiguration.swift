@@ -78,7 +78,8 @@ extension RewriteConfiguration: Codable {
             throw RewriteConfigurationError.malformed("the top level must be an object with a \"rules\" list")
         }
         for key in container.allKeys where key.stringValue != "rules" && key.stringValue != "client" {
-            throw RewriteConfigurationError.invalid(rule: nil, field: key.stringValue, "unknown field (expected rules, client)")
+            throw RewriteConfigurationError.invalid(
+                rule: nil, field: key.stringValue, "unknown field (expected rules, client)")
         }
         guard container.contains(AnyCodingKey("rules")) else {
             throw RewriteConfigurationError.invalid(rule: nil, field: "rules", "missing (a list of rules)")

@@ -21,12 +21,16 @@ public struct RewritePreset: Sendable {
 
     /// Every preset, in documentation order.
     public static let all: [RewritePreset] = [
-        RewritePreset("qiniu", .qiniu(QiniuOptions()), "Qiniu imageView2/imageMogr2 (?imageView2/2/w/750/format/webp/ignore-error/1)"),
+        RewritePreset(
+            "qiniu", .qiniu(QiniuOptions()),
+            "Qiniu imageView2/imageMogr2 (?imageView2/2/w/750/format/webp/ignore-error/1)"),
         RewritePreset(
             "qiniu-legacy", .qiniuLegacy, "the legacy app's Qiniu rules (photo.jpg-WebPiOSW750); needs --width",
             policy: .legacy),
-        RewritePreset("tencent-ci", .tencentCI(TencentCIOptions()), "Tencent Cloud CI (?imageMogr2/thumbnail/750x/format/webp)"),
-        RewritePreset("aliyun-oss", .aliyunOSS(AliyunOSSOptions()), "Aliyun OSS (?x-oss-process=image/resize,w_750/format,webp)"),
+        RewritePreset(
+            "tencent-ci", .tencentCI(TencentCIOptions()), "Tencent Cloud CI (?imageMogr2/thumbnail/750x/format/webp)"),
+        RewritePreset(
+            "aliyun-oss", .aliyunOSS(AliyunOSSOptions()), "Aliyun OSS (?x-oss-process=image/resize,w_750/format,webp)"),
         RewritePreset(
             "huawei-obs", .aliyunOSS(AliyunOSSOptions(parameter: .imageProcess)),
             "Huawei OBS (?x-image-process=image/resize,w_750/format,webp)"),
@@ -35,8 +39,10 @@ public struct RewritePreset: Sendable {
             "Baidu BOS (?x-bce-process=image/resize,m_lfit,w_750/format,f_webp)"),
         RewritePreset("cloudinary", .cloudinary, "Cloudinary (/image/upload/w_750,c_limit,f_webp/…)"),
         RewritePreset("imgix", .imgix, "imgix (?w=750&fm=webp)"),
-        RewritePreset("cloudflare", .cloudflare, "Cloudflare (/cdn-cgi/image/width=750,format=webp,onerror=redirect/…)"),
-        RewritePreset("thumbor", .thumbor(ThumborOptions()), "thumbor, unsigned (/unsafe/fit-in/750x0/filters:format(webp)/…)"),
+        RewritePreset(
+            "cloudflare", .cloudflare, "Cloudflare (/cdn-cgi/image/width=750,format=webp,onerror=redirect/…)"),
+        RewritePreset(
+            "thumbor", .thumbor(ThumborOptions()), "thumbor, unsigned (/unsafe/fit-in/750x0/filters:format(webp)/…)"),
     ]
 
     /// The preset called `name`, or `nil`.

@@ -72,7 +72,8 @@ public struct Rewriter: Sendable {
                     guard let variantURL = URL(string: variant), let variantParts = URLParts(variantURL.absoluteString)
                     else {
                         return unchanged(
-                            url, parts, rule: rule, RewriteReason(.notRewritable, "the variant would not be a valid URL"))
+                            url, parts, rule: rule,
+                            RewriteReason(.notRewritable, "the variant would not be a valid URL"))
                     }
                     return RewriteResult(
                         url: variantURL, cacheKey: CacheKey.normalized(variantParts), ruleName: rule.name,
@@ -119,7 +120,8 @@ public struct Rewriter: Sendable {
         case .jpeg, .png:
             return .accepted
         case .gif:
-            return rule.convertsGIF ? .accepted : .miss(RewriteReason(.gifNotEnabled, "GIF (the rule does not convert GIFs)"))
+            return rule.convertsGIF
+                ? .accepted : .miss(RewriteReason(.gifNotEnabled, "GIF (the rule does not convert GIFs)"))
         case .webp:
             return .stop(RewriteReason(.alreadyWebP, "the path names a .webp file"))
         case .other:
@@ -127,7 +129,8 @@ public struct Rewriter: Sendable {
         }
     }
 
-    private func unchanged(_ url: URL, _ parts: URLParts, rule: CompiledRule?, _ reason: RewriteReason) -> RewriteResult {
+    private func unchanged(_ url: URL, _ parts: URLParts, rule: CompiledRule?, _ reason: RewriteReason) -> RewriteResult
+    {
         RewriteResult(url: url, cacheKey: CacheKey.normalized(parts), ruleName: rule?.name, reason: reason)
     }
 }

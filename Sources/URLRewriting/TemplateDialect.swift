@@ -66,7 +66,8 @@ struct TemplateDialect: DialectRewriting {
     }
 
     func rewrite(_ url: URLParts) -> DialectOutcome {
-        let withoutFragment = url.string[..<(url.fragment.map { url.string.index(before: $0.startIndex) } ?? url.string.endIndex)]
+        let withoutFragment = url.string[
+            ..<(url.fragment.map { url.string.index(before: $0.startIndex) } ?? url.string.endIndex)]
         if Self.matches(withoutFragment[...], pieces) || Self.matches(withoutFragment[...], piecesWithoutQuery) {
             return .alreadyWebP("matches the template")
         }

@@ -16,7 +16,8 @@ struct ThumborDialect: DialectRewriting {
                 parts.path.isEmpty || parts.path.hasPrefix("/"), parts.query == nil, parts.fragment == nil
             else {
                 throw .invalid(
-                    rule: rule, field: "server", "must be an http(s) URL without query, e.g. https://thumbor.example.com")
+                    rule: rule, field: "server",
+                    "must be an http(s) URL without query, e.g. https://thumbor.example.com")
             }
             self.server = server
         } else {
@@ -38,7 +39,8 @@ struct ThumborDialect: DialectRewriting {
         guard let (options, image) = Self.split(path) else {
             let added = "/unsafe/" + sizing + filters + "/"
             if let server {
-                let source = url.scheme == "https" ? url.string[url.scheme.startIndex..<path.endIndex] : url.hostAndPort + path
+                let source =
+                    url.scheme == "https" ? url.string[url.scheme.startIndex..<path.endIndex] : url.hostAndPort + path
                 var result = server + added + source
                 if let query = url.query { result += "?" + query }
                 if let fragment = url.fragment { result += "#" + fragment }
@@ -82,9 +84,10 @@ struct ThumborDialect: DialectRewriting {
     /// alignment, smart, filters) rather than the start of the image.
     static func isOption(_ segment: Substring) -> Bool {
         if segment.hasPrefix("filters:") || segment.hasPrefix("trim") { return true }
-        if ["fit-in", "full-fit-in", "adaptive-fit-in", "adaptive-full-fit-in", "smart", "left", "right", "center",
-            "top", "middle", "bottom", "meta", "debug"].contains(segment)
-        {
+        if [
+            "fit-in", "full-fit-in", "adaptive-fit-in", "adaptive-full-fit-in", "smart", "left", "right", "center",
+            "top", "middle", "bottom", "meta", "debug",
+        ].contains(segment) {
             return true
         }
         // Size (`750x0`, `-300x-200`, `x400`) or crop (`10x20:300x400`).
@@ -95,6 +98,8 @@ struct ThumborDialect: DialectRewriting {
     /// A thumbor HMAC: URL-safe base64 of a SHA-1 digest, 28 characters.
     static func isSignature(_ segment: Substring) -> Bool {
         segment.utf8.count == 28
-            && segment.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" || $0 == "_" || $0 == "=" }
+            && segment.allSatisfy {
+                ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" || $0 == "_" || $0 == "="
+            }
     }
 }

@@ -57,7 +57,8 @@ struct BatchConversion: Sendable {
                 results[index] = outcome
                 finished += 1
                 if io.isTerminal {
-                    io.writeOutput("\r\u{1B}[K[\(finished)/\(files.count)] \((outcome.input as NSString).lastPathComponent)")
+                    io.writeOutput(
+                        "\r\u{1B}[K[\(finished)/\(files.count)] \((outcome.input as NSString).lastPathComponent)")
                 }
                 if next < files.count { submit() }
             }

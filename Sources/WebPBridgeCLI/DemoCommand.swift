@@ -82,7 +82,8 @@ struct DemoCommand: BridgeCommand {
         )
         io.print("bridge: \(servers.bridgeURL.absoluteString)  (reverse proxy, qiniu-legacy preset, width \(width))")
         io.print(
-            "forward-bridge: \(servers.forwardBridgeURL.absoluteString)  (forward proxy for the origin's host; use as --proxy-server)")
+            "forward-bridge: \(servers.forwardBridgeURL.absoluteString)  (forward proxy for the origin's host; use as --proxy-server)"
+        )
         do {
             io.print("loading the front page and its images as an iOS WebView without WebP would…")
             let report = try await DemoClient(bridge: servers.bridgeURL, origin: servers.originURL).run()

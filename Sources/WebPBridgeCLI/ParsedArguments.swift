@@ -84,7 +84,8 @@ public struct ParsedArguments: Sendable {
             throw UsageError("option '\(name)' expects a whole number, got '\(text)'")
         }
         guard range.contains(value) else {
-            throw UsageError("option '\(name)' must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
+            throw UsageError(
+                "option '\(name)' must be between \(range.lowerBound) and \(range.upperBound), got \(value)")
         }
         return value
     }

@@ -1,6 +1,6 @@
+import ConcurrencySupport
 import Dispatch
 import Foundation
-import ConcurrencySupport
 
 /// Writes a server's per-request log lines without making its threads wait
 /// for the output: the server's thread only appends a line to a buffer in

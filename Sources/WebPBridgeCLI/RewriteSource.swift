@@ -55,9 +55,9 @@ struct RewriteSource: Sendable {
             do {
                 origin = .preset(
                     try RewritePreset.configuration(named: name, host: host, width: width, quality: quality))
-            } catch where error.field == "width" && width == nil {
+            } catch  where error.field == "width" && width == nil {
                 throw UsageError("preset '\(name)' needs --width W (the screen width in pixels, e.g. 750)")
-            } catch where error.field == "hosts" {
+            } catch  where error.field == "hosts" {
                 throw UsageError("--host '\(host)' is not a host name or *.domain pattern")
             } catch {
                 throw UsageError(error.description)

@@ -29,7 +29,9 @@ public enum WebPBridge {
     /// the exit code. Used by `main()` and by tests.
     public static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
         guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
-            if arguments.count > 1, let command = commands.first(where: { $0.configuration.commandName == arguments[1] }) {
+            if arguments.count > 1,
+                let command = commands.first(where: { $0.configuration.commandName == arguments[1] })
+            {
                 io.writeOutput(HelpFormatter.help(for: command.configuration))
                 return ExitCode.success
             }
@@ -92,7 +94,8 @@ public enum WebPBridge {
         ]
         for command in commands {
             let name = command.configuration.commandName
-            lines.append("  " + name + String(repeating: " ", count: max(1, 12 - name.count)) + command.configuration.abstract)
+            lines.append(
+                "  " + name + String(repeating: " ", count: max(1, 12 - name.count)) + command.configuration.abstract)
         }
         lines.append("")
         lines.append("See 'webp-bridge <command> --help' for a command's options.")

@@ -117,7 +117,8 @@ extension WebPBridgeURLProtocol {
     /// The `URLError` a plain load would have produced for a transport failure.
     static func urlError(for error: ImagePipelineError, url: URL) -> URLError {
         let code = error.loadingError.map(urlErrorCode(for:)) ?? .cannotDecodeContentData
-        return URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: url, NSLocalizedDescriptionKey: error.description])
+        return URLError(
+            code, userInfo: [NSURLErrorFailingURLErrorKey: url, NSLocalizedDescriptionKey: error.description])
     }
 
     /// The `URLError` code matching a loader's failure.

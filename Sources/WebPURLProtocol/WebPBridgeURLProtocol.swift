@@ -1,7 +1,7 @@
+import ConcurrencySupport
 public import ImageCodecs
 public import ImagePipeline
 public import URLRewriting
-import ConcurrencySupport
 
 #if canImport(FoundationNetworking)
     import Foundation

@@ -9,7 +9,7 @@ import Testing
 /// percent-encoded, and backslashes are refused (400) rather than resolved
 /// by a URL library or by curl, and redirect hops are held to the same
 /// path. A live upstream on loopback says which path it received.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct BasePathTests {
     static let escapes = [
         "/../echo", "/%2e%2e/echo", "/.%2E/echo", "/%2E./echo", "/..%2fecho", "/..%2Fecho", "/..%5cecho",

@@ -2,7 +2,7 @@ import Testing
 
 @testable import BridgeProxy
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct CacheDirectivesTests {
     @Test(arguments: [
         ("public, max-age=604800", false),

@@ -8,7 +8,7 @@ import Testing
 /// Upstream failures: a broken variant still delivers an image, a dead
 /// upstream gives a one-line 502, an overfull transcode queue gives 503
 /// with `Retry-After` — and the bridge answers normally afterwards.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct FailureTests {
     enum BrokenVariant: String, CaseIterable, Sendable {
         case notFound, htmlBody, truncatedWebP

@@ -9,7 +9,7 @@ import Testing
 /// The bridge on a real socket in front of a byte-exact upstream, through
 /// libcurl: no field a client sends becomes a different field upstream, and
 /// no field an upstream sends becomes a different field for the client.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct HeaderSmugglingTests {
     static let plainAnswer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
 

@@ -8,7 +8,7 @@ import URLRewriting
 
 /// Matched images: WebP to WebP clients, JPEG / PNG / APNG to the others,
 /// with `Vary`, the upstream's cache headers and a new `ETag`.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct ImagePathTests {
     @Test func webPClientGetsTheVariantWithVaryAccept() async throws {
         let fixture = try BridgeFixture()
@@ -100,7 +100,9 @@ struct ImagePathTests {
         #expect(second.bodyData == fixture.flatPNG)
         #expect(fixture.upstream.requests.filter { $0.method == "HEAD" }.count == heads, "no second HEAD")
         #expect(
-            bridge.metrics.render().split(separator: "\n").filter { $0.hasPrefix("webpbridge_proxy_transcode_seconds_count") }
+            bridge.metrics.render().split(separator: "\n").filter {
+                $0.hasPrefix("webpbridge_proxy_transcode_seconds_count")
+            }
                 == transcodes.split(separator: "\n").filter { $0.hasPrefix("webpbridge_proxy_transcode_seconds_count") },
             "no second transcode")
     }

@@ -1,7 +1,7 @@
+import ConcurrencySupport
 import Foundation
 import HTTPServer
 import ImagePipeline
-import ConcurrencySupport
 
 /// A `DataLoading` that answers from an `HTTPHandler` in-process — the
 /// upstream of the bridge under test, without sockets — records what it was

@@ -19,7 +19,7 @@ private func runOffThePool(_ tool: URL, _ arguments: [String]) async throws -> C
 
 /// The bridge on a real socket (127.0.0.1, port 0) in front of the
 /// in-process upstream, fetched by `curl` as an independent client.
-@Suite(.enabled(if: ExternalTool.available("curl"), "needs curl"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: ExternalTool.available("curl"), "needs curl"), .timeLimit(.minutes(10)))
 struct LiveBridgeTests {
     @Test func curlThroughTheBridge() async throws {
         let fixture = try BridgeFixture()

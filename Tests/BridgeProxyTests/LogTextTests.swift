@@ -4,7 +4,7 @@ import Testing
 
 /// The bridge's log lines: credentials in URLs replaced, control bytes
 /// escaped, one event per line.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct LogTextTests {
     @Test(arguments: [
         (

@@ -6,7 +6,7 @@ import Testing
 
 /// The proxy with the in-memory bytes cache it uses without `--cache-dir`
 /// (the cache itself is tested in `ImagePipelineTests`).
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct MemoryDataCacheBridgeTests {
     @Test func aSecondRequestThroughTheBridgeIsServedFromMemory() async throws {
         let fixture = try BridgeFixture()

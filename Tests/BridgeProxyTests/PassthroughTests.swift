@@ -7,7 +7,7 @@ import Testing
 /// Everything that is not a claimed image reaches the client as the
 /// upstream sent it: status, body, end-to-end headers; hop-by-hop dropped,
 /// `Via` added, redirects not followed and kept on the bridge.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct PassthroughTests {
     @Test(arguments: [
         ("/index.html", "text/html; charset=utf-8"), ("/style.css", "text/css"),

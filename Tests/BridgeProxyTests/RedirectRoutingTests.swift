@@ -10,7 +10,7 @@ import Testing
 /// a host or port the rules do not name makes the bridge hand the client the
 /// redirect (or a 502), never fetch it. Live servers on loopback, the
 /// platform's real loader, both proxy modes.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct RedirectRoutingTests {
     enum Mode: String, CaseIterable, Sendable {
         case reverse, forward

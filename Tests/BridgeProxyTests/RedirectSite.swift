@@ -1,9 +1,9 @@
 import BridgeProxy
+import ConcurrencySupport
 import Foundation
 import HTTPServer
 import ImageCodecs
 import ImagePipeline
-import ConcurrencySupport
 import TestSupport
 import URLRewriting
 

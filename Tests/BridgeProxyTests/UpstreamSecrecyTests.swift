@@ -1,8 +1,8 @@
 import BridgeProxy
+import ConcurrencySupport
 import Foundation
 import HTTPServer
 import ImagePipeline
-import ConcurrencySupport
 import TestSupport
 import Testing
 import URLRewriting
@@ -11,7 +11,7 @@ import URLRewriting
 /// words — never the upstream's credentials, its address, the loader's
 /// diagnostics, or which kind of network failure it was (a port scanner's
 /// signal). The details go to the bridge's log, credentials redacted.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct UpstreamSecrecyTests {
     /// Lines the bridge logged.
     final class LogLines: Sendable {

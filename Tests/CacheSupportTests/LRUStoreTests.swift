@@ -6,7 +6,7 @@ import Testing
 /// The eviction order and accounting, with no per-entry overhead so the
 /// figures stay round: each entry is charged its cost plus its key's bytes
 /// (one for most keys here).
-@Suite(.timeLimit(.minutes(2))) struct LRUStoreTests {
+@Suite(.timeLimit(.minutes(10))) struct LRUStoreTests {
     private func evictedKeys(_ evicted: [LRUStore<Int>.Entry]) -> [String] { evicted.map(\.key) }
 
     @Test func evictsTheLeastRecentlyUsedFirst() {

@@ -1,7 +1,7 @@
 import ConcurrencySupport
 import Testing
 
-@Suite("Lock", .timeLimit(.minutes(1)))
+@Suite("Lock", .timeLimit(.minutes(10)))
 struct LockTests {
     @Test("Concurrent changes are all kept")
     func concurrentChangesAreAllKept() async {

@@ -1,7 +1,7 @@
 import HTTPServer
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct ConfigurationTests {
+@Suite(.timeLimit(.minutes(10))) struct ConfigurationTests {
     @Test func defaultsAreValidAndLoopback() throws {
         let configuration = HTTPServer.Configuration()
         try configuration.validate()

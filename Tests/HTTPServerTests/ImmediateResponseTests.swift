@@ -43,7 +43,10 @@ extension LiveTests {
                     }
                 }
                 #expect(responses.map(\.status) == [200, 200, 200, 200, 200])
-                #expect(responses.map { $0.header("X-Answer") } == ["/now/1", "/now/large", "/later/1", "/now/2", "/later/large"])
+                #expect(
+                    responses.map { $0.header("X-Answer") } == [
+                        "/now/1", "/now/large", "/later/1", "/now/2", "/later/large",
+                    ])
                 #expect(String(decoding: responses[0].body, as: UTF8.self) == "/now/1\n")
                 #expect(responses[1].body == handler.large)
                 #expect(responses[4].body == handler.large)
@@ -109,10 +112,12 @@ extension LiveTests {
 
         @Test func requestLogReportsImmediateAnswers() async throws {
             let records = LogRecords()
-            try await withLiveServer(requestLog: { records.append($0) }, handler: SplitHandler()) { _, endpoint in
-                _ = try await fetch(endpoint.url + "/now/large")
-                _ = try await fetch(endpoint.url + "/now/x", method: "HEAD")
-            }
+            try await withLiveServer(
+                requestLog: { records.append($0) }, handler: SplitHandler(),
+                body: { _, endpoint in
+                    _ = try await fetch(endpoint.url + "/now/large")
+                    _ = try await fetch(endpoint.url + "/now/x", method: "HEAD")
+                })
             let logged = records.all.sorted { $0.target < $1.target }
             #expect(logged.map(\.target) == ["/now/large", "/now/x"])
             #expect(logged.map { $0.status?.code } == [200, 200])

@@ -47,31 +47,33 @@ extension LiveTests {
 
         @Test func aClientThatHangsUpCancelsItsHandler() async throws {
             let events = AsyncStream<String>.makeStream()
-            try await withLiveServer(handle: { request in
-                guard request.path == "/slow" else { return .text(.ok, "at once") }
-                events.continuation.yield("started \(request.path)")
-                do {
-                    // A handler that would outlive the test unless cancelled.
-                    try await Task.sleep(for: .seconds(120))
-                    events.continuation.yield("finished")
-                } catch {
-                    events.continuation.yield("cancelled")
-                }
-                return .text(.ok, "nobody is listening")
-            }) { _, endpoint in
-                var seen = events.stream.makeAsyncIterator()
-                let connection = try await blocking { try RawHTTPConnection(port: endpoint.port) }
-                try connection.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-                #expect(await seen.next() == "started /slow")
-                connection.hangUp()
-                // The watchdog notices the closed socket within a sweep or two; the
-                // stream's next event is the handler's, whichever it is.
-                #expect(await seen.next() == "cancelled")
+            try await withLiveServer(
+                handle: { request in
+                    guard request.path == "/slow" else { return .text(.ok, "at once") }
+                    events.continuation.yield("started \(request.path)")
+                    do {
+                        // A handler that would outlive the test unless cancelled.
+                        try await Task.sleep(for: .seconds(120))
+                        events.continuation.yield("finished")
+                    } catch {
+                        events.continuation.yield("cancelled")
+                    }
+                    return .text(.ok, "nobody is listening")
+                },
+                body: { _, endpoint in
+                    var seen = events.stream.makeAsyncIterator()
+                    let connection = try await blocking { try RawHTTPConnection(port: endpoint.port) }
+                    try connection.write("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+                    #expect(await seen.next() == "started /slow")
+                    connection.hangUp()
+                    // The watchdog notices the closed socket within a sweep or two; the
+                    // stream's next event is the handler's, whichever it is.
+                    #expect(await seen.next() == "cancelled")
 
-                // A client that waits is still answered.
-                let patient = try await fetch(endpoint.url + "/patient")
-                #expect(patient.status == 200)
-            }
+                    // A client that waits is still answered.
+                    let patient = try await fetch(endpoint.url + "/patient")
+                    #expect(patient.status == 200)
+                })
         }
 
         @Test func shutdownTwiceAndConcurrentlyIsSafe() async throws {
@@ -97,20 +99,22 @@ extension LiveTests {
         }
 
         @Test func portInUseIsReportedClearly() async throws {
-            try await withLiveServer(handle: { _ in .text(.ok, "x") }) { _, endpoint in
-                let second = HTTPServer(configuration: .init(host: "127.0.0.1", port: endpoint.port)) { _ in
-                    .text(.ok, "y")
-                }
-                do throws(HTTPServerError) {
-                    try await second.start()
-                    Issue.record("a second server started on port \(endpoint.port)")
-                    await second.shutdown()
-                } catch {
-                    #expect(error.kind == .addressInUse)
-                    #expect(error.description.contains("already in use"))
-                    #expect(error.description.contains("\(endpoint.port)"))
-                }
-            }
+            try await withLiveServer(
+                handle: { _ in .text(.ok, "x") },
+                body: { _, endpoint in
+                    let second = HTTPServer(configuration: .init(host: "127.0.0.1", port: endpoint.port)) { _ in
+                        .text(.ok, "y")
+                    }
+                    do throws(HTTPServerError) {
+                        try await second.start()
+                        Issue.record("a second server started on port \(endpoint.port)")
+                        await second.shutdown()
+                    } catch {
+                        #expect(error.kind == .addressInUse)
+                        #expect(error.description.contains("already in use"))
+                        #expect(error.description.contains("\(endpoint.port)"))
+                    }
+                })
         }
 
         @Test(arguments: [
@@ -131,16 +135,18 @@ extension LiveTests {
         }
 
         @Test func startTwiceFails() async throws {
-            try await withLiveServer(handle: { _ in .text(.ok, "x") }) { server, endpoint in
-                do throws(HTTPServerError) {
-                    try await server.start()
-                    Issue.record("started twice")
-                } catch {
-                    #expect(error.kind == .alreadyStarted)
-                }
-                #expect(await server.endpoint == endpoint)
-                #expect(endpoint.port > 0)
-            }
+            try await withLiveServer(
+                handle: { _ in .text(.ok, "x") },
+                body: { server, endpoint in
+                    do throws(HTTPServerError) {
+                        try await server.start()
+                        Issue.record("started twice")
+                    } catch {
+                        #expect(error.kind == .alreadyStarted)
+                    }
+                    #expect(await server.endpoint == endpoint)
+                    #expect(endpoint.port > 0)
+                })
         }
     }
 }

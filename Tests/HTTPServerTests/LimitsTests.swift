@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension LiveTests {
@@ -28,18 +28,21 @@ extension LiveTests {
             var configuration = HTTPServer.Configuration()
             configuration.limits.maxBodyBytes = 1000
             let calls = Counter()
-            try await withLiveServer(configuration: configuration, handle: { request in
-                calls.increment()
-                return await Self.echo(request)
-            }) { _, endpoint in
-                let response = try await blocking {
-                    let connection = try RawHTTPConnection(port: endpoint.port)
-                    try connection.write("POST /up HTTP/1.1\r\nHost: t\r\nContent-Length: 50000000\r\n\r\n")
-                    return try connection.readResponse()
-                }
-                #expect(response.status == 413)
-                #expect(try await Self.probe(endpoint.port) == 200)
-            }
+            try await withLiveServer(
+                configuration: configuration,
+                handle: { request in
+                    calls.increment()
+                    return await Self.echo(request)
+                },
+                body: { _, endpoint in
+                    let response = try await blocking {
+                        let connection = try RawHTTPConnection(port: endpoint.port)
+                        try connection.write("POST /up HTTP/1.1\r\nHost: t\r\nContent-Length: 50000000\r\n\r\n")
+                        return try connection.readResponse()
+                    }
+                    #expect(response.status == 413)
+                    #expect(try await Self.probe(endpoint.port) == 200)
+                })
             #expect(calls.count == 1)  // only the probe
         }
 
@@ -82,29 +85,32 @@ extension LiveTests {
             }
         }
 
-        @Test(arguments: [
-            ("FOO / HTTP/1.1\r\nHost: t\r\n\r\n", 501),
-            ("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n", 501),
-            ("G(T / HTTP/1.1\r\nHost: t\r\n\r\n", 400),
-            ("garbage \u{1}\u{2} garbage\r\n\r\n", 400),
-            ("GET /\r\n\r\n", 400),
-            ("GET / HTTP/1.1\r\n\r\n", 400),
-            ("GET / HTTP/1.1\r\nHost: t\r\nContent-Length: abc\r\n\r\n", 400),
-        ] as [(String, Int)])
+        @Test(
+            arguments: [
+                ("FOO / HTTP/1.1\r\nHost: t\r\n\r\n", 501),
+                ("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com\r\n\r\n", 501),
+                ("G(T / HTTP/1.1\r\nHost: t\r\n\r\n", 400),
+                ("garbage \u{1}\u{2} garbage\r\n\r\n", 400),
+                ("GET /\r\n\r\n", 400),
+                ("GET / HTTP/1.1\r\n\r\n", 400),
+                ("GET / HTTP/1.1\r\nHost: t\r\nContent-Length: abc\r\n\r\n", 400),
+            ] as [(String, Int)])
         func badRequestsGet4xxOr501(request: String, expected: Int) async throws {
             let calls = Counter()
-            try await withLiveServer(handle: { request in
-                calls.increment()
-                return await Self.echo(request)
-            }) { _, endpoint in
-                let status = try await blocking {
-                    let connection = try RawHTTPConnection(port: endpoint.port)
-                    try connection.write(request)
-                    return try connection.readResponse().status
-                }
-                #expect(status == expected, "\(request.debugDescription)")
-                #expect(try await Self.probe(endpoint.port) == 200)
-            }
+            try await withLiveServer(
+                handle: { request in
+                    calls.increment()
+                    return await Self.echo(request)
+                },
+                body: { _, endpoint in
+                    let status = try await blocking {
+                        let connection = try RawHTTPConnection(port: endpoint.port)
+                        try connection.write(request)
+                        return try connection.readResponse().status
+                    }
+                    #expect(status == expected, "\(request.debugDescription)")
+                    #expect(try await Self.probe(endpoint.port) == 200)
+                })
             #expect(calls.count == 1)  // only the probe
         }
 
@@ -130,20 +136,22 @@ extension LiveTests {
 
         @Test func truncatedBodyLeavesServerServing() async throws {
             let calls = Counter()
-            try await withLiveServer(handle: { request in
-                calls.increment()
-                return await Self.echo(request)
-            }) { server, endpoint in
-                try await blocking {
-                    for _ in 0..<20 {
-                        let connection = try RawHTTPConnection(port: endpoint.port)
-                        try connection.write("POST /t HTTP/1.1\r\nHost: t\r\nContent-Length: 10000\r\n\r\n")
-                        try connection.write(String(repeating: "b", count: 100))
-                    }  // each connection closes here, mid-body
-                }
-                #expect(try await Self.probe(endpoint.port) == 200)
-                #expect(await server.openConnectionCount <= 21)
-            }
+            try await withLiveServer(
+                handle: { request in
+                    calls.increment()
+                    return await Self.echo(request)
+                },
+                body: { server, endpoint in
+                    try await blocking {
+                        for _ in 0..<20 {
+                            let connection = try RawHTTPConnection(port: endpoint.port)
+                            try connection.write("POST /t HTTP/1.1\r\nHost: t\r\nContent-Length: 10000\r\n\r\n")
+                            try connection.write(String(repeating: "b", count: 100))
+                        }  // each connection closes here, mid-body
+                    }
+                    #expect(try await Self.probe(endpoint.port) == 200)
+                    #expect(await server.openConnectionCount <= 21)
+                })
             #expect(calls.count == 1)
         }
 

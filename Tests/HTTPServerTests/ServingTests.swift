@@ -1,124 +1,138 @@
+import ConcurrencySupport
 import Foundation
 import HTTPServer
-import ConcurrencySupport
 import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 extension LiveTests {
     @Suite struct Serving {
         @Test func getSeesMethodTargetHeadersAndAddress() async throws {
-            try await withLiveServer(handle: { request in
-                .text(
-                    .ok,
-                    "\(request.method) \(request.path) \(request.query ?? "-") \(request.headers["x-probe"] ?? "-") "
-                        + "\(request.remoteAddress ?? "-")")
-            }) { _, endpoint in
-                let response = try await fetch(
-                    endpoint.url + "/a%20b.jpg?imageView2/2/w/750", headers: ["X-Probe": "yes"])
-                #expect(response.status == 200)
-                #expect(
-                    String(decoding: response.body, as: UTF8.self)
-                        == "GET /a%20b.jpg imageView2/2/w/750 yes 127.0.0.1\n")
-            }
+            try await withLiveServer(
+                handle: { request in
+                    .text(
+                        .ok,
+                        "\(request.method) \(request.path) \(request.query ?? "-") \(request.headers["x-probe"] ?? "-") "
+                            + "\(request.remoteAddress ?? "-")")
+                },
+                body: { _, endpoint in
+                    let response = try await fetch(
+                        endpoint.url + "/a%20b.jpg?imageView2/2/w/750", headers: ["X-Probe": "yes"])
+                    #expect(response.status == 200)
+                    #expect(
+                        String(decoding: response.body, as: UTF8.self)
+                            == "GET /a%20b.jpg imageView2/2/w/750 yes 127.0.0.1\n")
+                })
         }
 
         @Test func postBodyReachesHandler() async throws {
             let payload = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-            try await withLiveServer(handle: { request in
-                .data(request.body, status: .created, contentType: "application/octet-stream")
-            }) { _, endpoint in
-                let response = try await fetch(endpoint.url + "/upload", method: "POST", body: payload)
-                #expect(response.status == 201)
-                #expect(response.body == payload)
-            }
+            try await withLiveServer(
+                handle: { request in
+                    .data(request.body, status: .created, contentType: "application/octet-stream")
+                },
+                body: { _, endpoint in
+                    let response = try await fetch(endpoint.url + "/upload", method: "POST", body: payload)
+                    #expect(response.status == 201)
+                    #expect(response.body == payload)
+                })
         }
 
         @Test func headSendsLengthWithoutBody() async throws {
             let body = Data(repeating: 7, count: 5000)
-            try await withLiveServer(handle: { _ in .data(body, contentType: "application/octet-stream") }) {
-                _, endpoint in
-                let (head, next) = try await blocking {
-                    let connection = try RawHTTPConnection(port: endpoint.port)
-                    try connection.write("HEAD /x HTTP/1.1\r\nHost: t\r\n\r\n")
-                    let head = try connection.readResponse(head: true)
-                    // If a body had been sent, it would be read as this response's head.
-                    try connection.write("GET /x HTTP/1.1\r\nHost: t\r\n\r\n")
-                    return (head, try connection.readResponse())
-                }
-                #expect(head.status == 200)
-                #expect(head.header("Content-Length") == "5000")
-                #expect(next.status == 200)
-                #expect(next.body == body)
-            }
+            try await withLiveServer(
+                handle: { _ in .data(body, contentType: "application/octet-stream") },
+                body: {
+                    _, endpoint in
+                    let (head, next) = try await blocking {
+                        let connection = try RawHTTPConnection(port: endpoint.port)
+                        try connection.write("HEAD /x HTTP/1.1\r\nHost: t\r\n\r\n")
+                        let head = try connection.readResponse(head: true)
+                        // If a body had been sent, it would be read as this response's head.
+                        try connection.write("GET /x HTTP/1.1\r\nHost: t\r\n\r\n")
+                        return (head, try connection.readResponse())
+                    }
+                    #expect(head.status == 200)
+                    #expect(head.header("Content-Length") == "5000")
+                    #expect(next.status == 200)
+                    #expect(next.body == body)
+                })
         }
 
         @Test func curlHeadAgreesWithGet() async throws {
-            try await withLiveServer(handle: { _ in .text(.ok, "twelve bytes") }) { _, endpoint in
-                let output = try await blocking { try runCurl(["-sS", "-I", endpoint.url + "/"]) }
-                #expect(output.hasPrefix("HTTP/1.1 200"))
-                #expect(output.lowercased().contains("content-length: 13"))
-            }
+            try await withLiveServer(
+                handle: { _ in .text(.ok, "twelve bytes") },
+                body: { _, endpoint in
+                    let output = try await blocking { try runCurl(["-sS", "-I", endpoint.url + "/"]) }
+                    #expect(output.hasPrefix("HTTP/1.1 200"))
+                    #expect(output.lowercased().contains("content-length: 13"))
+                })
         }
 
         @Test func keepAliveServesManyRequestsOnOneConnection() async throws {
             let connections = Counter()
-            try await withLiveServer(handle: { request in .text(.ok, request.path) }) { server, endpoint in
-                let responses = try await blocking {
-                    let connection = try RawHTTPConnection(port: endpoint.port)
-                    return try (1...5).map { index in
-                        try connection.write("GET /\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
-                        return try connection.readResponse()
+            try await withLiveServer(
+                handle: { request in .text(.ok, request.path) },
+                body: { server, endpoint in
+                    let responses = try await blocking {
+                        let connection = try RawHTTPConnection(port: endpoint.port)
+                        return try (1...5).map { index in
+                            try connection.write("GET /\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+                            return try connection.readResponse()
+                        }
                     }
-                }
-                #expect(responses.map(\.status) == [200, 200, 200, 200, 200])
-                #expect(responses.map { String(decoding: $0.body, as: UTF8.self) } == (1...5).map { "/\($0)\n" })
-                #expect(responses.allSatisfy { $0.header("Connection")?.lowercased() != "close" })
-                if await server.openConnectionCount <= 1 { connections.increment() }
-            }
+                    #expect(responses.map(\.status) == [200, 200, 200, 200, 200])
+                    #expect(responses.map { String(decoding: $0.body, as: UTF8.self) } == (1...5).map { "/\($0)\n" })
+                    #expect(responses.allSatisfy { $0.header("Connection")?.lowercased() != "close" })
+                    if await server.openConnectionCount <= 1 { connections.increment() }
+                })
             #expect(connections.count == 1)
         }
 
         @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
-            try await withLiveServer(handle: { request in
-                // A slow handler (not synchronisation): /fast must still wait its turn.
-                if request.path == "/slow" { try? await Task.sleep(for: .milliseconds(100)) }
-                return .text(.ok, request.path)
-            }) { _, endpoint in
-                let bodies = try await blocking {
-                    let connection = try RawHTTPConnection(port: endpoint.port)
-                    try connection.write(
-                        "GET /slow HTTP/1.1\r\nHost: t\r\n\r\nGET /fast HTTP/1.1\r\nHost: t\r\n\r\n")
-                    return try [connection.readResponse(), connection.readResponse()].map {
-                        String(decoding: $0.body, as: UTF8.self)
+            try await withLiveServer(
+                handle: { request in
+                    // A slow handler (not synchronisation): /fast must still wait its turn.
+                    if request.path == "/slow" { try? await Task.sleep(for: .milliseconds(100)) }
+                    return .text(.ok, request.path)
+                },
+                body: { _, endpoint in
+                    let bodies = try await blocking {
+                        let connection = try RawHTTPConnection(port: endpoint.port)
+                        try connection.write(
+                            "GET /slow HTTP/1.1\r\nHost: t\r\n\r\nGET /fast HTTP/1.1\r\nHost: t\r\n\r\n")
+                        return try [connection.readResponse(), connection.readResponse()].map {
+                            String(decoding: $0.body, as: UTF8.self)
+                        }
                     }
-                }
-                #expect(bodies == ["/slow\n", "/fast\n"])
-            }
+                    #expect(bodies == ["/slow\n", "/fast\n"])
+                })
         }
 
         @Test func suspendedHandlersServeConcurrentClients() async throws {
             // Every handler waits until all 16 are running at once: a server that
             // ran them one at a time would never answer, and the time limit fails it.
             let allRunning = Barrier(count: 16)
-            try await withLiveServer(handle: { request in
-                await allRunning.arrive()
-                return .text(.ok, request.path)
-            }) { _, endpoint in
-                let bodies = try await withThrowingTaskGroup(of: String.self) { group in
-                    for index in 0..<16 {
-                        group.addTask {
-                            let response = try await fetch(endpoint.url + "/\(index)")
-                            return String(decoding: response.body, as: UTF8.self)
+            try await withLiveServer(
+                handle: { request in
+                    await allRunning.arrive()
+                    return .text(.ok, request.path)
+                },
+                body: { _, endpoint in
+                    let bodies = try await withThrowingTaskGroup(of: String.self) { group in
+                        for index in 0..<16 {
+                            group.addTask {
+                                let response = try await fetch(endpoint.url + "/\(index)")
+                                return String(decoding: response.body, as: UTF8.self)
+                            }
                         }
+                        return try await group.reduce(into: Set<String>()) { $0.insert($1) }
                     }
-                    return try await group.reduce(into: Set<String>()) { $0.insert($1) }
-                }
-                #expect(bodies == Set((0..<16).map { "/\($0)\n" }))
-            }
+                    #expect(bodies == Set((0..<16).map { "/\($0)\n" }))
+                })
             #expect(allRunning.arrivals == 16)
         }
 
@@ -129,39 +143,44 @@ extension LiveTests {
             let file = directory.appendingPathComponent("photo.bin")
             let content = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
             try content.write(to: file)
-            try await withLiveServer(handle: { request in
-                switch request.path {
-                case "/whole": .file(path: file.path, contentType: "application/octet-stream")
-                case "/range": .file(path: file.path, contentType: "application/octet-stream", offset: 1000, length: 500)
-                default: .file(path: directory.appendingPathComponent("missing").path, contentType: "image/jpeg")
-                }
-            }) { _, endpoint in
-                let (whole, range, head, missing) = try await blocking {
-                    let connection = try RawHTTPConnection(port: endpoint.port)
-                    func get(_ path: String, method: String = "GET") throws -> RawHTTPConnection.Response {
-                        try connection.write("\(method) \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
-                        return try connection.readResponse(head: method == "HEAD")
+            try await withLiveServer(
+                handle: { request in
+                    switch request.path {
+                    case "/whole": .file(path: file.path, contentType: "application/octet-stream")
+                    case "/range":
+                        .file(path: file.path, contentType: "application/octet-stream", offset: 1000, length: 500)
+                    default: .file(path: directory.appendingPathComponent("missing").path, contentType: "image/jpeg")
                     }
-                    return (try get("/whole"), try get("/range"), try get("/whole", method: "HEAD"), try get("/missing"))
-                }
-                #expect(whole.status == 200)
-                #expect(whole.body == content)
-                #expect(whole.header("Content-Type") == "application/octet-stream")
-                #expect(range.body == content[1000..<1500])
-                #expect(head.header("Content-Length") == "300000")
-                #expect(missing.status == 404)
-            }
+                },
+                body: { _, endpoint in
+                    let (whole, range, head, missing) = try await blocking {
+                        let connection = try RawHTTPConnection(port: endpoint.port)
+                        func get(_ path: String, method: String = "GET") throws -> RawHTTPConnection.Response {
+                            try connection.write("\(method) \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
+                            return try connection.readResponse(head: method == "HEAD")
+                        }
+                        return (
+                            try get("/whole"), try get("/range"), try get("/whole", method: "HEAD"), try get("/missing")
+                        )
+                    }
+                    #expect(whole.status == 200)
+                    #expect(whole.body == content)
+                    #expect(whole.header("Content-Type") == "application/octet-stream")
+                    #expect(range.body == content[1000..<1500])
+                    #expect(head.header("Content-Length") == "300000")
+                    #expect(missing.status == 404)
+                })
         }
 
         @Test func requestLogReportsEachRequestOnce() async throws {
             let records = LogRecords()
             try await withLiveServer(
                 requestLog: { records.append($0) },
-                handle: { request in request.path == "/missing" ? .text(.notFound, "no") : .text(.ok, "yes") }
-            ) { _, endpoint in
-                _ = try await fetch(endpoint.url + "/found?x=1")
-                _ = try await fetch(endpoint.url + "/missing")
-            }
+                handle: { request in request.path == "/missing" ? .text(.notFound, "no") : .text(.ok, "yes") },
+                body: { _, endpoint in
+                    _ = try await fetch(endpoint.url + "/found?x=1")
+                    _ = try await fetch(endpoint.url + "/missing")
+                })
             let logged = records.all.sorted { $0.target < $1.target }
             #expect(logged.map(\.target) == ["/found?x=1", "/missing"])
             #expect(logged.map { $0.status?.code } == [200, 404])
@@ -190,5 +209,3 @@ func runCurl(_ arguments: [String]) throws -> String {
     process.waitUntilExit()
     return String(decoding: output, as: UTF8.self)
 }
-
-

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ImageCodecs
 import TestSupport
+import Testing
+
+@testable import ImageCodecs
 
 @Suite("APNG encode and decode", .timeLimit(.minutes(10)))
 struct APNGCodecTests {
@@ -53,7 +54,8 @@ struct APNGCodecTests {
 
     @Test("header reports frames and loops")
     func header() throws {
-        let data = try APNGEncoder().encode(SyntheticImages.animation(width: 16, height: 8, frameCount: 4, loopCount: 2))
+        let data = try APNGEncoder().encode(
+            SyntheticImages.animation(width: 16, height: 8, frameCount: 4, loopCount: 2))
         let header = try PNGDecoder.readHeader(data)
         #expect(header == PNGHeader(width: 16, height: 8, hasAlpha: false, bitDepth: 8, frameCount: 4, loopCount: 2))
         #expect(header.isAnimated)
@@ -65,7 +67,11 @@ struct APNGCodecTests {
     func delayFractions(milliseconds: Int) {
         let (numerator, denominator) = APNGEncoder.delayFraction(milliseconds: milliseconds)
         let back = (Int(numerator) * 1000 + Int(denominator) / 2) / Int(denominator)
-        if milliseconds <= 65_535 { #expect(back == milliseconds) } else { #expect(abs(back - milliseconds) <= 500 || numerator == .max) }
+        if milliseconds <= 65_535 {
+            #expect(back == milliseconds)
+        } else {
+            #expect(abs(back - milliseconds) <= 500 || numerator == .max)
+        }
     }
 
     @Test("a PNG without acTL decodes as one frame")
@@ -98,7 +104,9 @@ struct APNGCompositingTests {
             // Frame 1: blue 2×2 at (0, 0), then restored to red (previous).
             F(x: 0, y: 0, width: 2, height: 2, rgba: PNGFixture.solid(Self.blue, count: 4), disposeOp: 2),
             // Frame 2: half-transparent green over red at (2, 2), then cleared (background).
-            F(x: 2, y: 2, width: 2, height: 2, rgba: PNGFixture.solid(Self.halfGreen, count: 4), disposeOp: 1, blendOp: 1),
+            F(
+                x: 2, y: 2, width: 2, height: 2, rgba: PNGFixture.solid(Self.halfGreen, count: 4), disposeOp: 1,
+                blendOp: 1),
             // Frame 3: half-transparent green with blend source at (0, 2).
             F(x: 0, y: 2, width: 1, height: 1, rgba: Self.halfGreen, delayNumerator: 3, delayDenominator: 0),
         ]
@@ -175,7 +183,9 @@ struct APNGCompositingTests {
 struct APNGCorpusTests {
     @Test("three Kodak photos as frames, and the edge PNGs with alpha")
     func kodakAnimation() throws {
-        let photos = try ["kodim01.png", "kodim02.png", "kodim03.png"].map { try PNGDecoder().decode(Corpus.data("kodak/\($0)")) }
+        let photos = try ["kodim01.png", "kodim02.png", "kodim03.png"].map {
+            try PNGDecoder().decode(Corpus.data("kodak/\($0)"))
+        }
         var frames = photos.enumerated().map { AnimatedImage.Frame(image: $1, durationMilliseconds: 500 + $0 * 250) }
         // A frame that changes only a small patch, so cropping is exercised on real pixels.
         var patched = photos[2]
@@ -201,7 +211,9 @@ struct APNGCorpusTests {
         }
         let animation = AnimatedImage(
             canvasWidth: image.width, canvasHeight: image.height,
-            frames: [.init(image: image, durationMilliseconds: 100), .init(image: mirrored, durationMilliseconds: 200)],
+            frames: [
+                .init(image: image, durationMilliseconds: 100), .init(image: mirrored, durationMilliseconds: 200),
+            ],
             loopCount: 0)
         let decoded = try APNGDecoder().decode(APNGEncoder().encode(animation))
         #expect(decoded.frames.map(\.image.pixels) == [image.pixels, mirrored.pixels])

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import ImageCodecs
 import TestSupport
+import Testing
 
 /// Every corpus PNG and GIF, damaged at many offsets, must decode or fail
 /// with an ``ImageCodecError`` — never crash, hang or trap.

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ImageCodecs
 import TestSupport
+import Testing
+
+@testable import ImageCodecs
 
 @Suite("GIF decoding of generated files", .timeLimit(.minutes(10)))
 struct GIFDecoderTests {
@@ -27,10 +28,15 @@ struct GIFDecoderTests {
             width: 2, height: 2, colors: Self.palette,
             frames: [.init(width: 2, height: 2, indices: [0, 1, 2, 3])], netscapeLoops: nil)
         let decoded = try GIFDecoder().decode(Data(fixture.bytes))
-        guard case .still(let image) = decoded else { Issue.record("expected a still image"); return }
+        guard case .still(let image) = decoded else {
+            Issue.record("expected a still image")
+            return
+        }
         #expect(image.pixels == [0, 0, 0, 255, 255, 255, 255, 255, 255, 0, 0, 255, 0, 255, 0, 255])
         #expect(!image.hasAlpha)
-        #expect(try GIFDecoder.readHeader(Data(fixture.bytes)) == GIFHeader(width: 2, height: 2, frameCount: 1, loopCount: 1, hasAlpha: false))
+        #expect(
+            try GIFDecoder.readHeader(Data(fixture.bytes))
+                == GIFHeader(width: 2, height: 2, frameCount: 1, loopCount: 1, hasAlpha: false))
     }
 
     @Test("interlaced rows land in display order")
@@ -42,7 +48,8 @@ struct GIFDecoderTests {
         let image = try GIFDecoder().decode(Data(fixture.bytes)).firstFrame
         for row in 0..<10 {
             let colour = Int(row % 4) * 3
-            #expect(pixel(image, 1, row) == [Self.palette[colour], Self.palette[colour + 1], Self.palette[colour + 2], 255])
+            #expect(
+                pixel(image, 1, row) == [Self.palette[colour], Self.palette[colour + 1], Self.palette[colour + 2], 255])
         }
     }
 
@@ -51,7 +58,8 @@ struct GIFDecoderTests {
         let fixture = GIFFixture(
             width: 4, height: 4, colors: Self.palette,
             frames: [
-                .init(width: 4, height: 4, indices: [UInt8](repeating: 1, count: 16), delayCentiseconds: 20, disposal: 1),
+                .init(
+                    width: 4, height: 4, indices: [UInt8](repeating: 1, count: 16), delayCentiseconds: 20, disposal: 1),
                 // Red square, restored afterwards.
                 .init(x: 0, y: 0, width: 2, height: 2, indices: [2, 2, 2, 2], disposal: 3),
                 // Green from a local table, index 0 transparent; cleared afterwards.
@@ -78,7 +86,8 @@ struct GIFDecoderTests {
     @Test("loop counts follow browsers", arguments: [(nil, 1), (0, 0), (1, 2), (65_535, 65_536)] as [(Int?, Int)])
     func loops(netscape: Int?, expected: Int) throws {
         let frame = GIFFixture.Frame(width: 1, height: 1, indices: [1])
-        let fixture = GIFFixture(width: 1, height: 1, colors: Self.palette, frames: [frame, frame], netscapeLoops: netscape)
+        let fixture = GIFFixture(
+            width: 1, height: 1, colors: Self.palette, frames: [frame, frame], netscapeLoops: netscape)
         #expect(try animation(fixture).loopCount == expected)
         #expect(try GIFDecoder.readHeader(Data(fixture.bytes)).loopCount == expected)
     }
@@ -108,12 +117,18 @@ struct GIFDecoderTests {
         let frame = GIFFixture.Frame(width: 1, height: 1, indices: [1])
         let cases: [GIFFixture] = [
             GIFFixture(width: 11, height: 10, colors: Self.palette, frames: [frame], netscapeLoops: nil),
-            GIFFixture(width: 10, height: 10, colors: Self.palette, frames: [.init(width: 101, height: 1, indices: [UInt8](repeating: 1, count: 101))], netscapeLoops: nil),
-            GIFFixture(width: 10, height: 10, colors: Self.palette, frames: [.init(x: 60_000, y: 60_000, width: 1, height: 1, indices: [1])], netscapeLoops: nil),
+            GIFFixture(
+                width: 10, height: 10, colors: Self.palette,
+                frames: [.init(width: 101, height: 1, indices: [UInt8](repeating: 1, count: 101))], netscapeLoops: nil),
+            GIFFixture(
+                width: 10, height: 10, colors: Self.palette,
+                frames: [.init(x: 60_000, y: 60_000, width: 1, height: 1, indices: [1])], netscapeLoops: nil),
             GIFFixture(width: 10, height: 10, colors: Self.palette, frames: [frame, frame, frame], netscapeLoops: 0),
         ]
         for fixture in cases {
-            let error = #expect(throws: ImageCodecError.self) { try GIFDecoder(limits: small).decode(Data(fixture.bytes)) }
+            let error = #expect(throws: ImageCodecError.self) {
+                try GIFDecoder(limits: small).decode(Data(fixture.bytes))
+            }
             #expect(error?.kind == .limitExceeded)
         }
     }
@@ -126,7 +141,9 @@ struct GIFDecoderTests {
         fixture.writesTrailer = false
         let bytes = fixture.bytes
         #expect(try GIFDecoder().decode(Data(bytes)).firstFrame.width == 8)
-        let error = #expect(throws: ImageCodecError.self) { try GIFDecoder().decode(Data(bytes.prefix(bytes.count - 6))) }
+        let error = #expect(throws: ImageCodecError.self) {
+            try GIFDecoder().decode(Data(bytes.prefix(bytes.count - 6)))
+        }
         #expect(error?.kind == .truncated)
         let headerError = #expect(throws: ImageCodecError.self) { try GIFDecoder().decode(Data(bytes.prefix(9))) }
         #expect(headerError?.kind == .truncated)
@@ -164,7 +181,10 @@ struct GIFCorpusTests {
     func structure(name: String, width: Int, height: Int, frames: Int, loops: Int, declaresAlpha: Bool) throws {
         let data = try Corpus.data("edge/\(name)")
         let header = try GIFDecoder.readHeader(data)
-        #expect(header == GIFHeader(width: width, height: height, frameCount: frames, loopCount: loops, hasAlpha: declaresAlpha))
+        #expect(
+            header
+                == GIFHeader(
+                    width: width, height: height, frameCount: frames, loopCount: loops, hasAlpha: declaresAlpha))
         let decoded = try GIFDecoder().decode(data)
         #expect(decoded.frameCount == frames)
         #expect(decoded.firstFrame.width == width && decoded.firstFrame.height == height)
@@ -180,7 +200,9 @@ struct GIFCorpusTests {
     @Test("dispose_bgnd.gif clears each square to transparent; dispose_prev.gif restores the first frame")
     func disposalFiles() throws {
         func frames(_ name: String) throws -> [Image] {
-            guard case .animated(let animation) = try GIFDecoder().decode(Corpus.data("edge/\(name)")) else { return [] }
+            guard case .animated(let animation) = try GIFDecoder().decode(Corpus.data("edge/\(name)")) else {
+                return []
+            }
             return animation.frames.map(\.image)
         }
         func alpha(_ image: Image, _ x: Int, _ y: Int) -> UInt8 { image.pixels[(y * image.width + x) * 4 + 3] }
@@ -194,7 +216,9 @@ struct GIFCorpusTests {
         #expect(previous.count == 5)
         // With DISPOSE_PREVIOUS the square vanishes again, and the canvas is frame 0 outside frame 2's square.
         let first = previous[0]
-        #expect(previous[2].pixels[(15 * 100 + 10) * 4..<(15 * 100 + 11) * 4] == first.pixels[(15 * 100 + 10) * 4..<(15 * 100 + 11) * 4])
+        #expect(
+            previous[2].pixels[(15 * 100 + 10) * 4..<(15 * 100 + 11) * 4]
+                == first.pixels[(15 * 100 + 10) * 4..<(15 * 100 + 11) * 4])
         #expect(previous.allSatisfy { $0.isOpaque })
     }
 
@@ -210,7 +234,9 @@ struct GIFCorpusTests {
         #expect(animation.frames.allSatisfy { $0.image.isOpaque }, "frame 0 covers the canvas; later frames only add")
     }
 
-    @Test("decompression bombs fail fast with limitExceeded", arguments: ["decompression_bomb.gif", "decompression_bomb_extents.gif"])
+    @Test(
+        "decompression bombs fail fast with limitExceeded",
+        arguments: ["decompression_bomb.gif", "decompression_bomb_extents.gif"])
     func bombs(name: String) throws {
         let data = try Corpus.data("edge/\(name)")
         let error = #expect(throws: ImageCodecError.self) { try GIFDecoder().decode(data) }

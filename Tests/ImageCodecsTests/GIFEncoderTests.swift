@@ -4,7 +4,7 @@ import Testing
 
 @testable import ImageCodecs
 
-@Suite("GIF encoding, checked by decoding with GIFDecoder", .timeLimit(.minutes(2)))
+@Suite("GIF encoding, checked by decoding with GIFDecoder", .timeLimit(.minutes(10)))
 struct GIFEncoderTests {
     /// Mean and largest absolute difference per RGB channel over the pixels
     /// that are opaque in both images.

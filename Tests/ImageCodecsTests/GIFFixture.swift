@@ -90,7 +90,8 @@ struct GIFFixture {
         }
         codes.append(end)
         var data: [UInt8] = []
-        var accumulator = 0, bits = 0
+        var accumulator = 0
+        var bits = 0
         for code in codes {
             accumulator |= code << bits
             bits += codeSize

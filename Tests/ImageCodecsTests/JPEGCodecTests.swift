@@ -1,9 +1,10 @@
 import Foundation
-@testable import ImageCodecs
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2)))
+@testable import ImageCodecs
+
+@Suite(.timeLimit(.minutes(10)))
 struct JPEGCodecTests {
     let photo = SyntheticImages.photo(width: 320, height: 200)
 

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import ImageCodecs
 import TestSupport
+import Testing
+
+@testable import ImageCodecs
 
 @Suite("PNG decode and encode on generated images", .timeLimit(.minutes(10)))
 struct PNGCodecTests {
@@ -42,7 +43,8 @@ struct PNGCodecTests {
     @Test("a compression level outside 0...9 is an invalid argument")
     func badCompressionLevel() {
         let error = #expect(throws: ImageCodecError.self) {
-            try PNGEncoder(options: .init(compressionLevel: 10)).encode(Image(width: 1, height: 1, filledWith: (0, 0, 0, 255)))
+            try PNGEncoder(options: .init(compressionLevel: 10)).encode(
+                Image(width: 1, height: 1, filledWith: (0, 0, 0, 255)))
         }
         #expect(error?.kind == .invalidArgument)
     }
@@ -70,7 +72,8 @@ struct PNGCodecTests {
 
     @Test("grey and grey + alpha become RGBA")
     func grey() throws {
-        let grey = try PNGDecoder().decode(Data(PNGFixture.png(width: 2, height: 1, bitDepth: 8, colorType: 0, rows: [[7, 200]])))
+        let grey = try PNGDecoder().decode(
+            Data(PNGFixture.png(width: 2, height: 1, bitDepth: 8, colorType: 0, rows: [[7, 200]])))
         #expect(grey.pixels == [7, 7, 7, 255, 200, 200, 200, 255])
         #expect(!grey.hasAlpha)
         let greyAlpha = try PNGDecoder().decode(
@@ -82,7 +85,8 @@ struct PNGCodecTests {
     @Test("grey tRNS makes the matching grey transparent")
     func greyTransparency() throws {
         let image = try PNGDecoder().decode(
-            Data(PNGFixture.png(width: 2, height: 1, bitDepth: 8, colorType: 0, rows: [[7, 200]], transparency: [0, 7])))
+            Data(
+                PNGFixture.png(width: 2, height: 1, bitDepth: 8, colorType: 0, rows: [[7, 200]], transparency: [0, 7])))
         #expect(image.pixels == [7, 7, 7, 0, 200, 200, 200, 255])
         #expect(image.hasAlpha)
     }
@@ -90,15 +94,19 @@ struct PNGCodecTests {
     @Test("16-bit RGBA keeps each sample's high byte")
     func sixteenBit() throws {
         let row: [UInt8] = [0x12, 0x34, 0xAB, 0xCD, 0xFF, 0xFF, 0x80, 0x00]
-        let image = try PNGDecoder().decode(Data(PNGFixture.png(width: 1, height: 1, bitDepth: 16, colorType: 6, rows: [row])))
+        let image = try PNGDecoder().decode(
+            Data(PNGFixture.png(width: 1, height: 1, bitDepth: 16, colorType: 6, rows: [row])))
         #expect(image.pixels == [0x12, 0xAB, 0xFF, 0x80])
-        let header = try PNGDecoder.readHeader(Data(PNGFixture.png(width: 1, height: 1, bitDepth: 16, colorType: 6, rows: [row])))
+        let header = try PNGDecoder.readHeader(
+            Data(PNGFixture.png(width: 1, height: 1, bitDepth: 16, colorType: 6, rows: [row])))
         #expect(header.bitDepth == 16 && header.hasAlpha)
     }
 
     @Test("dimensions beyond the limits fail from IHDR, before decoding")
     func limitFromHeader() {
-        let png = PNGFixture.png(width: 100, height: 100, bitDepth: 8, colorType: 0, rows: Array(repeating: [UInt8](repeating: 0, count: 100), count: 100))
+        let png = PNGFixture.png(
+            width: 100, height: 100, bitDepth: 8, colorType: 0,
+            rows: Array(repeating: [UInt8](repeating: 0, count: 100), count: 100))
         let error = #expect(throws: ImageCodecError.self) {
             try PNGDecoder(limits: DecodingLimits(maxPixelsPerFrame: 9_999)).decode(Data(png))
         }

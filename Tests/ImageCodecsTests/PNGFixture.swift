@@ -21,7 +21,10 @@ enum PNGFixture {
     /// A zlib stream of `rows`, each prefixed with filter type 0 (none).
     static func zlibStored(rows: [[UInt8]]) -> [UInt8] {
         var raw: [UInt8] = []
-        for row in rows { raw.append(0); raw += row }
+        for row in rows {
+            raw.append(0)
+            raw += row
+        }
         var out: [UInt8] = [0x78, 0x01]
         var offset = 0
         repeat {
@@ -32,7 +35,8 @@ enum PNGFixture {
             out += raw[offset..<(offset + count)]
             offset += count
         } while offset < raw.count
-        var a: UInt32 = 1, b: UInt32 = 0
+        var a: UInt32 = 1
+        var b: UInt32 = 0
         for byte in raw {
             a = (a + UInt32(byte)) % 65_521
             b = (b + a) % 65_521
@@ -47,7 +51,8 @@ enum PNGFixture {
         palette: [UInt8]? = nil, transparency: [UInt8]? = nil
     ) -> [UInt8] {
         var writer = PNGChunkWriter()
-        writer.append(PNGChunkReader.IHDR, header(width: width, height: height, bitDepth: bitDepth, colorType: colorType))
+        writer.append(
+            PNGChunkReader.IHDR, header(width: width, height: height, bitDepth: bitDepth, colorType: colorType))
         if let palette { writer.append(PNGChunkReader.PLTE, palette) }
         if let transparency { writer.append(PNGChunkReader.tRNS, transparency) }
         writer.append(PNGChunkReader.IDAT, zlibStored(rows: rows))

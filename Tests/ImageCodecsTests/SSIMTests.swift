@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import ImageCodecs
 import TestSupport
+import Testing
 
 /// Distortions that need no encoder, computed identically here and in
 /// `Scripts/ssim_reference.py`.
@@ -16,7 +16,8 @@ enum Distortion {
     /// A 3×3 box blur per channel: `(sum of the 9 neighbours + 4) / 9`, edges clamped.
     static func boxBlurred(_ image: Image) -> Image {
         var out = image
-        let width = image.width, height = image.height
+        let width = image.width
+        let height = image.height
         for y in 0..<height {
             for x in 0..<width {
                 for channel in 0..<3 {
@@ -58,7 +59,9 @@ struct SSIMTests {
     @Test("different sizes, or smaller than the 11×11 window, are invalid arguments")
     func invalid() {
         let sizeError = #expect(throws: ImageCodecError.self) {
-            try SSIM.luma(Image(width: 20, height: 20, filledWith: (0, 0, 0, 255)), Image(width: 20, height: 21, filledWith: (0, 0, 0, 255)))
+            try SSIM.luma(
+                Image(width: 20, height: 20, filledWith: (0, 0, 0, 255)),
+                Image(width: 20, height: 21, filledWith: (0, 0, 0, 255)))
         }
         #expect(sizeError?.kind == .invalidArgument)
         let small = Image(width: 10, height: 30, filledWith: (0, 0, 0, 255))
@@ -90,7 +93,9 @@ struct SSIMReferenceTests {
         let image = try PNGDecoder().decode(Corpus.data("kodak/\(reference.name)"))
         let distorted = reference.distortion == "quantized" ? Distortion.quantized(image) : Distortion.boxBlurred(image)
         let ours = try SSIM.luma(image, distorted)
-        #expect(abs(ours - reference.ssim) < 1e-5, "\(reference.name) \(reference.distortion): ours \(ours), scikit-image \(reference.ssim)")
+        #expect(
+            abs(ours - reference.ssim) < 1e-5,
+            "\(reference.name) \(reference.distortion): ours \(ours), scikit-image \(reference.ssim)")
     }
 
     @Test("two different photos match scikit-image to 6 decimals")

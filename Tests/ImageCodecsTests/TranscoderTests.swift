@@ -57,7 +57,9 @@ struct TranscoderTests {
 
     @Test func undecodableInputAndImpossibleTargetsAreTypedErrors() throws {
         let html = Data("<html>not an image</html>".utf8)
-        let unknown = try #require(throws: ImageCodecError.self) { try transcoder.transcode(html, for: Transcoder.withoutWebP) }
+        let unknown = try #require(throws: ImageCodecError.self) {
+            try transcoder.transcode(html, for: Transcoder.withoutWebP)
+        }
         #expect(unknown.kind == .unknownFormat)
         let webp = try WebPEncoder().encode(SyntheticImages.photo(width: 20, height: 20))
         let truncated = try #require(throws: ImageCodecError.self) {

@@ -3,7 +3,7 @@ import ImageCodecs
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct WebPIncrementalDecoderTests {
     @Test(arguments: [1, 7, 256, 4096])
     func chunkedDecodeEqualsWholeDecode(chunkSize: Int) throws {

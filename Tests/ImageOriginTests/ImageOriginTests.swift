@@ -6,7 +6,7 @@ import ImageOrigin
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct ImageOriginTests {
     let fixture: OriginFixture
 
@@ -67,7 +67,9 @@ struct ImageOriginTests {
         #expect(info.frames == 4 && info.width == 60 && info.height == 40)
     }
 
-    @Test(arguments: ["imageView2/format/webp", "imageView2/7/w/10", "imageView2/2/w/abc", "imageMogr2/crop/10x10", "watermark/1"])
+    @Test(arguments: [
+        "imageView2/format/webp", "imageView2/7/w/10", "imageView2/2/w/abc", "imageMogr2/crop/10x10", "watermark/1",
+    ])
     func malformedProcessingIs400(_ fop: String) async throws {
         let response = await (try fixture.origin()).get("/photo.jpg?\(fop)")
         #expect(response.status == .badRequest)
@@ -111,7 +113,10 @@ struct ImageOriginTests {
     }
 
     @Test func stylesApplyWhenThePathNamesNoFile() async throws {
-        let styles = try StyleSheet(json: Data(#"{"separator": "-", "styles": {"WebPiOSW750": "imageView2/2/w/750/format/webp", "small": "imageView2/2/w/100"}}"#.utf8))
+        let styles = try StyleSheet(
+            json: Data(
+                #"{"separator": "-", "styles": {"WebPiOSW750": "imageView2/2/w/750/format/webp", "small": "imageView2/2/w/100"}}"#
+                    .utf8))
         let origin = try fixture.origin { $0.styles = styles }
         let styled = await origin.get("/photo.jpg-WebPiOSW750")
         #expect(styled.headers["Content-Type"] == "image/webp")
@@ -157,7 +162,8 @@ struct ImageOriginTests {
         #expect(revalidated.status == .notModified)
         #expect(revalidated.headers["Vary"] == "Accept" && revalidated.headers["ETag"] == etag)
         #expect(revalidated.bodyData.isEmpty)
-        let weak = await origin.get("/photo.jpg", headers: ["Accept": "image/webp", "If-None-Match": "W/\(etag), \"x\""])
+        let weak = await origin.get(
+            "/photo.jpg", headers: ["Accept": "image/webp", "If-None-Match": "W/\(etag), \"x\""])
         #expect(weak.status == .notModified)
         let otherClass = await origin.get("/photo.jpg", headers: ["If-None-Match": etag])
         #expect(otherClass.status == .ok, "a JPEG client does not match the WebP's tag")
@@ -167,7 +173,9 @@ struct ImageOriginTests {
         #expect(await origin.get("/photo.jpg", headers: ["If-Modified-Since": old]).status == .ok)
         let variant = await origin.get("/photo.jpg?imageView2/2/w/100")
         let variantTag = try #require(variant.headers["ETag"])
-        #expect(await origin.get("/photo.jpg?imageView2/2/w/100", headers: ["If-None-Match": variantTag]).status == .notModified)
+        #expect(
+            await origin.get("/photo.jpg?imageView2/2/w/100", headers: ["If-None-Match": variantTag]).status
+                == .notModified)
         #expect(await origin.get("/photo.jpg?imageView2/2/w/101", headers: ["If-None-Match": variantTag]).status == .ok)
     }
 

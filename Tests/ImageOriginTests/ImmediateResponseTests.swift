@@ -7,7 +7,7 @@ import Testing
 
 /// `immediateResponse(to:)` answers everything that needs no transformation
 /// exactly as `handle(_:)` does, and leaves variants not yet made to it.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct ImmediateResponseTests {
     let fixture: OriginFixture
 

@@ -1,11 +1,13 @@
+import Foundation
 import ImageCodecs
 import ImageOrigin
 import Testing
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct ProcessingParserTests {
     @Test func imageView2WithEveryParameter() throws {
-        let pipeline = try ProcessingParser.parse("imageView2/1/w/200/h/100/format/webp/q/80/interlace/1/ignore-error/1")
+        let pipeline = try ProcessingParser.parse(
+            "imageView2/1/w/200/h/100/format/webp/q/80/interlace/1/ignore-error/1")
         #expect(
             pipeline.steps == [
                 .imageView2(ImageView2(mode: 1, width: 200, height: 100, format: .webp, quality: 80, interlace: true))
@@ -20,7 +22,8 @@ struct ProcessingParserTests {
             ("750x400>", .fit(width: 750, height: 400)), ("!50p", .percent(50)),
         ]
         for (geometry, expected) in cases {
-            let pipeline = try ProcessingParser.parse("imageMogr2/auto-orient/thumbnail/\(geometry)/format/jpg/quality/60")
+            let pipeline = try ProcessingParser.parse(
+                "imageMogr2/auto-orient/thumbnail/\(geometry)/format/jpg/quality/60")
             #expect(
                 pipeline.steps == [
                     .imageMogr2(ImageMogr2(autoOrient: true, thumbnail: expected, format: .jpeg, quality: 60))
@@ -67,7 +70,7 @@ struct ProcessingParserTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct ThumbnailGeometryTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var mode: Int
@@ -76,7 +79,9 @@ struct ThumbnailGeometryTests {
         var source: (Int, Int)
         var scaled: (Int, Int)
         var output: (Int, Int)
-        var testDescription: String { "mode \(mode) w \(w.map(String.init) ?? "-") h \(h.map(String.init) ?? "-") on \(source)" }
+        var testDescription: String {
+            "mode \(mode) w \(w.map(String.init) ?? "-") h \(h.map(String.init) ?? "-") on \(source)"
+        }
     }
 
     static let cases: [Case] = [
@@ -125,11 +130,13 @@ struct ThumbnailGeometryTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct StyleSheetTests {
     @Test func parsesAndMatchesStyleSuffixes() throws {
         let sheet = try StyleSheet(
-            json: Data(#"{"separator": "-", "styles": {"WebPiOSW750": "imageView2/2/w/750/format/webp", "thumb": "imageMogr2/thumbnail/!50p"}}"#.utf8))
+            json: Data(
+                #"{"separator": "-", "styles": {"WebPiOSW750": "imageView2/2/w/750/format/webp", "thumb": "imageMogr2/thumbnail/!50p"}}"#
+                    .utf8))
         let match = try #require(sheet.match("/photos/a-b.jpg-WebPiOSW750"))
         #expect(match.filePath == "/photos/a-b.jpg" && match.style == "WebPiOSW750")
         #expect(match.pipeline.outputFormat == .webp)
@@ -147,5 +154,3 @@ struct StyleSheetTests {
         #expect(throws: StyleSheetError.self) { try StyleSheet(json: Data(json.utf8)) }
     }
 }
-
-import Foundation

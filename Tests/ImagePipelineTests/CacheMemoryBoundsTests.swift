@@ -7,7 +7,7 @@ import Testing
 
 /// Floods of distinct long keys: every store on the pipeline's request path
 /// stays within its bound in bytes, keys included.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct CacheMemoryBoundsTests {
     private func key(_ index: Int, bytes: Int) -> String {
         let suffix = String(index)

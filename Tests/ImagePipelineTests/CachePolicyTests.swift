@@ -3,7 +3,7 @@ import Testing
 
 @testable import ImagePipeline
 
-@Suite(.timeLimit(.minutes(2))) struct CachePolicyTests {
+@Suite(.timeLimit(.minutes(10))) struct CachePolicyTests {
     let now = Date(timeIntervalSince1970: 1_700_000_000)
     let url = URL(string: "http://img.example.com/a.jpg?imageView2/2/w/750/format/webp")!
     let policy = CachePolicy()

@@ -7,7 +7,7 @@ import Testing
 /// grammar as the server's requests: a field that would become two lines
 /// (or none) for the other side is never written, and an upstream's
 /// response that two parsers would read two ways is refused.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct CurlFieldSafetyTests {
     static let plainAnswer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
 

@@ -7,7 +7,7 @@ import Testing
 /// The ``DataLoading`` contract, against a live origin on 127.0.0.1, for
 /// every loader. One test at a time: the machine has two cores and some
 /// tests open hundreds of connections.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct DataLoaderContractTests {
     @Test(arguments: LoaderKind.allCases)
     func okResponseCarriesBodyHeadersAndURL(_ kind: LoaderKind) async throws {

@@ -1,7 +1,7 @@
 import ImagePipeline
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct DataLoadersTests {
+@Suite(.timeLimit(.minutes(10))) struct DataLoadersTests {
     @Test func platformDefaultIsCurlOnLinuxAndURLSessionElsewhere() {
         #if os(Linux)
             #expect(DataLoaders.platformDefault is CurlDataLoader)

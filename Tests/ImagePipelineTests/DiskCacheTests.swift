@@ -1,5 +1,5 @@
-import Foundation
 import ConcurrencySupport
+import Foundation
 import TestSupport
 import Testing
 
@@ -28,7 +28,7 @@ final class TestClock: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct DiskCacheTests {
+@Suite(.timeLimit(.minutes(10))) struct DiskCacheTests {
     let folder: TemporaryDirectory
     let clock = TestClock()
 
@@ -423,7 +423,7 @@ final class TestClock: Sendable {
 /// The crash test: a child process writing entries is killed with
 /// SIGKILL at varied moments, and the folder it leaves must reopen with no
 /// torn entry and no temporary file.
-@Suite(.timeLimit(.minutes(5))) struct DiskCacheKillTests {
+@Suite(.timeLimit(.minutes(10))) struct DiskCacheKillTests {
     /// When each run is killed, in seconds after it is started (which
     /// includes starting the process): spread so that kills land before the
     /// first store, mid-write of a large body, during eviction, and so on.
@@ -434,7 +434,7 @@ final class TestClock: Sendable {
         .enabled(
             if: ChildProcess.cacheWriterBinary != nil,
             "cache-writer is not built next to the tests (swift build --product cache-writer)"),
-        .timeLimit(.minutes(2)))
+        .timeLimit(.minutes(10)))
     func killedWriterNeverLeavesATornEntry() throws {
         let writer = try #require(ChildProcess.cacheWriterBinary)
         let folder = try TemporaryDirectory(prefix: "disk-cache-kill")

@@ -11,7 +11,7 @@ import URLRewriting
 /// The pipeline against a live `ImageOrigin` on 127.0.0.1, fetched with the
 /// default loader (`CurlDataLoader` on Linux); faults are injected at the
 /// server, keyed on the variant's query or a path.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct ImagePipelineTests {
     static let variant = LiveOrigin.variantQuery
 
@@ -82,9 +82,10 @@ struct ImagePipelineTests {
     func aFailedVariantFallsBackToTheOriginal(_ fault: FaultInjectingOrigin.Fault) async throws {
         try await LiveOrigin.with { origin in
             // A held variant times out; the original, a file, is answered at once.
-            let pipeline = try origin.pipeline(timeout: {
-                if case .hold = fault { return .seconds(3) } else { return .seconds(60) }
-            }())
+            let pipeline = try origin.pipeline(
+                timeout: {
+                    if case .hold = fault { return .seconds(3) } else { return .seconds(60) }
+                }())
             origin.upstream.inject(fault, whereTargetContains: Self.variant)
             let response = try await pipeline.image(for: origin.photo)
             #expect(response.isFallback && !response.isVariant)
@@ -208,7 +209,8 @@ struct ImagePipelineTests {
     @Test func nativeCallersFollowRedirects() async throws {
         try await LiveOrigin.with { origin in
             let pipeline = try origin.pipeline()
-            origin.upstream.inject(.redirect(to: "/photo.jpg?\(Self.variant)/ignore-error/1"), whereTargetContains: "/old.jpg")
+            origin.upstream.inject(
+                .redirect(to: "/photo.jpg?\(Self.variant)/ignore-error/1"), whereTargetContains: "/old.jpg")
             let response = try await pipeline.image(for: origin.url("/old.jpg"))
             #expect(response.isVariant && !response.isFallback)
             #expect(response.fetchedURL.path == "/photo.jpg", "the URL that answered, after the redirect")

@@ -3,7 +3,7 @@ import ImagePipeline
 import Testing
 
 /// The in-memory bytes cache the proxy uses without `--cache-dir`.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct MemoryDataCacheTests {
     private func response(_ bytes: Int, cacheControl: String = "max-age=600") -> DataResponse {
         DataResponse(

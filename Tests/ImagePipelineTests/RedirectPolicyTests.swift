@@ -8,7 +8,7 @@ import Testing
 /// The pipeline follows redirects itself, hop by hop, asking its
 /// ``RedirectPolicy`` before each one: a hop the policy refuses, or one past
 /// its bound, is never fetched, and the fetch fails saying so.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct RedirectPolicyTests {
     static let variant = LiveOrigin.variantQuery
 

@@ -3,11 +3,12 @@ import Testing
 import URLRewriting
 
 /// Who gets WebP, who gets a transcoded variant, who is passed through.
-@Suite(.timeLimit(.minutes(2))) struct ClientPolicyTests {
+@Suite(.timeLimit(.minutes(10))) struct ClientPolicyTests {
     static let rewriter = try! Rewriter(configuration: RewriteConfiguration(rules: [Rules.qiniu]))
     static let image = URL(string: "http://img.example.com/a.jpg")!
     static let variant = URL(string: "http://img.example.com/a.jpg?imageView2/2/w/750/format/webp/ignore-error/1")!
-    static let safari = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.1 Safari/605.1.15"
+    static let safari =
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.1 Safari/605.1.15"
 
     static let acceptCases: [(accept: String?, decodesWebP: Bool)] = [
         ("image/webp,*/*", true),
@@ -41,15 +42,18 @@ import URLRewriting
 
     @Test func unmatchedURLsPassThrough() throws {
         let url = try #require(URL(string: "http://other.example.com/a.jpg"))
-        let decision = ClientPolicy.standard.decision(for: ClientRequest(url: url, accept: "image/webp"), using: Self.rewriter)
+        let decision = ClientPolicy.standard.decision(
+            for: ClientRequest(url: url, accept: "image/webp"), using: Self.rewriter)
         #expect(decision == .passThrough(reason: "not rewritten"))
         #expect(decision.fetchURL(original: url) == url)
     }
 
     @Test func alreadyWebPURLsAreServedOrTranscoded() {
-        let webP = ClientPolicy.standard.decision(for: ClientRequest(url: Self.variant, accept: "image/webp"), using: Self.rewriter)
+        let webP = ClientPolicy.standard.decision(
+            for: ClientRequest(url: Self.variant, accept: "image/webp"), using: Self.rewriter)
         #expect(webP == .serveWebP(Self.variant))
-        let other = ClientPolicy.standard.decision(for: ClientRequest(url: Self.variant, accept: "*/*"), using: Self.rewriter)
+        let other = ClientPolicy.standard.decision(
+            for: ClientRequest(url: Self.variant, accept: "*/*"), using: Self.rewriter)
         #expect(other == .transcode(Self.variant))
     }
 
@@ -63,7 +67,8 @@ import URLRewriting
         let listsWebP = policy.decision(
             for: ClientRequest(url: Self.image, userAgent: Self.safari, accept: "image/webp,*/*"), using: Self.rewriter)
         #expect(listsWebP == .transcode(Self.variant))
-        let native = policy.decision(for: ClientRequest(url: Self.image, userAgent: "NewsApp/3.1 CFNetwork"), using: Self.rewriter)
+        let native = policy.decision(
+            for: ClientRequest(url: Self.image, userAgent: "NewsApp/3.1 CFNetwork"), using: Self.rewriter)
         #expect(native == .passThrough(reason: "User-Agent is not AppleWebKit"))
         let iPad = policy.decision(
             for: ClientRequest(url: Self.image, userAgent: Self.safari, deviceClass: .tablet), using: Self.rewriter)

@@ -4,7 +4,7 @@ import URLRewriting
 
 /// JSON configuration: decoding, validation at load time with messages that
 /// name the rule and the field, and the in-code form.
-@Suite(.timeLimit(.minutes(2))) struct RewriteConfigurationTests {
+@Suite(.timeLimit(.minutes(10))) struct RewriteConfigurationTests {
     static let example = """
         {
           "rules": [
@@ -35,7 +35,9 @@ import URLRewriting
 
         let rewriter = try Rewriter(configuration: configuration)
         let result = rewriter.rewrite(try #require(URL(string: "https://a.cdn.example.com/uploads/x.gif")))
-        #expect(result.url.absoluteString == "https://a.cdn.example.com/uploads/x.gif?imageView2/2/w/750/format/webp/q/75/ignore-error/1")
+        #expect(
+            result.url.absoluteString
+                == "https://a.cdn.example.com/uploads/x.gif?imageView2/2/w/750/format/webp/q/75/ignore-error/1")
         #expect(result.ruleName == "news")
         let prefixMiss = rewriter.rewrite(try #require(URL(string: "https://img.example.com/other/x.jpg")))
         #expect(prefixMiss.reason.kind == .pathPrefixNotMatched)
@@ -49,11 +51,12 @@ import URLRewriting
     }
 
     @Test func everyDialectRoundTripsThroughJSON() throws {
-        let rules = Rules.everyDialect + [
-            DialectExampleTests.qiniuStylesOnly, DialectExampleTests.thumborServer,
-            Rules.rule(.aliyunOSS(AliyunOSSOptions(parameter: .imageProcess)), gif: true),
-            Rules.rule(.tencentCI(TencentCIOptions(ignoreError: false)), width: nil, quality: 60),
-        ]
+        let rules =
+            Rules.everyDialect + [
+                DialectExampleTests.qiniuStylesOnly, DialectExampleTests.thumborServer,
+                Rules.rule(.aliyunOSS(AliyunOSSOptions(parameter: .imageProcess)), gif: true),
+                Rules.rule(.tencentCI(TencentCIOptions(ignoreError: false)), width: nil, quality: 60),
+            ]
         let configuration = RewriteConfiguration(
             rules: rules,
             clientPolicy: ClientPolicy(transcodesForOtherClients: false, excludedDeviceClasses: [.tablet, .desktop]))
@@ -66,38 +69,92 @@ import URLRewriting
             RewriteRule(name: "photos", hosts: ["img.example.com"], dialect: .imgix, width: 640)
         ])
         try configuration.validate()
-        let result = try Rewriter(configuration: configuration).rewrite(try #require(URL(string: "https://img.example.com/a.jpg")))
+        let result = try Rewriter(configuration: configuration).rewrite(
+            try #require(URL(string: "https://img.example.com/a.jpg")))
         #expect(result.url.absoluteString == "https://img.example.com/a.jpg?w=640&fm=webp")
     }
 
     /// Bad configurations and the rule and field their error must name.
     static let invalid: [(json: String, rule: String?, field: String?, mentions: String)] = [
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "qiniu", "width": 0}]}"#, #"rule 1 ("a")"#, "width", "between 1 and 16383"),
-        (#"{"rules": [{"hosts": ["x.com"], "dialect": "qiniu"}, {"name": "b", "hosts": ["y.com"], "dialect": "imgix", "quality": 101}]}"#,
-         #"rule 2 ("b")"#, "quality", "between 1 and 100"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "webp-magic"}]}"#, #"rule 1 ("a")"#, "dialect", "unknown dialect"),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "qiniu", "width": 0}]}"#, #"rule 1 ("a")"#,
+            "width", "between 1 and 16383"
+        ),
+        (
+            #"{"rules": [{"hosts": ["x.com"], "dialect": "qiniu"}, {"name": "b", "hosts": ["y.com"], "dialect": "imgix", "quality": 101}]}"#,
+            #"rule 2 ("b")"#, "quality", "between 1 and 100"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "webp-magic"}]}"#, #"rule 1 ("a")"#, "dialect",
+            "unknown dialect"
+        ),
         (#"{"rules": [{"name": "a", "hosts": ["x.com"]}]}"#, #"rule 1 ("a")"#, "dialect", "missing"),
         (#"{"rules": [{"name": "a", "dialect": "imgix"}]}"#, #"rule 1 ("a")"#, "hosts", "missing"),
         (#"{"rules": [{"name": "a", "hosts": [], "dialect": "imgix"}]}"#, #"rule 1 ("a")"#, "hosts", "at least one"),
-        (#"{"rules": [{"name": "a", "hosts": ["http://x.com/"], "dialect": "imgix"}]}"#, #"rule 1 ("a")"#, "hosts", "not a host"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.*.com"], "dialect": "imgix"}]}"#, #"rule 1 ("a")"#, "hosts", "not a host"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "imgix", "widht": 750}]}"#, #"rule 1 ("a")"#, "widht", "unknown field"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "imgix", "mode": 1}]}"#, #"rule 1 ("a")"#, "mode", "unknown field for dialect 'imgix'"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "qiniu", "width": "750"}]}"#, #"rule 1 ("a")"#, "width", "whole number"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "qiniu", "mode": 9}]}"#, #"rule 1 ("a")"#, "mode", "between 0 and 5"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "qiniu", "styles": {"t": "resize/10"}}]}"#, #"rule 1 ("a")"#, "styles.t", "not Qiniu processing"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "qiniu", "stylesOnly": true, "width": 750, "styles": {"t": "imageView2/2/w/300/format/webp"}}]}"#,
-         #"rule 1 ("a")"#, "styles", "at width 750"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "qiniu-legacy"}]}"#, #"rule 1 ("a")"#, "width", "screen width"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "template", "template": "{scheme}://{host}{path}?w={width}"}]}"#,
-         #"rule 1 ("a")"#, "width", "{width}"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "template", "template": "{scheme}://{host}{file}"}]}"#,
-         #"rule 1 ("a")"#, "template", "unknown placeholder {file}"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "template", "template": "/{path}"}]}"#, #"rule 1 ("a")"#, "template", "must start"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "aliyun-oss", "parameter": "x-foo"}]}"#, #"rule 1 ("a")"#, "parameter", "x-oss-process"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "thumbor", "server": "thumbor.example.com"}]}"#, #"rule 1 ("a")"#, "server", "http(s) URL"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "imgix", "pathPrefix": "img/"}]}"#, #"rule 1 ("a")"#, "pathPrefix", "start with '/'"),
-        (#"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "imgix", "schemes": ["ht tp"]}]}"#, #"rule 1 ("a")"#, "schemes", "not a URL scheme"),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["http://x.com/"], "dialect": "imgix"}]}"#, #"rule 1 ("a")"#, "hosts",
+            "not a host"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.*.com"], "dialect": "imgix"}]}"#, #"rule 1 ("a")"#, "hosts",
+            "not a host"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "imgix", "widht": 750}]}"#, #"rule 1 ("a")"#,
+            "widht", "unknown field"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "imgix", "mode": 1}]}"#, #"rule 1 ("a")"#, "mode",
+            "unknown field for dialect 'imgix'"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "qiniu", "width": "750"}]}"#, #"rule 1 ("a")"#,
+            "width", "whole number"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "qiniu", "mode": 9}]}"#, #"rule 1 ("a")"#, "mode",
+            "between 0 and 5"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "qiniu", "styles": {"t": "resize/10"}}]}"#,
+            #"rule 1 ("a")"#, "styles.t", "not Qiniu processing"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "qiniu", "stylesOnly": true, "width": 750, "styles": {"t": "imageView2/2/w/300/format/webp"}}]}"#,
+            #"rule 1 ("a")"#, "styles", "at width 750"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "qiniu-legacy"}]}"#, #"rule 1 ("a")"#, "width",
+            "screen width"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "template", "template": "{scheme}://{host}{path}?w={width}"}]}"#,
+            #"rule 1 ("a")"#, "width", "{width}"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "template", "template": "{scheme}://{host}{file}"}]}"#,
+            #"rule 1 ("a")"#, "template", "unknown placeholder {file}"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "template", "template": "/{path}"}]}"#,
+            #"rule 1 ("a")"#, "template", "must start"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "aliyun-oss", "parameter": "x-foo"}]}"#,
+            #"rule 1 ("a")"#, "parameter", "x-oss-process"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "thumbor", "server": "thumbor.example.com"}]}"#,
+            #"rule 1 ("a")"#, "server", "http(s) URL"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "imgix", "pathPrefix": "img/"}]}"#,
+            #"rule 1 ("a")"#, "pathPrefix", "start with '/'"
+        ),
+        (
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "imgix", "schemes": ["ht tp"]}]}"#,
+            #"rule 1 ("a")"#, "schemes", "not a URL scheme"
+        ),
         (#"{"rules": ["x.com"]}"#, "rule 1", "rules", "JSON object"),
         (#"{"rules": {}}"#, nil, "rules", "list of rules"),
         (#"{"rule": []}"#, nil, "rule", "unknown field"),
@@ -127,7 +184,10 @@ import URLRewriting
         do {
             _ = try Rewriter(configuration: configuration)
         } catch {
-            #expect(error.description == #"configuration rule 2 ("bad"), field 'width': must be between 1 and 16383 (WebP's limit), got 20000"#)
+            #expect(
+                error.description
+                    == #"configuration rule 2 ("bad"), field 'width': must be between 1 and 16383 (WebP's limit), got 20000"#
+            )
         }
     }
 

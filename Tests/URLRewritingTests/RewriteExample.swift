@@ -46,7 +46,8 @@ enum Rules {
     static func rule(
         _ dialect: RewriteDialect, host: String = host, width: Int? = 750, quality: Int? = nil, gif: Bool = false
     ) -> RewriteRule {
-        RewriteRule(name: dialect.name, hosts: [host], dialect: dialect, width: width, quality: quality, convertsGIF: gif)
+        RewriteRule(
+            name: dialect.name, hosts: [host], dialect: dialect, width: width, quality: quality, convertsGIF: gif)
     }
 
     static let qiniu = rule(.qiniu(QiniuOptions()))

@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import URLRewriting
 
 /// Properties that must hold for every URL, checked over generated URLs
 /// (seeded, so every run draws the same ones).
-@Suite(.timeLimit(.minutes(2))) struct RewritePropertyTests {
+@Suite(.timeLimit(.minutes(10))) struct RewritePropertyTests {
     static let count = 600
 
     /// Dialects that move the source path inside a new path.

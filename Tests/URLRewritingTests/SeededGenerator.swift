@@ -22,11 +22,14 @@ enum URLGenerator {
             ".jpgx", ".png!w300", ".html",
         ])
         if generator.chance(60) {
-            url += "?" + generator.pick([
-                "", "v=1", "a=1&a=1", "&&", "imageView2/1/w/200", "imageView2/0/format/jpg", "imageMogr2/format/webp",
-                "x-oss-process=image/resize,w_100", "w=300", "fm=png", "e=1&token=a:b", "q-sign-algorithm=sha1",
-                "Signature=x&OSSAccessKeyId=y", "s=abc", "img=a.jpg", "imageInfo", "watermark/2/text/aGk=",
-            ])
+            url +=
+                "?"
+                + generator.pick([
+                    "", "v=1", "a=1&a=1", "&&", "imageView2/1/w/200", "imageView2/0/format/jpg",
+                    "imageMogr2/format/webp",
+                    "x-oss-process=image/resize,w_100", "w=300", "fm=png", "e=1&token=a:b", "q-sign-algorithm=sha1",
+                    "Signature=x&OSSAccessKeyId=y", "s=abc", "img=a.jpg", "imageInfo", "watermark/2/text/aGk=",
+                ])
         }
         if generator.chance(15) { url += "#" + generator.pick(["", "top", "x.jpg"]) }
         return url

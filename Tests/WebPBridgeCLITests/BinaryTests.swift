@@ -41,7 +41,8 @@ struct BinaryTests {
         let binary = try #require(ChildProcess.webpBridgeBinary)
         let folder = try TemporaryDirectory()
         let outcome = try ChildProcess.run(
-            binary, ["convert", try Corpus.url("webp-conformance/lossless_vec_1_0.webp").path, folder.file("o.pam").path])
+            binary,
+            ["convert", try Corpus.url("webp-conformance/lossless_vec_1_0.webp").path, folder.file("o.pam").path])
         #expect(outcome.exitStatus == 0)
         let sums = try String(contentsOf: Corpus.url("webp-conformance/libwebp_tests.md5"), encoding: .utf8)
         let expected = try #require(sums.split(separator: "\n").first { $0.hasSuffix(" lossless_vec_1_0.webp.pam") })

@@ -1,5 +1,5 @@
-import Foundation
 import ConcurrencySupport
+import Foundation
 import WebPBridgeCLI
 
 /// A `CommandIO` that records what a command writes, for in-process tests.
@@ -25,7 +25,9 @@ final class CapturedIO: Sendable {
     }
 
     /// Runs `webp-bridge` in-process with `arguments`.
-    static func run(_ arguments: [String], stdin: [String] = []) async -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ arguments: [String], stdin: [String] = []) async -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let captured = CapturedIO(stdin: stdin)
         let status = await WebPBridge.run(arguments, io: captured.io)
         return (status, captured.stdout, captured.stderr)

@@ -102,7 +102,9 @@ struct ConvertCommandTests {
         let second = folder.file("second.png")
         try PNGEncoder().encode(SyntheticImages.photo(width: 100, height: 80, seed: 4)).write(to: second)
         let out = folder.file("out")
-        let result = await CapturedIO.run(["convert", "--to", "webp", "--out-dir", out.path, photoPNG.path, second.path])
+        let result = await CapturedIO.run([
+            "convert", "--to", "webp", "--out-dir", out.path, photoPNG.path, second.path,
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("photo.webp").path))
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("second.webp").path))
@@ -113,7 +115,9 @@ struct ConvertCommandTests {
     @Test func batchReportsFailuresAndExitsOne() async throws {
         let broken = folder.file("broken.png")
         try Data([0x89, 0x50, 0x4E, 0x47]).write(to: broken)
-        let result = await CapturedIO.run(["convert", "--to", "jpg", "--out-dir", folder.file("o").path, photoPNG.path, broken.path])
+        let result = await CapturedIO.run([
+            "convert", "--to", "jpg", "--out-dir", folder.file("o").path, photoPNG.path, broken.path,
+        ])
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix("converted 1 of 2 files"))
         #expect(result.stderr.contains("broken.png"))
@@ -133,7 +137,9 @@ struct ConvertConformanceTests {
             let name = String(parts[1])
             let source = (name as NSString).deletingPathExtension
             let output = folder.file("out.\((name as NSString).pathExtension)")
-            let result = await CapturedIO.run(["convert", try Corpus.url("webp-conformance/\(source)").path, output.path])
+            let result = await CapturedIO.run([
+                "convert", try Corpus.url("webp-conformance/\(source)").path, output.path,
+            ])
             if result.status == 0, MD5.hexDigest(try Data(contentsOf: output)) == parts[0] {
                 matched += 1
             } else {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import WebPBridgeCLI
 
-@Suite("The demo's client and report", .timeLimit(.minutes(5)))
+@Suite("The demo's client and report", .timeLimit(.minutes(10)))
 struct DemoReportTests {
     private func result(_ path: String, original: Int, wire: Int, delivered: Int, ssim: Double?) -> DemoImageResult {
         DemoImageResult(
@@ -39,7 +39,8 @@ struct DemoReportTests {
         #expect(totals.minSSIM == 0.92)
         #expect(DemoReport.Totals([DemoImageResult]()).savedPercent == 0)
         #expect(
-            DemoReport.Totals([result("/a.png", original: 100, wire: 150, delivered: 100, ssim: nil)]).savedPercent == -50)
+            DemoReport.Totals([result("/a.png", original: 100, wire: 150, delivered: 100, ssim: nil)]).savedPercent
+                == -50)
     }
 
     @Test("the table ends with the summary line, exactly")

@@ -21,7 +21,7 @@ enum DemoPhotos {
     }
 }
 
-@Suite("The demo's sample site", .timeLimit(.minutes(5)))
+@Suite("The demo's sample site", .timeLimit(.minutes(10)))
 struct DemoSiteTests {
     /// The quality a JPEG was written at, from the sum of its first
     /// quantisation table against libjpeg's scaled standard luminance table.

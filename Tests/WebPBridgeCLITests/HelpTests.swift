@@ -3,7 +3,7 @@ import Testing
 @testable import WebPBridgeCLI
 
 /// Help text is part of the interface: tested verbatim.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct HelpTests {
     @Test func infoHelpIsExact() async {
         let result = await CapturedIO.run(["info", "--help"])

@@ -3,12 +3,13 @@ import ImageCodecs
 import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct InfoCommandTests {
     @Test func jsonHasExactlyTheDocumentedKeys() async throws {
         let folder = try TemporaryDirectory()
         let file = folder.file("anim.webp")
-        let data = try WebPEncoder().encode(SyntheticImages.animation(width: 40, height: 30, frameCount: 3, loopCount: 2))
+        let data = try WebPEncoder().encode(
+            SyntheticImages.animation(width: 40, height: 30, frameCount: 3, loopCount: 2))
         try data.write(to: file)
         let result = await CapturedIO.run(["info", file.path, "--json"])
         #expect(result.status == 0)

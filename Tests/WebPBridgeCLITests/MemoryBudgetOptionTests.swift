@@ -9,7 +9,7 @@ import Testing
 
 /// `--memory-budget` on `proxy` and `origin`: a size with a binary suffix,
 /// split into the documented shares.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(10)))
 struct MemoryBudgetOptionTests {
     @Test func sizesTakeBinarySuffixes() throws {
         #expect(try MemorySize.budget("64M", option: "--memory-budget") == 64 << 20)

@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct OriginCommandTests {
     @Test(arguments: [
         (["origin"], "missing --root DIR"),

@@ -1,7 +1,7 @@
 import BridgeProxy
+import ConcurrencySupport
 import Foundation
 import HTTPServer
-import ConcurrencySupport
 import TestSupport
 import Testing
 
@@ -11,7 +11,7 @@ import Testing
 /// reaches only the ports `--allow-host HOST:PORT` names (or 80/443), and no
 /// redirect takes it anywhere a request could not go. Live servers on
 /// loopback; the bridge is the command's own, called without a socket.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(10)))
 struct ProxyRedirectTests {
     /// Counts the requests a server gets.
     final class Hits: Sendable {

@@ -1,11 +1,12 @@
-import Foundation
 import ConcurrencySupport
+import Foundation
 import TestSupport
 import Testing
+
 @testable import WebPBridgeCLI
 
 /// `webp-bridge rewrite`, run in-process with captured standard streams.
-@Suite(.timeLimit(.minutes(5))) struct RewriteCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct RewriteCommandTests {
     /// Standard streams captured in memory; standard input from a list of lines.
     final class CapturedIO: Sendable {
         private let state = Lock<(output: String, error: String, input: [String])>(("", "", []))
@@ -91,11 +92,15 @@ import Testing
         let variant = "http://img.host.com/a.jpg-WebPiOSW750"
         let preset = ["--preset", "qiniu-legacy", "--host", "img.host.com", "--width", "750", "--explain"]
         let webView = await run(preset + ["--user-agent", "Mozilla/5.0 AppleWebKit/605.1.15", url])
-        #expect(webView.output == "\(variant)\t\(variant)\trule qiniu-legacy: rewritten: style suffix -WebPiOSW750; client: transcode\n")
+        #expect(
+            webView.output
+                == "\(variant)\t\(variant)\trule qiniu-legacy: rewritten: style suffix -WebPiOSW750; client: transcode\n"
+        )
         let native = await run(preset + ["--user-agent", "NewsApp/3.1", url])
         #expect(
             native.output
-                == "\(url)\t\(url)\trule qiniu-legacy: rewritten: style suffix -WebPiOSW750; client: pass through (User-Agent is not AppleWebKit)\n")
+                == "\(url)\t\(url)\trule qiniu-legacy: rewritten: style suffix -WebPiOSW750; client: pass through (User-Agent is not AppleWebKit)\n"
+        )
         let accepts = await run(["--preset", "qiniu", "--host", "img.host.com", "--accept", "image/webp,*/*", url])
         #expect(accepts.output.hasSuffix("?imageView2/0/format/webp/ignore-error/1\n"))
     }
@@ -103,8 +108,11 @@ import Testing
     @Test func readsAConfigurationFile() async throws {
         let folder = try TemporaryDirectory()
         let file = folder.file("rules.json")
-        try Data(#"{"rules": [{"name": "cf", "hosts": ["img.example.com"], "dialect": "cloudflare"}]}"#.utf8).write(to: file)
-        let result = await run(["--config", file.path, "--width", "640", "--explain", "https://img.example.com/u/p.jpg"])
+        try Data(#"{"rules": [{"name": "cf", "hosts": ["img.example.com"], "dialect": "cloudflare"}]}"#.utf8).write(
+            to: file)
+        let result = await run([
+            "--config", file.path, "--width", "640", "--explain", "https://img.example.com/u/p.jpg",
+        ])
         #expect(result.status == 0)
         #expect(
             result.output
@@ -116,14 +124,35 @@ import Testing
         (["http://a.com/x.jpg"], "error: give --config FILE, or --preset NAME with --host HOST"),
         (["--preset", "qiniu", "http://a.com/x.jpg"], "error: --preset needs --host HOST"),
         (["--host", "a.com", "http://a.com/x.jpg"], "error: --host needs --preset NAME"),
-        (["--config", "r.json", "--preset", "qiniu", "--host", "a.com"], "error: --config and --preset cannot be combined"),
-        (["--config", "r.json", "--host", "a.com"], "error: --host goes with --preset; a configuration file lists its own hosts"),
-        (["--preset", "webp", "--host", "a.com"], "error: unknown preset 'webp' (presets: qiniu, qiniu-legacy, tencent-ci, aliyun-oss, huawei-obs, baidu-bos, cloudinary, imgix, cloudflare, thumbor)"),
+        (
+            ["--config", "r.json", "--preset", "qiniu", "--host", "a.com"],
+            "error: --config and --preset cannot be combined"
+        ),
+        (
+            ["--config", "r.json", "--host", "a.com"],
+            "error: --host goes with --preset; a configuration file lists its own hosts"
+        ),
+        (
+            ["--preset", "webp", "--host", "a.com"],
+            "error: unknown preset 'webp' (presets: qiniu, qiniu-legacy, tencent-ci, aliyun-oss, huawei-obs, baidu-bos, cloudinary, imgix, cloudflare, thumbor)"
+        ),
         (["--preset", "template", "--host", "a.com"], "error: unknown preset 'template'"),
-        (["--preset", "qiniu-legacy", "--host", "a.com", "x"], "error: preset 'qiniu-legacy' needs --width W (the screen width in pixels, e.g. 750)"),
-        (["--preset", "qiniu", "--host", "http://a.com/", "x"], "error: --host 'http://a.com/' is not a host name or *.domain pattern"),
-        (["--preset", "qiniu", "--host", "a.com", "--width", "0"], "error: option '--width' must be between 1 and 16383, got 0"),
-        (["--preset", "qiniu", "--host", "a.com", "--quality", "high"], "error: option '--quality' expects a whole number, got 'high'"),
+        (
+            ["--preset", "qiniu-legacy", "--host", "a.com", "x"],
+            "error: preset 'qiniu-legacy' needs --width W (the screen width in pixels, e.g. 750)"
+        ),
+        (
+            ["--preset", "qiniu", "--host", "http://a.com/", "x"],
+            "error: --host 'http://a.com/' is not a host name or *.domain pattern"
+        ),
+        (
+            ["--preset", "qiniu", "--host", "a.com", "--width", "0"],
+            "error: option '--width' must be between 1 and 16383, got 0"
+        ),
+        (
+            ["--preset", "qiniu", "--host", "a.com", "--quality", "high"],
+            "error: option '--quality' expects a whole number, got 'high'"
+        ),
         (["--preset", "qiniu", "--host", "a.com", "--explain=yes"], "error: flag '--explain' takes no value"),
         (["--preset", "qiniu", "--host", "a.com", "--bench", "1"], "error: unknown option '--bench'"),
         (["--preset", "qiniu", "--host", "a.com"], "error: missing URL (give URLs as arguments or on standard input)"),
@@ -141,13 +170,17 @@ import Testing
     @Test func badConfigurationFileExitsWithFailure() async throws {
         let folder = try TemporaryDirectory()
         let file = folder.file("rules.json")
-        try Data(#"{"rules": [{"name": "cf", "hosts": ["img.example.com"], "dialect": "cloudflare", "quality": 0}]}"#.utf8)
-            .write(to: file)
+        try Data(
+            #"{"rules": [{"name": "cf", "hosts": ["img.example.com"], "dialect": "cloudflare", "quality": 0}]}"#.utf8
+        )
+        .write(to: file)
         let invalid = await run(["--config", file.path, "https://img.example.com/a.jpg"])
         #expect(invalid.status == 1)
         #expect(invalid.output.isEmpty)
         #expect(
-            invalid.error == "error: \(file.path): configuration rule 1 (\"cf\"), field 'quality': must be between 1 and 100, got 0\n")
+            invalid.error
+                == "error: \(file.path): configuration rule 1 (\"cf\"), field 'quality': must be between 1 and 100, got 0\n"
+        )
 
         try Data("{not json".utf8).write(to: file)
         let malformed = await run(["--config", file.path, "https://img.example.com/a.jpg"])
@@ -195,6 +228,8 @@ import Testing
         let captured = CapturedIO()
         let status = await WebPBridge.run(["--help"], io: captured.io())
         #expect(status == 0)
-        #expect(captured.output.contains("  rewrite     Rewrite image URLs to their CDN's WebP variant and print cache keys.\n"))
+        #expect(
+            captured.output.contains(
+                "  rewrite     Rewrite image URLs to their CDN's WebP variant and print cache keys.\n"))
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import HTTPServer
+import ImageOrigin
 import Testing
 
 @testable import WebPBridgeCLI
 
 /// `--max-connections`, `--max-connections-per-client` and `--max-body-total`,
 /// which `origin` and `proxy` share.
-@Suite struct ServerLimitOptionsTests {
+@Suite(.timeLimit(.minutes(10))) struct ServerLimitOptionsTests {
     @Test(arguments: [
         (["origin", "--root", "/tmp", "--max-connections", "0"], "option '--max-connections' must be between 1"),
         (["origin", "--root", "/tmp", "--max-connections-per-client", "-1"], "must be between 0"),
@@ -31,13 +32,18 @@ import Testing
         }
     }
 
-    @Test func defaultsAreTheServersDefaults() throws {
+    @Test func defaultsAreTheServersDefaultsAndTheBudgetsBodyShare() throws {
         let origin = try OriginCommand(
             parsed: ParsedArguments(["--root", "/tmp"], configuration: OriginCommand.configuration))
+        let proxy = try ProxyCommand(
+            parsed: ParsedArguments(
+                ["--upstream", "http://a.test", "--memory-budget", "64M"], configuration: ProxyCommand.configuration))
         let defaults = HTTPServer.Configuration.Limits()
         #expect(origin.serverConfiguration.limits.maxConnections == defaults.maxConnections)
         #expect(origin.serverConfiguration.limits.maxConnectionsPerClient == defaults.maxConnectionsPerClient)
-        #expect(origin.serverConfiguration.limits.maxBodyBytesInFlight == defaults.maxBodyBytesInFlight)
+        // Request bodies in flight are the memory budget's share unless --max-body-total says otherwise.
+        #expect(origin.serverConfiguration.limits.maxBodyBytesInFlight == origin.memoryBudget.requestBodyBytes)
+        #expect(proxy.serverConfiguration.limits.maxBodyBytesInFlight == 32 << 20)
     }
 
     @Test(arguments: ["origin", "proxy"]) func helpListsTheLimits(command: String) async {

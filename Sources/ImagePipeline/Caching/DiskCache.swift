@@ -1,6 +1,6 @@
 import CacheSupport
-public import Foundation
 import ConcurrencySupport
+public import Foundation
 
 #if canImport(Glibc)
     import Glibc

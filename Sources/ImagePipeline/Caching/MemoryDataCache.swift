@@ -1,6 +1,6 @@
 import CacheSupport
-public import Foundation
 import ConcurrencySupport
+public import Foundation
 
 /// Keeps response bodies as received in memory: the ``DataCaching`` for a
 /// process that has no cache folder (the bridge proxy without

@@ -32,7 +32,8 @@ enum ImageCompleteness {
 private func declaredRIFFSize(_ data: Data) -> Int {
     guard data.count >= 8 else { return Int.max }
     let start = data.startIndex
-    let size = UInt32(data[start + 4]) | UInt32(data[start + 5]) << 8 | UInt32(data[start + 6]) << 16
+    let size =
+        UInt32(data[start + 4]) | UInt32(data[start + 5]) << 8 | UInt32(data[start + 6]) << 16
         | UInt32(data[start + 7]) << 24
     return Int(size) + 8
 }

@@ -1,6 +1,6 @@
 internal import CCurl
-import Foundation
 import ConcurrencySupport
+import Foundation
 
 /// One libcurl multi handle and the one thread that drives it: every
 /// transfer of a ``CurlDataLoader`` runs here, sharing the multi handle's

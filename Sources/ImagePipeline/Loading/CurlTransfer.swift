@@ -1,7 +1,7 @@
 internal import CCurl
+import ConcurrencySupport
 import Foundation
 import HTTPFields
-import ConcurrencySupport
 
 /// One request's life inside ``CurlMultiDriver``: the options it sets on an
 /// easy handle, the body and headers received, and the continuation it

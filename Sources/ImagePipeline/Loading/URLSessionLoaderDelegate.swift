@@ -1,5 +1,5 @@
-import Foundation
 import ConcurrencySupport
+import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -52,7 +52,8 @@ extension ImagePipeline {
         {
             // Hand the bytes to the caches so the final image costs no second fetch.
             trafficMeter.recordNetwork(
-                host: variantURL.host?.lowercased() ?? "-", format: ImageFormat.sniffIfImage(loaded.body)?.rawValue ?? "other",
+                host: variantURL.host?.lowercased() ?? "-",
+                format: ImageFormat.sniffIfImage(loaded.body)?.rawValue ?? "other",
                 bytes: loaded.body.count)
             _ = configuration.dataCache?.store(loaded, for: plan.cacheKey, now: configuration.now())
             if let image = try? await decode(loaded.body) {

@@ -1,6 +1,6 @@
 import CacheSupport
-public import Foundation
 import ConcurrencySupport
+public import Foundation
 
 /// Remembers keys for a while: variants that failed, so they are not
 /// retried on every request while the CDN cannot make them (the

@@ -108,7 +108,8 @@ struct DemoReport: Sendable {
     private static func row(_ label: String, _ totals: Totals) -> [String] {
         [
             label, String(totals.count), humanBytes(totals.originalBytes), humanBytes(totals.wireBytes),
-            fixed(totals.savedPercent, 1) + "%", humanBytes(totals.deliveredBytes), totals.meanSSIM.map { fixed($0, 3) } ?? "-",
+            fixed(totals.savedPercent, 1) + "%", humanBytes(totals.deliveredBytes),
+            totals.meanSSIM.map { fixed($0, 3) } ?? "-",
             totals.minSSIM.map { fixed($0, 3) } ?? "-",
         ]
     }

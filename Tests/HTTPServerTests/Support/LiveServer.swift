@@ -1,10 +1,10 @@
+import ConcurrencySupport
 import Foundation
 import HTTPServer
-import ConcurrencySupport
 import Testing
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Starts a server on 127.0.0.1 and an ephemeral port, runs `body`, and
@@ -13,10 +13,10 @@ func withLiveServer<Result>(
     configuration: HTTPServer.Configuration = HTTPServer.Configuration(),
     requestLog: (@Sendable (HTTPRequestLog) -> Void)? = nil,
     handle: @escaping @Sendable (HTTPRequest) async -> HTTPResponse,
-    _ body: (HTTPServer, HTTPServer.Endpoint) async throws -> Result
+    body: (HTTPServer, HTTPServer.Endpoint) async throws -> Result
 ) async throws -> Result {
     try await withLiveServer(
-        configuration: configuration, requestLog: requestLog, handler: ClosureHTTPHandler(handle), body)
+        configuration: configuration, requestLog: requestLog, handler: ClosureHTTPHandler(handle), body: body)
 }
 
 /// Starts a server with `handler` on 127.0.0.1 and an ephemeral port, runs
@@ -25,7 +25,7 @@ func withLiveServer<Result>(
     configuration: HTTPServer.Configuration = HTTPServer.Configuration(),
     requestLog: (@Sendable (HTTPRequestLog) -> Void)? = nil,
     handler: some HTTPHandler,
-    _ body: (HTTPServer, HTTPServer.Endpoint) async throws -> Result
+    body: (HTTPServer, HTTPServer.Endpoint) async throws -> Result
 ) async throws -> Result {
     var configuration = configuration
     configuration.host = "127.0.0.1"
@@ -63,7 +63,7 @@ func fetch(_ url: String, method: String = "GET", body: Data? = nil, headers: [S
     let (data, response) = try await session.data(for: request)
     let http = try #require(response as? HTTPURLResponse)
     var fields: [String: String] = [:]
-    for case let (name as String, value as String) in http.allHeaderFields { fields[name.lowercased()] = value }
+    for case (let name as String, let value as String) in http.allHeaderFields { fields[name.lowercased()] = value }
     return (http.statusCode, fields, data)
 }
 
@@ -73,7 +73,6 @@ final class Counter: Sendable {
     func increment() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }
-
 
 /// The largest value seen across tasks.
 final class Maximum: Sendable {

@@ -1,7 +1,7 @@
+import ConcurrencySupport
 import Foundation
 import HTTPServer
 import ImagePipeline
-import ConcurrencySupport
 import TestSupport
 import Testing
 
