@@ -8,7 +8,7 @@ DEBIAN_PKGS  := pkg-config libwebp-dev libturbojpeg0-dev libspng-dev libgif-dev 
 BREW_PKGS    := pkg-config webp jpeg-turbo libspng giflib libmicrohttpd curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps build release test test-tsan test-asan demo bench-codecs bench-http clean
+.PHONY: help deps build release lint test test-tsan test-asan demo bench-codecs bench-http clean
 
 CORPUS       ?= $(if $(WEBP_BRIDGE_CORPUS),$(WEBP_BRIDGE_CORPUS),../shared/corpus)
 
@@ -33,7 +33,10 @@ build: deps ## Debug build
 release: deps ## Release build (.build/release/webp-bridge)
 	$(SWIFT) build -c release
 
-test: deps ## Run the whole test suite (corpus suites need ../shared/corpus)
+lint: ## swift format lint --strict over Sources, Tests and Benchmarks (the checked-in .swift-format)
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Benchmarks $(wildcard Fuzz)
+
+test: deps lint ## Run the whole test suite (corpus suites need ../shared/corpus); lint first
 	$(SWIFT) test
 
 test-tsan: deps ## The whole suite under ThreadSanitizer (own build folder: .build-tsan)
