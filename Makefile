@@ -68,3 +68,4 @@ include bench/bridge.mk
 include bench/pipeline.mk
 include demo.mk
 include e2e/e2e.mk
+include fuzz.mk
