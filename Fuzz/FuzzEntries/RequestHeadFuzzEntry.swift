@@ -27,11 +27,11 @@ public enum RequestHeadFuzzEntry {
             let sent = data.last == UInt8(ascii: "\n") ? data : data + Data("\r\n".utf8)
             answer = try LoopbackClient.exchange(sent, port: port, timeoutSeconds: ioTimeoutSeconds)
         } catch {
-            fatalError("exchange with the server failed: \(error)")
+            FuzzExpectation.fail("exchange with the server failed: \(error)")
         }
         if !answer.isEmpty {
             if let problem = ResponseHeadCheck.problem(in: answer) {
-                fatalError(
+                FuzzExpectation.fail(
                     "malformed answer (\(problem)): \(String(decoding: answer.prefix(512), as: UTF8.self).debugDescription)"
                 )
             }
@@ -41,7 +41,7 @@ public enum RequestHeadFuzzEntry {
         do {
             alive = try LoopbackClient.exchange(probe, port: port, timeoutSeconds: ioTimeoutSeconds)
         } catch {
-            fatalError("server no longer answers after the input: \(error)")
+            FuzzExpectation.fail("server no longer answers after the input: \(error)")
         }
         FuzzExpectation.require(
             alive.starts(with: Data("HTTP/1.1 200 ".utf8)),
