@@ -78,3 +78,4 @@ include bench/bridge.mk
 include bench/pipeline.mk
 include demo.mk
 include e2e/e2e.mk
+include fuzz.mk

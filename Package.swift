@@ -82,7 +82,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "BridgeProxy",
-            dependencies: ["ConcurrencySupport", "HTTPServer", "HTTPFields", "ImagePipeline", "URLRewriting", "ImageCodecs", "CacheSupport"],
+            dependencies: [
+                "ConcurrencySupport", "HTTPServer", "HTTPFields", "ImagePipeline", "URLRewriting", "ImageCodecs",
+                "CacheSupport",
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "WebPBridgeCLI",
@@ -152,6 +155,31 @@ let package = Package(
             path: "Tests/Helpers/PipelineTestSupport",
             swiftSettings: swiftSettings),
 
+        // Fuzzing (`make fuzz`): the entries each fuzz target calls, shared with the
+        // crasher replay test, and one executable per target (libFuzzer when built
+        // with -sanitize=fuzzer -D FUZZING, a replayer of input files otherwise). One
+        // source file each, not main.swift, so SwiftPM passes -parse-as-library.
+        .target(
+            name: "FuzzEntries",
+            dependencies: ["ImageCodecs", "URLRewriting", "ImageOrigin", "HTTPServer"],
+            path: "Fuzz/FuzzEntries",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "fuzz-decode", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-decode",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "fuzz-transcode", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-transcode",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "fuzz-processing", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-processing",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "fuzz-rewrite", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-rewrite",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "fuzz-request-head", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-request-head",
+            swiftSettings: swiftSettings),
+
         // Tests.
         .testTarget(
             name: "ImageCodecsTests",
@@ -213,6 +241,10 @@ let package = Package(
             dependencies: [
                 "ConcurrencySupport", "WebPBridgeCLI", "ImageCodecs", "ImageOrigin", "HTTPServer", "TestSupport",
             ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FuzzRegressionTests",
+            dependencies: ["FuzzEntries"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

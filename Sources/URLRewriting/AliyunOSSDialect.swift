@@ -70,7 +70,9 @@ struct AliyunOSSDialect: DialectRewriting {
             if format == "f_auto" || format == "auto" {
                 return .alreadyWebP("\(parameter) has format,\(format) (negotiated by Accept)")
             }
-            actions.remove(at: formatIndex)
+            // Every format action goes, not only the first: a second one
+            // would otherwise be found first next time and the URL rewritten again.
+            actions.removeAll { $0.hasPrefix("format,") }
         }
         actions.append(formatAction)
         let newItem = "\(parameter)=image/" + actions.joined(separator: "/")

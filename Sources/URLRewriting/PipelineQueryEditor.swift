@@ -34,7 +34,7 @@ struct PipelineQueryEditor: Sendable {
             detail = what
         case .alreadyWebP(let what):
             return .alreadyWebP(what)
-        case .metadata(let what):
+        case .metadata(let what), .unreadable(let what):
             return .notRewritable(what)
         case .needsStep:
             newItem = pipeline + QiniuPipeline.separator + newStep

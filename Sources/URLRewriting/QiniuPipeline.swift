@@ -88,17 +88,31 @@ enum QiniuPipeline {
         case edited(String, detail: String)
         case alreadyWebP(String)
         case metadata(String)
+        /// A formattable step the grammar cannot read back once edited (no
+        /// mode, a key without its value): the CDN would refuse it, and an
+        /// edit would be edited again on every pass. Left alone.
+        case unreadable(String)
         /// No step accepts a format: the caller appends its own step.
         case needsStep
     }
 
     /// Edits `item` to output WebP: replaces the last `format/<x>` of an
     /// `imageView2`/`imageMogr2` step, or adds `format/webp` to the last such
-    /// step; reports `needsStep` when there is none.
-    ///
-    /// Works on token ranges rather than split substrings: this runs for
-    /// every URL with processing, and one splice is all the output needs.
+    /// step; reports `needsStep` when there is none, and `unreadable` when
+    /// the edit would not read back as WebP (so rewriting stays idempotent).
     static func requestWebP(in item: Substring) -> Edit {
+        let edit = proposeWebP(in: item)
+        guard case .edited(let edited, _) = edit else { return edit }
+        guard case .alreadyWebP = proposeWebP(in: edited[...]) else {
+            return .unreadable("'\(item)' is not processing this grammar can edit")
+        }
+        return edit
+    }
+
+    /// One edit towards WebP, unchecked. Works on token ranges rather than
+    /// split substrings: this runs for every URL with processing, and one
+    /// splice is all the output needs.
+    private static func proposeWebP(in item: Substring) -> Edit {
         var lastFormattable: (name: Substring, tokens: [Range<String.Index>])?
         var formatValue: (name: Substring, range: Range<String.Index>)?
         for range in stepRanges(item) {

@@ -37,6 +37,34 @@ import URLRewriting
         try RewriteExample.keeps(rule, input, kind).check()
     }
 
+    /// Processing steps the grammar cannot read back once edited (no mode, a
+    /// key without its value): found by `fuzz-rewrite`, where each pass added
+    /// another `/format/webp`. They are left alone; the CDN would refuse them.
+    static let unreadablePipelines: [RewriteExample] = [Rules.qiniu, Rules.tencent].flatMap { rule in
+        [
+            "http://img.example.com/a.jpg?imageView2",
+            "http://img.example.com/a.jpg?imageView2/format/webp",
+            "http://img.example.com/a.jpg?imageView2/2/w/750/x",
+            "http://img.example.com/a.jpg?imageView2/2/w/750/",
+            "http://img.example.com/a.jpg?imageMogr2/format",
+            "http://img.example.com/a.jpg?imageMogr2/thumbnail/format",
+        ].map { RewriteExample.keeps(rule, $0, .notRewritable) }
+    }
+
+    @Test(arguments: unreadablePipelines)
+    func pipelinesAnEditCannotFixAreLeftAlone(_ example: RewriteExample) throws {
+        try example.check()
+    }
+
+    /// Two `format,` actions (found by `fuzz-rewrite`): only the first was
+    /// replaced, so each pass rewrote the URL again.
+    @Test func ossProcessingWithTwoFormatsIsRewrittenOnce() throws {
+        try RewriteExample.rewrites(
+            Rules.aliyun, "http://img.example.com/a.jpg?x-oss-process=image/format,png/resize,w_10/format,jpg",
+            "http://img.example.com/a.jpg?x-oss-process=image/resize,w_10/format,webp"
+        ).check()
+    }
+
     /// Valid but awkward URLs every dialect must rewrite without losing a part.
     static let awkward: [String] = [
         "http://img.example.com/a.jpg#frag",
