@@ -20,7 +20,7 @@ struct BasePathTests {
         let echo = ClosureHTTPHandler { request in .text(.ok, "received " + request.target) }
         try await LoopbackServer.with(echo) { upstream in
             let mode = BridgeProxy.Configuration.Mode.reverse(upstream: upstream.url("/base"))
-            let loader = DataLoaders.platformDefault
+            let loader = DefaultDataLoader()  // not the shared one: its pooled connections outlive other tests' servers
             let pipeline = ImagePipeline(
                 configuration: .init(
                     dataLoader: loader, memoryCache: nil, redirectPolicy: mode.redirectPolicy(rewriter: nil)))

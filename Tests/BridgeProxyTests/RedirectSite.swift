@@ -73,7 +73,9 @@ struct RedirectSite {
     /// command builds it.
     static func bridge(_ mode: BridgeProxy.Configuration.Mode) throws -> BridgeProxy {
         let rewriter = try rewriter()
-        let loader = DataLoaders.platformDefault
+        // Its own loader: the process-wide one keeps connections to servers of
+        // other tests, whose ephemeral ports these servers may reuse.
+        let loader = DefaultDataLoader()
         let pipeline = ImagePipeline(
             configuration: .init(
                 rewriter: rewriter, dataLoader: ViaStampingLoader(wrapping: loader), memoryCache: nil,

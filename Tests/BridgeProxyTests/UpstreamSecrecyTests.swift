@@ -34,7 +34,7 @@ struct UpstreamSecrecyTests {
         let mode = BridgeProxy.Configuration.Mode.reverse(upstream: upstream)
         let rewriter = try Rewriter(
             configuration: RewritePreset.configuration(named: "qiniu", host: "127.0.0.1", width: 750))
-        let loader = DataLoaders.platformDefault
+        let loader = DefaultDataLoader()  // not the shared one: its pooled connections outlive other tests' servers
         let pipeline = ImagePipeline(
             configuration: .init(
                 rewriter: rewriter, dataLoader: loader, memoryCache: nil, requestTimeout: .seconds(10),

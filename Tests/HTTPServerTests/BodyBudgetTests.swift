@@ -71,7 +71,9 @@ extension LiveTests {
                 #expect(held.count == budget / body.count)
                 #expect(refused == 40 - held.count)
                 #expect(answers.allSatisfy { $0 == 200 })
-                #expect(during - before < budget + (48 << 20))
+                // The process's RSS also moves with the suites running beside this one; without the
+                // budget all 40 bodies (600 MiB) would be held, so 160 MiB of slack still fails that.
+                #expect(during - before < budget + (160 << 20))
             }
         }
 
