@@ -435,7 +435,7 @@ final class TestClock: Sendable {
             if: ChildProcess.cacheWriterBinary != nil,
             "cache-writer is not built next to the tests (swift build --product cache-writer)"),
         .timeLimit(.minutes(10)))
-    func killedWriterNeverLeavesATornEntry() throws {
+    func killedWriterNeverLeavesATornEntry() async throws {
         let writer = try #require(ChildProcess.cacheWriterBinary)
         let folder = try TemporaryDirectory(prefix: "disk-cache-kill")
         var lastIndex: [Int: Int] = [:]  // run -> highest index it reported stored
@@ -449,7 +449,7 @@ final class TestClock: Sendable {
         while run < delays.count {
             // Every other run flushes each entry before publishing it, which
             // widens the window in which a kill finds a half-written file.
-            let outcome = try ChildProcess.run(
+            let outcome = try await ChildProcess.runOffThePool(
                 writer, [folder.url.path, "\(run)", "\(Self.capacity)"] + (run % 2 == 1 ? ["--sync"] : []),
                 timeout: delays[run])
             if outcome.signal == SIGKILL { killed += 1 }

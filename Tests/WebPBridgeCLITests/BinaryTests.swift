@@ -17,10 +17,10 @@ struct BinaryTests {
     ]
 
     @Test(arguments: refused)
-    func brokenFilesExitOneWithOneLineInLittleMemory(_ file: String) throws {
+    func brokenFilesExitOneWithOneLineInLittleMemory(_ file: String) async throws {
         let binary = try #require(ChildProcess.webpBridgeBinary)
         let folder = try TemporaryDirectory()
-        let outcome = try ChildProcess.run(
+        let outcome = try await ChildProcess.runOffThePool(
             binary, ["convert", try Corpus.url("edge/\(file)").path, folder.file("out.png").path],
             measuringPeakMemory: true)
         #expect(outcome.signal == nil)
@@ -30,17 +30,17 @@ struct BinaryTests {
         #expect(peak < ChildProcess.peakBound(kilobytes: 50 * 1024), "\(file): peak RSS \(peak) KB")
     }
 
-    @Test func usageErrorsExitTwo() throws {
+    @Test func usageErrorsExitTwo() async throws {
         let binary = try #require(ChildProcess.webpBridgeBinary)
-        let outcome = try ChildProcess.run(binary, ["convert", "--quality"])
+        let outcome = try await ChildProcess.runOffThePool(binary, ["convert", "--quality"])
         #expect(outcome.exitStatus == 2)
         #expect(outcome.stderr.hasPrefix("error: option '--quality' needs a value"))
     }
 
-    @Test func convertsAConformanceVectorToTheReferenceBytes() throws {
+    @Test func convertsAConformanceVectorToTheReferenceBytes() async throws {
         let binary = try #require(ChildProcess.webpBridgeBinary)
         let folder = try TemporaryDirectory()
-        let outcome = try ChildProcess.run(
+        let outcome = try await ChildProcess.runOffThePool(
             binary,
             ["convert", try Corpus.url("webp-conformance/lossless_vec_1_0.webp").path, folder.file("o.pam").path])
         #expect(outcome.exitStatus == 0)
