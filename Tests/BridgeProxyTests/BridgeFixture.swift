@@ -143,7 +143,7 @@ struct BridgeFixture {
         return ImagePipeline(
             configuration: .init(
                 rewriter: rewriter, dataLoader: ViaStampingLoader(wrapping: loader ?? upstream),
-                memoryCache: nil, requestTimeout: .seconds(10),
+                memoryCache: nil, requestTimeout: .seconds(60),
                 redirectPolicy: mode.redirectPolicy(rewriter: rewriter)))
     }
 
@@ -159,7 +159,7 @@ struct BridgeFixture {
         var configuration = BridgeProxy.Configuration(
             mode: mode, pipeline: try pipeline(loader: loader, mode: mode),
             clientPolicy: policy, passthroughLoader: loader ?? upstream,
-            limits: .init(upstreamTimeout: .seconds(10)))
+            limits: .init(upstreamTimeout: .seconds(60)))
         adjust(&configuration)
         return try BridgeProxy(configuration: configuration)
     }

@@ -28,7 +28,7 @@ struct HeaderSmugglingTests {
 
     static func exchange(_ port: Int, _ bytes: String) async throws -> RawHTTPConnection.Response {
         try await blocking {
-            let connection = try RawHTTPConnection(port: port, timeout: 20)
+            let connection = try RawHTTPConnection(port: port, timeout: 60)
             try connection.write(bytes)
             return try connection.readResponse()
         }

@@ -74,7 +74,7 @@ struct LiveMemoryFloodTests {
             configuration: .init(
                 rewriter: rewriter, dataLoader: ViaStampingLoader(wrapping: fixture.upstream),
                 dataCache: MemoryDataCache(capacity: budget.dataCacheBytes), memoryCache: nil,
-                negativeCacheBytes: budget.failedVariantsBytes, requestTimeout: .seconds(10),
+                negativeCacheBytes: budget.failedVariantsBytes, requestTimeout: .seconds(60),
                 redirectPolicy: mode.redirectPolicy(rewriter: rewriter)))
         var configuration = BridgeProxy.Configuration(
             mode: mode, pipeline: pipeline,

@@ -79,10 +79,10 @@ struct RedirectSite {
         let pipeline = ImagePipeline(
             configuration: .init(
                 rewriter: rewriter, dataLoader: ViaStampingLoader(wrapping: loader), memoryCache: nil,
-                requestTimeout: .seconds(10), redirectPolicy: mode.redirectPolicy(rewriter: rewriter)))
+                requestTimeout: .seconds(60), redirectPolicy: mode.redirectPolicy(rewriter: rewriter)))
         return try BridgeProxy(
             configuration: .init(
-                mode: mode, pipeline: pipeline, passthroughLoader: loader, limits: .init(upstreamTimeout: .seconds(10)))
+                mode: mode, pipeline: pipeline, passthroughLoader: loader, limits: .init(upstreamTimeout: .seconds(60)))
         )
     }
 }

@@ -37,10 +37,10 @@ struct UpstreamSecrecyTests {
         let loader = DefaultDataLoader()  // not the shared one: its pooled connections outlive other tests' servers
         let pipeline = ImagePipeline(
             configuration: .init(
-                rewriter: rewriter, dataLoader: loader, memoryCache: nil, requestTimeout: .seconds(10),
+                rewriter: rewriter, dataLoader: loader, memoryCache: nil, requestTimeout: .seconds(60),
                 redirectPolicy: mode.redirectPolicy(rewriter: rewriter)))
         var configuration = BridgeProxy.Configuration(
-            mode: mode, pipeline: pipeline, passthroughLoader: loader, limits: .init(upstreamTimeout: .seconds(10)))
+            mode: mode, pipeline: pipeline, passthroughLoader: loader, limits: .init(upstreamTimeout: .seconds(60)))
         let log = LogLines()
         configuration.log = { log.append($0) }
         let bridge = try BridgeProxy(configuration: configuration)

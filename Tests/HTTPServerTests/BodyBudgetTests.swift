@@ -84,11 +84,11 @@ extension LiveTests {
             let echo: @Sendable (HTTPRequest) async -> HTTPResponse = { .text(.ok, "\($0.body.count)") }
             try await withLiveServer(configuration: configuration, handle: echo) { _, endpoint in
                 let statuses = try await blocking {
-                    let tooBig = try RawHTTPConnection(port: endpoint.port, timeout: 10)
+                    let tooBig = try RawHTTPConnection(port: endpoint.port, timeout: 60)
                     try tooBig.write("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: \(5 << 20)\r\n\r\n")
                     let first = try tooBig.readResponse().status
                     // One after another, each fits: the budget comes back when a request ends.
-                    let connection = try RawHTTPConnection(port: endpoint.port, timeout: 10)
+                    let connection = try RawHTTPConnection(port: endpoint.port, timeout: 60)
                     var statuses = [first]
                     for _ in 0..<3 {
                         try connection.write("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: \(3 << 20)\r\n\r\n")
@@ -110,14 +110,14 @@ extension LiveTests {
             let echo: @Sendable (HTTPRequest) async -> HTTPResponse = { .text(.ok, "\($0.body.count)") }
             try await withLiveServer(configuration: configuration, handle: echo) { _, endpoint in
                 let (over, under) = try await blocking {
-                    let connection = try RawHTTPConnection(port: endpoint.port, timeout: 10)
+                    let connection = try RawHTTPConnection(port: endpoint.port, timeout: 60)
                     let chunk = String(repeating: "a", count: 1 << 19)
                     let chunked = "80000\r\n\(chunk)\r\n"
                     try connection.write(
                         "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
                             + String(repeating: chunked, count: 3) + "0\r\n\r\n")
                     let over = try connection.readResponse()
-                    let next = try RawHTTPConnection(port: endpoint.port, timeout: 10)
+                    let next = try RawHTTPConnection(port: endpoint.port, timeout: 60)
                     try next.write(
                         "POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n\(chunked)0\r\n\r\n")
                     return (over, try next.readResponse())

@@ -12,7 +12,7 @@ extension LiveTests {
         /// server may close those beyond a limit at once.
         static func openIdle(_ count: Int, from address: String, port: Int) async throws -> [RawHTTPConnection] {
             try await blocking {
-                try (0..<count).map { _ in try RawHTTPConnection(port: port, timeout: 10, sourceAddress: address) }
+                try (0..<count).map { _ in try RawHTTPConnection(port: port, timeout: 60, sourceAddress: address) }
             }
         }
 
@@ -23,7 +23,7 @@ extension LiveTests {
         static func probe(_ port: Int) async throws -> (status: Int, seconds: Double) {
             try await blocking {
                 let started = Date()
-                let connection = try RawHTTPConnection(port: port, timeout: 10, sourceAddress: "127.0.0.1")
+                let connection = try RawHTTPConnection(port: port, timeout: 60, sourceAddress: "127.0.0.1")
                 try connection.write("GET /probe HTTP/1.1\r\nHost: t\r\n\r\n")
                 let status = try connection.readResponse().status
                 return (status, Date().timeIntervalSince(started))

@@ -11,7 +11,7 @@ extension LiveTests {
         /// Sends `bytes` on a new connection and reads one response.
         static func exchange(_ port: Int, _ bytes: String) async throws -> RawHTTPConnection.Response {
             try await blocking {
-                let connection = try RawHTTPConnection(port: port, timeout: 10)
+                let connection = try RawHTTPConnection(port: port, timeout: 60)
                 try connection.write(bytes)
                 return try connection.readResponse()
             }
@@ -68,7 +68,7 @@ extension LiveTests {
             }
             try await withLiveServer(handle: counting) { _, endpoint in
                 let (status, closed) = try await blocking {
-                    let connection = try RawHTTPConnection(port: endpoint.port, timeout: 10)
+                    let connection = try RawHTTPConnection(port: endpoint.port, timeout: 60)
                     try connection.write(
                         "POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 40\r\n\(coding)\r\n\r\n"
                             + "0\r\n\r\nGET /smuggled HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -86,7 +86,7 @@ extension LiveTests {
         @Test func identicalContentLengthsAndPlainRequestsAreServed() async throws {
             try await withLiveServer(handle: Self.echo) { _, endpoint in
                 let (first, second) = try await blocking {
-                    let connection = try RawHTTPConnection(port: endpoint.port, timeout: 10)
+                    let connection = try RawHTTPConnection(port: endpoint.port, timeout: 60)
                     try connection.write(
                         "POST /a HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc")
                     let first = try connection.readResponse()
