@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 extension ChildProcess {
     /// A peak-memory bound for a built binary of this test run: `kilobytes`,
