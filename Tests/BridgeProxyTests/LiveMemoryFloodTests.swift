@@ -40,15 +40,7 @@ struct LiveMemoryFloodTests {
             config += "header = \"Accept: \(BridgeFixture.webPAccept)\"\n"
             config += "output = \"/dev/null\"\n"
         }
-        let file = folder.file("flood-\(UUID().uuidString).curl")
-        try Data(config.utf8).write(to: file)
-        let curl = ExternalTool.path("curl")!
-        let outcome = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result { try ChildProcess.run(curl, ["-sS", "--max-time", "240", "-K", file.path]) })
-            }
-        }
+        let outcome = try await ChildProcess.curlBatch(config, in: folder)
         #expect(outcome.exitStatus == 0, "\(outcome.stderr.prefix(500))")
     }
 

@@ -42,15 +42,7 @@ struct LiveOriginMemoryFloodTests {
                 config += "url = \"\(server.baseURL.absoluteString)/s.png?\(fop)\"\noutput = \"/dev/null\"\n"
                 config += "write-out = \"%{http_code}\\n\"\n"
             }
-            let file = folder.file("flood.curl")
-            try Data(config.utf8).write(to: file)
-            let curl = ExternalTool.path("curl")!
-            let outcome = try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(
-                        with: Result { try ChildProcess.run(curl, ["-sS", "--max-time", "240", "-K", file.path]) })
-                }
-            }
+            let outcome = try await ChildProcess.curlBatch(config, in: folder)
             #expect(outcome.exitStatus == 0, "\(outcome.stderr.prefix(500))")
             let statuses = outcome.stdout.split(separator: "\n")
             #expect(statuses.count == variants && statuses.allSatisfy { $0 == "200" })
