@@ -48,12 +48,25 @@ public final class RawHTTPConnection: @unchecked Sendable {
     ///     127.0.0.0/8 address), so a test can be a different client.
     /// - Throws: ``Failure`` when the socket cannot connect.
     public init(port: Int, timeout: TimeInterval = 30, sourceAddress: String? = nil) throws {
+        // The socket is closed here on failure and only kept once connected:
+        // a class whose initializer throws after every stored property is set
+        // runs its `deinit`, and closing twice would close whatever socket
+        // another thread opened under the same number in between.
+        descriptor = try Self.connectedSocket(port: port, timeout: timeout, sourceAddress: sourceAddress)
+    }
+
+    private static func connectedSocket(port: Int, timeout: TimeInterval, sourceAddress: String?) throws -> Int32 {
         #if canImport(Glibc)
-            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-            descriptor = socket(AF_INET, SOCK_STREAM, 0)
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        func fail(_ what: String) -> Failure {
+            let message = String(cString: strerror(errno))
+            close(descriptor)
+            return Failure(description: "\(what): \(message)")
+        }
         var time = timeval(tv_sec: Int(timeout), tv_usec: .init((timeout - timeout.rounded(.down)) * 1e6))
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
@@ -66,11 +79,7 @@ public final class RawHTTPConnection: @unchecked Sendable {
                     bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
-            guard bound == 0 else {
-                let message = String(cString: strerror(errno))
-                close(descriptor)
-                throw Failure(description: "bind \(sourceAddress): \(message)")
-            }
+            guard bound == 0 else { throw fail("bind \(sourceAddress)") }
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -81,11 +90,8 @@ public final class RawHTTPConnection: @unchecked Sendable {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected == 0 else {
-            let message = String(cString: strerror(errno))
-            close(descriptor)
-            throw Failure(description: "connect: \(message)")
-        }
+        guard connected == 0 else { throw fail("connect") }
+        return descriptor
     }
 
     deinit { close(descriptor) }
@@ -102,6 +108,7 @@ public final class RawHTTPConnection: @unchecked Sendable {
             let result = bytes.withUnsafeBytes {
                 send(descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
             }
+            if result < 0, errno == EINTR { continue }
             guard result > 0 else { throw Failure(description: "send: \(String(cString: strerror(errno)))") }
             sent += result
         }
@@ -157,7 +164,9 @@ public final class RawHTTPConnection: @unchecked Sendable {
     /// Reads more bytes; false at end of stream; throws on timeout or error.
     private func fill() throws -> Bool {
         var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = recv(descriptor, &chunk, chunk.count, 0)
+        var count: Int
+        // A socket with a timeout is never restarted after a signal (signal(7)).
+        repeat { count = recv(descriptor, &chunk, chunk.count, 0) } while count < 0 && errno == EINTR
         if count > 0 {
             buffered.append(contentsOf: chunk[0..<count])
             return true

@@ -74,6 +74,7 @@ public final class RawHTTPListener: Sendable {
     private func acceptLoop() {
         while !state.withLock({ $0.stopped }) {
             let client = accept(listener, nil, nil)
+            if client < 0, errno == EINTR || errno == ECONNABORTED { continue }
             guard client >= 0 else { return }
             var time = timeval(tv_sec: 10, tv_usec: 0)
             setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
@@ -90,6 +91,7 @@ public final class RawHTTPListener: Sendable {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while received.range(of: Data("\r\n\r\n".utf8)) == nil, received.count < 1 << 20 {
             let count = recv(client, &chunk, chunk.count, 0)
+            if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
             received.append(contentsOf: chunk[0..<count])
         }
