@@ -196,7 +196,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConcurrencySupportTests",
-            dependencies: ["ConcurrencySupport"],
+            dependencies: ["ConcurrencySupport", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "CacheSupportTests",
