@@ -18,6 +18,14 @@ extension HTTPServer {
         /// cores by default. Handlers run on Swift's concurrency pool, not here.
         public var threadPoolSize: Int = ProcessInfo.processInfo.activeProcessorCount
 
+        /// Threads of the server's own that run the handler's tasks: one
+        /// per core by default, at least 2. Handlers run there rather than
+        /// on Swift's global executor, so CPU-bound work elsewhere in the
+        /// process never keeps a request waiting for a thread. Handlers
+        /// should still await rather than block, and run long CPU-bound
+        /// work on threads of its own (as `ImageCodecs.WorkQueue` does).
+        public var handlerThreads: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
+
         /// Limits on what clients may send and hold.
         public var limits: Limits = Limits()
 
@@ -52,6 +60,7 @@ extension HTTPServer {
             }
             try require((0...65_535).contains(port), "port \(port) is outside 0...65535")
             try require((1...1024).contains(threadPoolSize), "threadPoolSize \(threadPoolSize) is outside 1...1024")
+            try require((1...1024).contains(handlerThreads), "handlerThreads \(handlerThreads) is outside 1...1024")
             try require(limits.maxHeaderBytes >= 4096, "limits.maxHeaderBytes \(limits.maxHeaderBytes) is below 4096")
             try require(limits.maxBodyBytes >= 0, "limits.maxBodyBytes \(limits.maxBodyBytes) is negative")
             try require(

@@ -31,6 +31,9 @@ final class HTTPServerCore: Sendable {
     let requestLog: (@Sendable (HTTPRequestLog) -> Void)?
     let watchdog: ConnectionWatchdog
     let bodyBudget: BodyBudget
+    /// Where the handler's tasks run (see
+    /// ``HTTPServer/Configuration/handlerThreads``).
+    let handlerThreads: WorkerThreads
 
     private let suspensions = Lock(Suspensions())
     private let requestsInFlight = Lock<Int>(0)
@@ -47,6 +50,7 @@ final class HTTPServerCore: Sendable {
         self.requestLog = requestLog
         let limits = configuration.limits
         bodyBudget = BodyBudget(limit: limits.maxBodyBytesInFlight)
+        handlerThreads = WorkerThreads(limit: max(1, configuration.handlerThreads), name: "webp.http")
         connectionLimit = limits.connectionLimit(descriptorLimit: Self.descriptorLimit())
         self.watchdog = ConnectionWatchdog(
             receiveTimeout: limits.requestReceiveTimeout,
@@ -225,8 +229,9 @@ final class HTTPServerCore: Sendable {
             return answerNow(.text(.serviceUnavailable, "the server is shutting down"), context, connection)
         }
         let handler = self.handler
-        let task = Task { [self] in
-            let response = await handler.handle(request)
+        let threads = handlerThreads
+        let task = Task(executorPreference: threads) { [self] in
+            let response = await WorkerThreads.$current.withValue(threads) { await handler.handle(request) }
             answerSuspended(context, with: response)
         }
         suspensions.withLock { $0.waiting[ObjectIdentifier(context)]?.task = task }

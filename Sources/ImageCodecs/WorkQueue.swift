@@ -22,20 +22,25 @@ public final class WorkQueue: Sendable {
     public let concurrency: Int
     public let queueLimit: Int
     private let state = Lock(State())
+    /// Where ``run(_:)`` runs jobs: `concurrency` threads of the queue's own.
+    private let threads: WorkerThreads
 
     public init(concurrency: Int, queueLimit: Int) {
         precondition(concurrency > 0 && queueLimit >= 0)
         self.concurrency = concurrency
         self.queueLimit = queueLimit
+        threads = WorkerThreads(limit: concurrency, name: "webp.work")
     }
 
-    /// Runs the synchronous `job` on a detached task, off the caller's
-    /// executor, when a slot is free.
+    /// Runs the synchronous `job` when a slot is free, on a thread of the
+    /// queue's own: a decode or encode that takes a second never holds a
+    /// thread of Swift's global executor (on Linux, one per core), which
+    /// every other task in the process needs.
     ///
     /// - Throws: ``Full``, `CancellationError`, or what `job` throws.
     public func run<T: Sendable>(_ job: @escaping @Sendable () throws -> T) async throws -> T {
         try await withSlot {
-            try await Task.detached(priority: .userInitiated) { try job() }.value
+            try await threads.run(job)
         }
     }
 

@@ -47,7 +47,8 @@ final class TaskCoalescer<Value: Sendable>: Sendable {
                 case .joined:
                     break
                 case .started:
-                    let task = Task {
+                    // On the first caller's threads when it has its own (a server handler).
+                    let task = Task.onCurrentThreads {
                         let result: Result<Value, any Error>
                         do {
                             result = .success(try await work())
