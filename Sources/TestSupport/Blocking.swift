@@ -1,22 +1,26 @@
-import Dispatch
 public import Foundation
 
-/// Runs blocking work (sockets, ``RawHTTPConnection``, `curl`) on a Dispatch thread, so it never
-/// occupies one of the few threads of Swift's cooperative pool that the
-/// server's handler tasks need.
+/// Runs blocking work (sockets, ``RawHTTPConnection``, child processes) on a
+/// thread of its own, and resumes the caller when it is done.
+///
+/// Not on Dispatch: on Linux, Swift's global executor and
+/// `DispatchQueue.global()` share one root queue, whose worker threads are
+/// few. A worker blocked in `recv` or `waitpid` keeps its slot, and while
+/// other tests keep the cores busy the queue starts no other worker, so the
+/// handler tasks of every server in the process wait: live tests then time
+/// out with "0 bytes received" although nothing is wrong with the server.
 public func blocking<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
     try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(with: Result<Value, any Error> { try work() })
-        }
+        let thread = Thread { continuation.resume(with: Result<Value, any Error> { try work() }) }
+        thread.name = "webp-bridge.test-blocking"
+        thread.start()
     }
 }
 
 extension ChildProcess {
-    /// ``run(_:_:timeout:measuringPeakMemory:)`` on a Dispatch thread: the
-    /// wait for the child never holds one of the cooperative pool's threads,
-    /// which other suites' server handlers need (a test that converts for
-    /// seconds on the pool made live tests beside it time out).
+    /// ``run(_:_:timeout:measuringPeakMemory:)`` on a thread of its own (see
+    /// ``blocking(_:)``): waiting for the child never holds a worker of the
+    /// queue that runs the servers' handler tasks.
     public static func runOffThePool(
         _ executable: URL, _ arguments: [String], timeout: Double = 300, measuringPeakMemory: Bool = false
     ) async throws -> Outcome {

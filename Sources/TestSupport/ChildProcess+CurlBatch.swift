@@ -3,8 +3,8 @@ import Foundation
 extension ChildProcess {
     /// Runs `curl -K` over `config` (curl's config-file syntax: one `url`
     /// block per request, separated by `next`), one process for thousands
-    /// of requests, waiting on a Dispatch thread so the wait never holds a
-    /// thread of the cooperative pool that in-process servers need.
+    /// of requests, waiting on a thread of its own (``blocking(_:)``) so the
+    /// wait never holds a worker that in-process servers' handlers need.
     ///
     /// - Parameters:
     ///   - config: The requests, in curl's config syntax.
@@ -16,10 +16,6 @@ extension ChildProcess {
         }
         let file = folder.file("batch-\(UUID().uuidString).curl")
         try Data(config.utf8).write(to: file)
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try run(curl, ["-sS", "--max-time", "240", "-K", file.path]) })
-            }
-        }
+        return try await runOffThePool(curl, ["-sS", "--max-time", "240", "-K", file.path])
     }
 }

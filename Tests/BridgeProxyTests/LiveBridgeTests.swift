@@ -1,21 +1,9 @@
 import BridgeProxy
-import Dispatch
 import Foundation
 import HTTPServer
 import ImageCodecs
 import TestSupport
 import Testing
-
-/// Runs a child process on a Dispatch thread: `ChildProcess.run` blocks, and
-/// blocking one of the few cooperative threads would starve the server's
-/// handler tasks (and the requests `curl` is waiting for) on a small machine.
-private func runOffThePool(_ tool: URL, _ arguments: [String]) async throws -> ChildProcess.Outcome {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(with: Result { try ChildProcess.run(tool, arguments) })
-        }
-    }
-}
 
 /// The bridge on a real socket (127.0.0.1, port 0) in front of the
 /// in-process upstream, fetched by `curl` as an independent client.
@@ -33,7 +21,7 @@ struct LiveBridgeTests {
         let curl = ExternalTool.path("curl")!
         let output = fixture.folder.file("delivered.jpg")
 
-        let image = try await runOffThePool(
+        let image = try await ChildProcess.runOffThePool(
             curl,
             [
                 "-sS", "--max-time", "60", "-o", output.path, "-D", "-", "-w", "\n%{http_code} %{content_type}",
@@ -46,18 +34,18 @@ struct LiveBridgeTests {
         #expect(image.stdout.lowercased().contains("via: 1.1 webp-bridge"))
         #expect(try ImageFormat.sniff(Data(contentsOf: output)) == .jpeg)
 
-        let page = try await runOffThePool(
+        let page = try await ChildProcess.runOffThePool(
             curl, ["-sS", "--max-time", "60", "-o", output.path, "-w", "%{http_code}", "\(endpoint.url)/index.html"])
         #expect(page.stdout == "200")
         #expect(try Data(contentsOf: output) == BridgeFixture.html)
 
-        let redirect = try await runOffThePool(
+        let redirect = try await ChildProcess.runOffThePool(
             curl,
             ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "\(endpoint.url)/old"])
         #expect(redirect.stdout == "302 \(endpoint.url)/new?from=old", "\(redirect.stdout)")
 
         // A browser configured with the bridge as its proxy would tunnel HTTPS with CONNECT: 501, clearly.
-        let connect = try await runOffThePool(
+        let connect = try await ChildProcess.runOffThePool(
             curl,
             [
                 "-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_connect}", "-p", "-x", endpoint.url,
@@ -65,7 +53,7 @@ struct LiveBridgeTests {
             ])
         #expect(connect.stdout == "501", "\(connect.stdout) \(connect.stderr)")
 
-        let health = try await runOffThePool(
+        let health = try await ChildProcess.runOffThePool(
             curl, ["-sS", "--max-time", "60", "-w", " %{http_code}", "\(endpoint.url)/__bridge/healthz"])
         #expect(health.stdout == "ok\n 200")
         await server.shutdown()

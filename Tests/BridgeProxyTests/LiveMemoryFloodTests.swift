@@ -1,5 +1,4 @@
 import BridgeProxy
-import Dispatch
 import Foundation
 import HTTPServer
 import ImagePipeline

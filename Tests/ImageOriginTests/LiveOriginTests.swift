@@ -5,19 +5,6 @@ import ImageOrigin
 import TestSupport
 import Testing
 
-#if canImport(Dispatch)
-    import Dispatch
-#endif
-
-/// Runs a blocking child process on a Dispatch thread: blocking one of the
-/// few threads of Swift's cooperative pool would starve the server's handler
-/// tasks (and their transformations) while other suites run in parallel.
-private func offPool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-    }
-}
-
 /// The origin on a real socket (127.0.0.1, port 0), fetched by independent
 /// clients: `curl` for HTTP and `dwebp` to decode what it served.
 @Suite(
@@ -33,7 +20,7 @@ struct LiveOriginTests {
 
     private func fetchAndDecode(_ fixture: OriginFixture, base: String) async throws {
         let output = fixture.parent.file("variant.webp")
-        let curl = try await offPool {
+        let curl = try await blocking {
             try ChildProcess.run(
                 ExternalTool.path("curl")!,
                 [
@@ -46,7 +33,7 @@ struct LiveOriginTests {
         #expect(curl.exitStatus == 0, "\(curl.stderr)")
         #expect(curl.stdout == "200 image/webp")
         let pam = fixture.parent.file("variant.pam")
-        let dwebp = try await offPool {
+        let dwebp = try await blocking {
             try ChildProcess.run(ExternalTool.path("dwebp")!, [output.path, "-pam", "-o", pam.path])
         }
         #expect(dwebp.exitStatus == 0, "\(dwebp.stderr)")
@@ -54,7 +41,7 @@ struct LiveOriginTests {
         #expect(header.hasPrefix("P7\nWIDTH 200\nHEIGHT 120\n"), "mode 1 crops to exactly 200x120")
 
         // Garbage on the socket does not stop the server answering others.
-        let garbage = try await offPool {
+        let garbage = try await blocking {
             try ChildProcess.run(
                 ExternalTool.path("curl")!,
                 [
@@ -63,7 +50,7 @@ struct LiveOriginTests {
                 ], timeout: 120)
         }
         #expect(garbage.stdout.hasPrefix("4") || garbage.stdout.hasPrefix("5"), "\(garbage.stdout)")
-        let after = try await offPool {
+        let after = try await blocking {
             try ChildProcess.run(
                 ExternalTool.path("curl")!,
                 ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "\(base)/healthz"], timeout: 120)

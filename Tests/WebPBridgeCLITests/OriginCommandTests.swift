@@ -51,12 +51,15 @@ struct OriginCommandTests {
         defer { if process.isRunning { process.terminate() } }
 
         let reader = output.fileHandleForReading
-        var text = ""
-        let deadline = Date().addingTimeInterval(20)
-        while !text.contains("\n"), Date() < deadline {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
+        // Pipe reads and the wait for exit block: on a thread of their own.
+        var text = try await blocking {
+            var text = ""
+            while !text.contains("\n") {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            return text
         }
         let firstLine = String(text.split(separator: "\n").first ?? "")
         #expect(firstLine.hasPrefix("listening on http://127.0.0.1:"))
@@ -70,9 +73,11 @@ struct OriginCommandTests {
         session.finishTasksAndInvalidate()
 
         process.terminate()  // SIGTERM
-        process.waitUntilExit()
+        text += try await blocking {
+            process.waitUntilExit()
+            return String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        }
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
-        text += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
         #expect(text.contains("GET /a.jpg?imageView2/2/w/100/format/webp 200 "))
     }
 }

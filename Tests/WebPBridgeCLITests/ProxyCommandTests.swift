@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import TestSupport
 import Testing
@@ -77,41 +76,41 @@ struct ProxyCommandTests {
         defer { if process.isRunning { process.terminate() } }
 
         let reader = output.fileHandleForReading
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
+        // Pipe reads and the wait for exit block: on a thread of their own.
+        let text = try await blocking {
+            var text = ""
+            while !text.contains("\n") {
+                let chunk = reader.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            return text
         }
         let firstLine = String(text.split(separator: "\n").first ?? "")
         #expect(firstLine.hasPrefix("listening on http://127.0.0.1:"))
         let base = String(firstLine.dropFirst("listening on ".count))
 
         let curl = ExternalTool.path("curl")!
-        let health = try await runOffThePool(curl, ["-sS", "--max-time", "60", "\(base)/__bridge/healthz"])
+        let health = try await ChildProcess.runOffThePool(
+            curl, ["-sS", "--max-time", "60", "\(base)/__bridge/healthz"])
         #expect(health.stdout == "ok\n")
-        let dead = try await runOffThePool(
+        let dead = try await ChildProcess.runOffThePool(
             curl, ["-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "\(base)/index.html"])
         #expect(dead.stdout == "502")
 
         process.terminate()
-        process.waitUntilExit()
+        let errorReader = errors.fileHandleForReading
+        let (rest, stderr) = try await blocking {
+            process.waitUntilExit()
+            return (
+                String(decoding: reader.readDataToEndOfFile(), as: UTF8.self),
+                String(decoding: errorReader.readDataToEndOfFile(), as: UTF8.self)
+            )
+        }
         #expect(process.terminationStatus == 0)
-        let rest = String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
         let lines = (text + rest).split(separator: "\n")
         #expect(lines.contains { $0.contains("GET /__bridge/healthz 200") }, "\(lines)")
         #expect(lines.contains { $0.contains("GET /index.html 502") }, "\(lines)")
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(stderr.contains("proxy stopped"), "\(stderr)")
-    }
-}
-
-/// Runs a child process on a Dispatch thread, so a blocking wait never
-/// holds one of the few cooperative threads.
-private func runOffThePool(_ tool: URL, _ arguments: [String]) async throws -> ChildProcess.Outcome {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(with: Result { try ChildProcess.run(tool, arguments) })
-        }
     }
 }
