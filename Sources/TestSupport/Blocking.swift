@@ -29,3 +29,20 @@ extension ChildProcess {
         }
     }
 }
+
+extension FileHandle {
+    /// Reads (on a thread of its own) until a whole first line has arrived
+    /// or the stream ends; returns everything read, which may go past the
+    /// first line.
+    public func readThroughFirstLine() async throws -> String {
+        try await blocking { [self] in
+            var text = ""
+            while !text.contains("\n") {
+                let chunk = availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            return text
+        }
+    }
+}

@@ -52,15 +52,7 @@ struct OriginCommandTests {
 
         let reader = output.fileHandleForReading
         // Pipe reads and the wait for exit block: on a thread of their own.
-        var text = try await blocking {
-            var text = ""
-            while !text.contains("\n") {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            return text
-        }
+        var text = try await reader.readThroughFirstLine()
         let firstLine = String(text.split(separator: "\n").first ?? "")
         #expect(firstLine.hasPrefix("listening on http://127.0.0.1:"))
         let base = String(firstLine.dropFirst("listening on ".count))

@@ -77,15 +77,7 @@ struct ProxyCommandTests {
 
         let reader = output.fileHandleForReading
         // Pipe reads and the wait for exit block: on a thread of their own.
-        let text = try await blocking {
-            var text = ""
-            while !text.contains("\n") {
-                let chunk = reader.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            return text
-        }
+        let text = try await reader.readThroughFirstLine()
         let firstLine = String(text.split(separator: "\n").first ?? "")
         #expect(firstLine.hasPrefix("listening on http://127.0.0.1:"))
         let base = String(firstLine.dropFirst("listening on ".count))
