@@ -47,6 +47,9 @@ final class ConnectionWatchdog: Sendable {
     private let receiveTimeout: UInt64
     private let crowdedCount: Int
     private let crowdedIdleTimeout: UInt64
+    /// How long a connection waits for a request before the sweep asks whether its client half-closed.
+    private let halfClosedCheckAfter: UInt64 = 1_000_000_000
+    private let sweeps = Lock<UInt64>(0)
 
     init(receiveTimeout: Duration, crowdedCount: Int = .max, crowdedIdleTimeout: Duration = .seconds(2)) {
         self.receiveTimeout = MonotonicClock.nanoseconds(of: receiveTimeout)
@@ -77,31 +80,61 @@ final class ConnectionWatchdog: Sendable {
         connection.deadline.withLock { $0 = due }
     }
 
-    /// Shuts down every connection whose deadline passed, and when crowded
+    /// Shuts down every connection whose deadline passed; when crowded,
     /// every connection waiting for a request longer than the crowded idle
-    /// timeout (it has been waiting since its deadline less the receive timeout).
+    /// timeout (it has been waiting since its deadline less the receive
+    /// timeout); and, every tenth sweep, every connection waiting for a
+    /// request longer than a second whose client has closed its sending
+    /// side.
+    ///
+    /// libmicrohttpd goes on waiting for the rest of an unfinished request
+    /// (a partial line, a head without its empty line) after the client has
+    /// half-closed, until the idle timeout: 30 s of a connection slot for
+    /// bytes that can never come. A connection waiting that long holds no
+    /// complete request (libmicrohttpd answers those at once), so a
+    /// non-blocking `MSG_PEEK` read of 0 bytes means the request can never
+    /// be completed.
     func sweep() {
         let now = MonotonicClock.nanoseconds()
+        let checkHalfClosed = sweeps.withLock { count in
+            count &+= 1
+            return count % 10 == 0
+        }
         connections.withLock { connections in
             let crowded = connections.count >= crowdedCount
             for connection in connections.values {
-                let expired = connection.deadline.withLock { deadline in
-                    guard deadline != 0 else { return false }
-                    let shed = crowded && deadline &- receiveTimeout &+ crowdedIdleTimeout < now
-                    guard deadline < now || shed else { return false }
-                    deadline = 0
-                    return true
+                let verdict = connection.deadline.withLock { deadline -> SweepVerdict in
+                    guard deadline != 0 else { return .keep }
+                    let waitingSince = deadline &- receiveTimeout
+                    let shed = crowded && waitingSince &+ crowdedIdleTimeout < now
+                    if deadline < now || shed {
+                        deadline = 0
+                        return .shutDown
+                    }
+                    return checkHalfClosed && waitingSince &+ halfClosedCheckAfter < now ? .askIfHalfClosed : .keep
                 }
-                guard expired else { continue }
+                switch verdict {
+                case .keep: continue
+                case .askIfHalfClosed: guard Self.peerClosedItsSide(connection.socket) else { continue }
+                case .shutDown: break
+                }
                 _ = shutdown(connection.socket, Int32(SHUT_RDWR))
             }
         }
     }
 
-    /// Sweeps every 100 ms, running `also` after each sweep, until the
-    /// returned task is cancelled.
-    func startSweeping(also: @escaping @Sendable () -> Void = {}) -> Task<Void, Never> {
-        Task { [self] in
+    private enum SweepVerdict { case keep, askIfHalfClosed, shutDown }
+
+    /// The client sent end-of-stream and nothing is left unread.
+    private static func peerClosedItsSide(_ socket: Int32) -> Bool {
+        var byte: UInt8 = 0
+        return recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
+    }
+
+    /// Sweeps every 100 ms on `threads`, running `also` after each sweep,
+    /// until the returned task is cancelled.
+    func startSweeping(on threads: WorkerThreads, also: @escaping @Sendable () -> Void = {}) -> Task<Void, Never> {
+        Task(executorPreference: threads) { [self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(100))
                 sweep()

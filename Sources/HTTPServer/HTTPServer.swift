@@ -90,7 +90,9 @@ public actor HTTPServer {
         try configuration.validate()
         let daemon = try MHDDaemon(core: core)
         state = .running(
-            daemon, watchdog: core.watchdog.startSweeping(also: { [core] in core.cancelAbandonedHandlers() }))
+            daemon,
+            watchdog: core.watchdog.startSweeping(
+                on: core.handlerThreads, also: { [core] in core.cancelAbandonedHandlers() }))
         let endpoint = Endpoint(host: configuration.host, port: daemon.port)
         boundEndpoint = endpoint
         return endpoint

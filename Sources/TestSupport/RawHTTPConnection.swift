@@ -100,6 +100,10 @@ public final class RawHTTPConnection: @unchecked Sendable {
     /// server reads end of stream).
     public func hangUp() { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
 
+    /// Closes the sending direction only (a half-close): the server reads
+    /// end of stream, and the connection can still receive.
+    public func finishSending() { _ = shutdown(descriptor, Int32(SHUT_WR)) }
+
     /// Sends all bytes; `MSG_NOSIGNAL` so a server that closed gives an
     /// error instead of killing the test process with SIGPIPE.
     public func write(_ bytes: Data) throws {
