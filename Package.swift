@@ -154,6 +154,12 @@ let package = Package(
             ],
             path: "Tests/Helpers/PipelineTestSupport",
             swiftSettings: swiftSettings),
+        // A Swift Testing trait for CPU-bound suites (runs their tests off the global executor).
+        .target(
+            name: "TestTraits",
+            dependencies: ["ConcurrencySupport"],
+            path: "Tests/Helpers/TestTraits",
+            swiftSettings: swiftSettings),
 
         // Fuzzing (`make fuzz`): the entries each fuzz target calls, shared with the
         // crasher replay test, and one executable per target (libFuzzer when built
@@ -183,7 +189,7 @@ let package = Package(
         // Tests.
         .testTarget(
             name: "ImageCodecsTests",
-            dependencies: ["ImageCodecs", "TestSupport"],
+            dependencies: ["ImageCodecs", "TestSupport", "TestTraits"],
             exclude: ["Scripts"],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -208,7 +214,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ImageOriginTests",
-            dependencies: ["ImageOrigin", "HTTPServer", "HTTPFields", "ImageCodecs", "TestSupport"],
+            dependencies: ["ImageOrigin", "HTTPServer", "HTTPFields", "ImageCodecs", "TestSupport", "TestTraits"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ImagePipelineTests",
@@ -240,11 +246,12 @@ let package = Package(
             name: "WebPBridgeCLITests",
             dependencies: [
                 "ConcurrencySupport", "WebPBridgeCLI", "ImageCodecs", "ImageOrigin", "HTTPServer", "TestSupport",
+                "TestTraits",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "FuzzRegressionTests",
-            dependencies: ["FuzzEntries"],
+            dependencies: ["FuzzEntries", "TestTraits"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]

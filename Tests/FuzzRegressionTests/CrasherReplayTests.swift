@@ -1,12 +1,13 @@
 import Foundation
 import FuzzEntries
+import TestTraits
 import Testing
 
 /// Every input a fuzz target ever crashed on (`Fuzz/Crashers/<target>/`),
 /// replayed through the entry that target calls: each must now give a
 /// result or a typed error. A crash here stops the test process, as it
 /// stopped the fuzzer.
-@Suite("Fuzz crasher replay", .timeLimit(.minutes(10)))
+@Suite("Fuzz crasher replay", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct CrasherReplayTests {
     /// Target folder name → the entry its executable calls.
     static let entries: [(target: String, run: @Sendable (Data) -> Void)] = [

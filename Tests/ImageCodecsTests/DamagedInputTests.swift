@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
 /// Every corpus PNG and GIF, damaged at many offsets, must decode or fail
@@ -8,7 +9,7 @@ import Testing
 @Suite(
     "Damaged PNG and GIF input",
     .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
-    .timeLimit(.minutes(10)))
+    .timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct DamagedInputTests {
     static let files = ((try? Corpus.files(in: "edge", extensions: ["png", "gif"])) ?? [])
 

@@ -1,11 +1,14 @@
 import Foundation
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
 /// Every file in `corpus/edge`: it decodes and matches what the file really
 /// is (`webpmux -info`, the GIF's own records), or it fails with a typed error.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)))
+@Suite(
+    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)),
+    .offTheGlobalExecutor)
 struct EdgeCorpusTests {
     struct Expectation: Sendable, CustomTestStringConvertible {
         var file: String

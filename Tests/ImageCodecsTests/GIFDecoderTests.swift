@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import ImageCodecs
 
-@Suite("GIF decoding of generated files", .timeLimit(.minutes(10)))
+@Suite("GIF decoding of generated files", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct GIFDecoderTests {
     /// Black, white, red, green.
     static let palette: [UInt8] = [0, 0, 0, 255, 255, 255, 255, 0, 0, 0, 255, 0]
@@ -162,7 +163,7 @@ struct GIFDecoderTests {
 @Suite(
     "GIF decoding of the corpus",
     .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
-    .timeLimit(.minutes(10)))
+    .timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct GIFCorpusTests {
     /// Frame counts, sizes, loops and declared transparency as the files hold
     /// them (checked with Pillow and by walking the blocks; loops are the

@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import ImageCodecs
 
-@Suite("GIF encoding, checked by decoding with GIFDecoder", .timeLimit(.minutes(10)))
+@Suite("GIF encoding, checked by decoding with GIFDecoder", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct GIFEncoderTests {
     /// Mean and largest absolute difference per RGB channel over the pixels
     /// that are opaque in both images.

@@ -1,9 +1,10 @@
 import Foundation
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
-@Suite("Image resizing", .timeLimit(.minutes(10)))
+@Suite("Image resizing", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct ImageResizerTests {
     @Test(
         "fitting size keeps the aspect ratio and never upscales",

@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import ImageCodecs
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct JPEGCodecTests {
     let photo = SyntheticImages.photo(width: 320, height: 200)
 

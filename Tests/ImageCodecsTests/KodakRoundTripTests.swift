@@ -1,10 +1,13 @@
 import Foundation
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
 /// Quality and exactness on the 24 Kodak photos.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)))
+@Suite(
+    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)),
+    .offTheGlobalExecutor)
 struct KodakRoundTripTests {
     static let photos = Corpus.kodakNames
 

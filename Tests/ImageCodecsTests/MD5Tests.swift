@@ -1,9 +1,10 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 
 /// The test-only MD5 must itself be right before it judges the decoder.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct MD5Tests {
     @Test(arguments: [
         ("", "d41d8cd98f00b204e9800998ecf8427e"),

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
 /// Distortions that need no encoder, computed identically here and in
@@ -37,7 +38,7 @@ enum Distortion {
     }
 }
 
-@Suite("SSIM", .timeLimit(.minutes(10)))
+@Suite("SSIM", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct SSIMTests {
     @Test("identical images score 1")
     func identical() throws {
@@ -73,7 +74,7 @@ struct SSIMTests {
 @Suite(
     "SSIM against scikit-image on Kodak",
     .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
-    .timeLimit(.minutes(10)))
+    .timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct SSIMReferenceTests {
     /// Produced by `python3 Tests/ImageCodecsTests/Scripts/ssim_reference.py ../shared/corpus/kodak`
     /// with scikit-image 0.26.0 (SciPy 1.17.1, NumPy, Pillow 13.0.0):

@@ -1,11 +1,14 @@
 import Foundation
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
 /// libwebp's conformance vectors: our decoder must reproduce every one of the
 /// reference decoder's 258 output sums (PAM and PPM).
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)))
+@Suite(
+    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)),
+    .offTheGlobalExecutor)
 struct WebPConformanceTests {
     struct Vector: CustomTestStringConvertible, Sendable {
         var file: String

@@ -1,9 +1,10 @@
 import Foundation
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct WebPIncrementalDecoderTests {
     @Test(arguments: [1, 7, 256, 4096])
     func chunkedDecodeEqualsWholeDecode(chunkSize: Int) throws {

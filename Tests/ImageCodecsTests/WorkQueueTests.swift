@@ -1,9 +1,10 @@
 import ConcurrencySupport
 import Foundation
 import ImageCodecs
+import TestTraits
 import Testing
 
-@Suite("WorkQueue", .timeLimit(.minutes(10)))
+@Suite("WorkQueue", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct WorkQueueTests {
     /// Threads of Swift's global executor on Linux are Dispatch workers,
     /// named after their root queue (`com.apple.root.default-qos`, which the
@@ -16,9 +17,16 @@ struct WorkQueueTests {
     @Test("Jobs run on the queue's own threads, never on Swift's global executor")
     func jobsRunOnTheQueuesThreads() async throws {
         let queue = WorkQueue(concurrency: 2, queueLimit: 4)
-        #expect(Self.isOnTheGlobalExecutor || !FileManager.default.fileExists(atPath: "/proc/thread-self/comm"))
+        // The check itself tells: a detached task runs on the global executor.
+        let detached = await Task.detached { Self.isOnTheGlobalExecutor }.value
+        #expect(detached || !FileManager.default.fileExists(atPath: "/proc/thread-self/comm"))
         let onTheGlobalExecutor = try await queue.run { Self.isOnTheGlobalExecutor }
         #expect(!onTheGlobalExecutor)
+    }
+
+    @Test("The suite's tests themselves run off the global executor (.offTheGlobalExecutor)")
+    func theTraitMovesTheTestBody() {
+        #expect(!Self.isOnTheGlobalExecutor)
     }
 
     @Test("A flood runs at most `concurrency` jobs at once and refuses past the queue limit")

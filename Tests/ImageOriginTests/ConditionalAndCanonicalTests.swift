@@ -3,6 +3,7 @@ import HTTPFields
 import HTTPServer
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import ImageOrigin
@@ -10,7 +11,7 @@ import Testing
 /// Cache keys and ETags come from the parsed transformation, not its
 /// spelling; conditional requests answer 304 only for a representation that
 /// exists and a date that is not in the future.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct ConditionalAndCanonicalTests {
     let fixture: OriginFixture
 
@@ -84,7 +85,7 @@ struct ConditionalAndCanonicalTests {
 
 /// Style suffixes are matched in time bounded by the longest style name,
 /// not the path: a path of thousands of separators costs what a short one does.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct StyleMatchingWorkTests {
     let sheet = StyleSheet(
         separators: ["-", "_"],

@@ -4,9 +4,10 @@ import HTTPServer
 import ImageCodecs
 import ImageOrigin
 import TestSupport
+import TestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct ImageOriginTests {
     let fixture: OriginFixture
 

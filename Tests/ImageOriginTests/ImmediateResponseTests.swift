@@ -3,11 +3,12 @@ import HTTPServer
 import ImageCodecs
 import ImageOrigin
 import TestSupport
+import TestTraits
 import Testing
 
 /// `immediateResponse(to:)` answers everything that needs no transformation
 /// exactly as `handle(_:)` does, and leaves variants not yet made to it.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct ImmediateResponseTests {
     let fixture: OriginFixture
 

@@ -3,13 +3,14 @@ import HTTPServer
 import ImageCodecs
 import ImageOrigin
 import TestSupport
+import TestTraits
 import Testing
 
 /// The origin on a real socket (127.0.0.1, port 0), fetched by independent
 /// clients: `curl` for HTTP and `dwebp` to decode what it served.
 @Suite(
     .enabled(if: ExternalTool.available("curl", "dwebp"), "needs curl and dwebp (make deps installs them)"),
-    .timeLimit(.minutes(10)))
+    .timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct LiveOriginTests {
     @Test func curlFetchesAVariantThatDwebpDecodesAtTheModesSize() async throws {
         let fixture = try OriginFixture()

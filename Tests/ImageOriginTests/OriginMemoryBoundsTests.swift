@@ -2,13 +2,14 @@ import Foundation
 import HTTPServer
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import ImageOrigin
 
 /// Floods of distinct long keys against the origin's stores: each stays
 /// within its bound in bytes, keys included.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct OriginMemoryBoundsTests {
     private func padded(_ index: Int, bytes: Int) -> String {
         let suffix = String(index)

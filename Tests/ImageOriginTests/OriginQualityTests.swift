@@ -3,11 +3,14 @@ import HTTPServer
 import ImageCodecs
 import ImageOrigin
 import TestSupport
+import TestTraits
 import Testing
 
 /// The origin's WebP variants of the Kodak photos published as JPEG q90:
 /// really smaller, and still looking the same.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)))
+@Suite(
+    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)),
+    .offTheGlobalExecutor)
 struct OriginQualityTests {
     @Test func webPVariantsSaveAThirdAtMeanSSIMAbove095() async throws {
         let folder = try TemporaryDirectory(prefix: "kodak-jpeg")

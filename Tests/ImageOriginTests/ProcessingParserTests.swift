@@ -1,9 +1,10 @@
 import Foundation
 import ImageCodecs
 import ImageOrigin
+import TestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct ProcessingParserTests {
     @Test func imageView2WithEveryParameter() throws {
         let pipeline = try ProcessingParser.parse(
@@ -70,7 +71,7 @@ struct ProcessingParserTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct ThumbnailGeometryTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var mode: Int
@@ -130,7 +131,7 @@ struct ThumbnailGeometryTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct StyleSheetTests {
     @Test func parsesAndMatchesStyleSuffixes() throws {
         let sheet = try StyleSheet(

@@ -1,9 +1,10 @@
 import Foundation
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct ConvertCommandTests {
     let folder: TemporaryDirectory
     let photoPNG: URL
@@ -125,7 +126,9 @@ struct ConvertCommandTests {
 }
 
 /// `convert` reproduces libwebp's reference output for every conformance vector.
-@Suite(.enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)))
+@Suite(
+    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)),
+    .offTheGlobalExecutor)
 struct ConvertConformanceTests {
     @Test func reproducesAll258ReferenceSums() async throws {
         let folder = try TemporaryDirectory()

@@ -1,11 +1,12 @@
 import Foundation
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import WebPBridgeCLI
 
-@Suite("webp-bridge demo", .timeLimit(.minutes(10)))
+@Suite("webp-bridge demo", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct DemoCommandTests {
     @Test(arguments: [
         (["demo", "--width", "0"], "option '--width' must be between 16 and 4096"),

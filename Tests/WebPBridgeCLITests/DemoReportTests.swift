@@ -1,11 +1,12 @@
 import Foundation
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import WebPBridgeCLI
 
-@Suite("The demo's client and report", .timeLimit(.minutes(10)))
+@Suite("The demo's client and report", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct DemoReportTests {
     private func result(_ path: String, original: Int, wire: Int, delivered: Int, ssim: Double?) -> DemoImageResult {
         DemoImageResult(

@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import WebPBridgeCLI
@@ -21,7 +22,7 @@ enum DemoPhotos {
     }
 }
 
-@Suite("The demo's sample site", .timeLimit(.minutes(10)))
+@Suite("The demo's sample site", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct DemoSiteTests {
     /// The quality a JPEG was written at, from the sum of its first
     /// quantisation table against libjpeg's scaled standard luminance table.

@@ -4,12 +4,13 @@ import HTTPServer
 import ImageCodecs
 import ImageOrigin
 import TestSupport
+import TestTraits
 import Testing
 
 /// `fetch` against a live origin on loopback that knows the legacy app's
 /// style, as the original app's CDN did. Serialized: each run registers a
 /// pipeline for the same host, and the newest registration claims requests.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.serialized, .timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct FetchCommandTests {
     /// Starts an origin with `photo.jpg` (opaque) and `logo.png` (alpha).
     static func withOrigin(_ body: (String, TemporaryDirectory) async throws -> Void) async throws {

@@ -1,9 +1,10 @@
+import TestTraits
 import Testing
 
 @testable import WebPBridgeCLI
 
 /// Help text is part of the interface: tested verbatim.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct HelpTests {
     @Test func infoHelpIsExact() async {
         let result = await CapturedIO.run(["info", "--help"])

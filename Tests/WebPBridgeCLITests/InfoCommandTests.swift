@@ -1,9 +1,10 @@
 import Foundation
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct InfoCommandTests {
     @Test func jsonHasExactlyTheDocumentedKeys() async throws {
         let folder = try TemporaryDirectory()

@@ -3,13 +3,14 @@ import Foundation
 import ImageOrigin
 import ImagePipeline
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import WebPBridgeCLI
 
 /// `--memory-budget` on `proxy` and `origin`: a size with a binary suffix,
 /// split into the documented shares.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct MemoryBudgetOptionTests {
     @Test func sizesTakeBinarySuffixes() throws {
         #expect(try MemorySize.budget("64M", option: "--memory-budget") == 64 << 20)

@@ -1,10 +1,11 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 
 /// `webp-bridge proxy`: validation before anything runs, exit codes, and
 /// the real binary serving, logging and stopping on SIGTERM.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct ProxyCommandTests {
     @Test(arguments: [
         (["proxy"], "give --upstream URL (reverse proxy) or --forward"),

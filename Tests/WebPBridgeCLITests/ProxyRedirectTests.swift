@@ -3,6 +3,7 @@ import ConcurrencySupport
 import Foundation
 import HTTPServer
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import WebPBridgeCLI
@@ -11,7 +12,7 @@ import Testing
 /// reaches only the ports `--allow-host HOST:PORT` names (or 80/443), and no
 /// redirect takes it anywhere a request could not go. Live servers on
 /// loopback; the bridge is the command's own, called without a socket.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
 struct ProxyRedirectTests {
     /// Counts the requests a server gets.
     final class Hits: Sendable {

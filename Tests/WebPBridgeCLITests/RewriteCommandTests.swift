@@ -1,12 +1,13 @@
 import ConcurrencySupport
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import WebPBridgeCLI
 
 /// `webp-bridge rewrite`, run in-process with captured standard streams.
-@Suite(.timeLimit(.minutes(10))) struct RewriteCommandTests {
+@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor) struct RewriteCommandTests {
     /// Standard streams captured in memory; standard input from a list of lines.
     final class CapturedIO: Sendable {
         private let state = Lock<(output: String, error: String, input: [String])>(("", "", []))
