@@ -43,7 +43,8 @@ test-tsan: deps ## The whole suite under ThreadSanitizer (own build folder: .bui
 	WEBP_BRIDGE_SANITIZER=thread $(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(TSAN_FLAGS)
 
 test-asan: deps ## The whole suite under AddressSanitizer (own build folder: .build-asan)
-	WEBP_BRIDGE_SANITIZER=address LSAN_OPTIONS="suppressions=$(CURDIR)/sanitizers/lsan.supp:print_suppressions=0" \
+	WEBP_BRIDGE_SANITIZER=address ASAN_OPTIONS="quarantine_size_mb=16" \
+	  LSAN_OPTIONS="suppressions=$(CURDIR)/sanitizers/lsan.supp:print_suppressions=0" \
 	  $(SWIFT) test --sanitize=address --scratch-path .build-asan $(ASAN_FLAGS)
 
 demo: deps demo-photos ## The news front page through the bridge: bytes saved and SSIM, demo-report.html
