@@ -194,23 +194,23 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "URLRewritingTests",
-            dependencies: ["URLRewriting", "TestSupport"],
+            dependencies: ["TestTraits", "URLRewriting", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPFieldsTests",
-            dependencies: ["HTTPFields"],
+            dependencies: ["TestTraits", "HTTPFields"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ConcurrencySupportTests",
-            dependencies: ["ConcurrencySupport", "TestSupport"],
+            dependencies: ["TestTraits", "ConcurrencySupport", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "CacheSupportTests",
-            dependencies: ["CacheSupport", "TestSupport"],
+            dependencies: ["TestTraits", "CacheSupport", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPServerTests",
-            dependencies: ["ConcurrencySupport", "HTTPServer", "TestSupport"],
+            dependencies: ["TestTraits", "ConcurrencySupport", "HTTPServer", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ImageOriginTests",
@@ -218,7 +218,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ImagePipelineTests",
-            dependencies: [
+            dependencies: ["TestTraits", 
                 "ConcurrencySupport",
                 "ImagePipeline", "ImageOrigin", "HTTPServer", "URLRewriting", "ImageCodecs",
                 "TestSupport", "PipelineTestSupport",
@@ -226,14 +226,14 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebPURLProtocolTests",
-            dependencies: [
+            dependencies: ["TestTraits", 
                 "ConcurrencySupport", "WebPURLProtocol", "ImagePipeline", "URLRewriting", "ImageCodecs",
                 "TestSupport", "PipelineTestSupport",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "BridgeProxyTests",
-            dependencies: [
+            dependencies: ["TestTraits", 
                 "ConcurrencySupport", "BridgeProxy", "HTTPServer", "ImagePipeline", "ImageOrigin", "URLRewriting",
                 "ImageCodecs", "TestSupport",
             ],
@@ -241,6 +241,7 @@ let package = Package(
         // The test tree's own rules (every suite has a time limit), read from Tests/.
         .testTarget(
             name: "TestTreeTests",
+            dependencies: ["TestTraits"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WebPBridgeCLITests",

@@ -3,13 +3,14 @@ import Foundation
 import HTTPServer
 import ImagePipeline
 import TestSupport
+import TestTraits
 import Testing
 
 /// Reverse mode never leaves the upstream's base path: dot segments, raw or
 /// percent-encoded, and backslashes are refused (400) rather than resolved
 /// by a URL library or by curl, and redirect hops are held to the same
 /// path. A live upstream on loopback says which path it received.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct BasePathTests {
     static let escapes = [
         "/../echo", "/%2e%2e/echo", "/.%2E/echo", "/%2E./echo", "/..%2fecho", "/..%2Fecho", "/..%5cecho",

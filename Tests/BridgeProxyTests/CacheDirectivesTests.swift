@@ -1,8 +1,9 @@
+import TestTraits
 import Testing
 
 @testable import BridgeProxy
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct CacheDirectivesTests {
     @Test(arguments: [
         ("public, max-age=604800", false),

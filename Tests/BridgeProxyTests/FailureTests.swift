@@ -3,12 +3,13 @@ import Foundation
 import HTTPServer
 import ImageCodecs
 import ImagePipeline
+import TestTraits
 import Testing
 
 /// Upstream failures: a broken variant still delivers an image, a dead
 /// upstream gives a one-line 502, an overfull transcode queue gives 503
 /// with `Retry-After` — and the bridge answers normally afterwards.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct FailureTests {
     enum BrokenVariant: String, CaseIterable, Sendable {
         case notFound, htmlBody, truncatedWebP

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import ImagePipeline
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import BridgeProxy
@@ -9,7 +10,7 @@ import Testing
 /// The bridge on a real socket in front of a byte-exact upstream, through
 /// libcurl: no field a client sends becomes a different field upstream, and
 /// no field an upstream sends becomes a different field for the client.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct HeaderSmugglingTests {
     static let plainAnswer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
 

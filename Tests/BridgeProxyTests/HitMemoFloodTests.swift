@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import ImagePipeline
+import TestTraits
 import Testing
 
 @testable import BridgeProxy
@@ -8,7 +9,7 @@ import Testing
 /// Cache hits from clients with distinct long `User-Agent`s, through the
 /// handler's immediate path as the server calls it: the hit memo charges
 /// each key, and keeps none past the key bound.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct HitMemoFloodTests {
     private func userAgent(_ index: Int, bytes: Int) -> String {
         let suffix = String(index)

@@ -3,12 +3,13 @@ import Foundation
 import HTTPServer
 import ImageCodecs
 import ImagePipeline
+import TestTraits
 import Testing
 import URLRewriting
 
 /// Matched images: WebP to WebP clients, JPEG / PNG / APNG to the others,
 /// with `Vary`, the upstream's cache headers and a new `ETag`.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct ImagePathTests {
     @Test func webPClientGetsTheVariantWithVaryAccept() async throws {
         let fixture = try BridgeFixture()

@@ -3,11 +3,12 @@ import Foundation
 import HTTPServer
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
 /// The bridge on a real socket (127.0.0.1, port 0) in front of the
 /// in-process upstream, fetched by `curl` as an independent client.
-@Suite(.enabled(if: ExternalTool.available("curl"), "needs curl"), .timeLimit(.minutes(10)))
+@Suite(.enabled(if: ExternalTool.available("curl"), "needs curl"), .timeLimit(.suiteBound))
 struct LiveBridgeTests {
     @Test func curlThroughTheBridge() async throws {
         let fixture = try BridgeFixture()

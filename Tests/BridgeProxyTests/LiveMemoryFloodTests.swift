@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import ImagePipeline
 import TestSupport
+import TestTraits
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -13,7 +14,7 @@ import Testing
 /// (127.0.0.1, port 0), sent by `curl` as an independent client, one
 /// connection for all: `/__bridge/metrics` shows every cache within its
 /// share of the memory budget, keys included.
-@Suite(.enabled(if: ExternalTool.available("curl"), "needs curl"), .timeLimit(.minutes(10)))
+@Suite(.enabled(if: ExternalTool.available("curl"), "needs curl"), .timeLimit(.suiteBound))
 struct LiveMemoryFloodTests {
     /// 16 MiB: a 2 MiB hit memo and a 4 MiB data cache, so a few thousand
     /// requests with long keys overflow both.

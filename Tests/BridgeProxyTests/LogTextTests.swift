@@ -1,10 +1,11 @@
+import TestTraits
 import Testing
 
 @testable import BridgeProxy
 
 /// The bridge's log lines: credentials in URLs replaced, control bytes
 /// escaped, one event per line.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct LogTextTests {
     @Test(arguments: [
         (

@@ -2,11 +2,12 @@ import BridgeProxy
 import Foundation
 import HTTPServer
 import ImagePipeline
+import TestTraits
 import Testing
 
 /// The proxy with the in-memory bytes cache it uses without `--cache-dir`
 /// (the cache itself is tested in `ImagePipelineTests`).
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct MemoryDataCacheBridgeTests {
     @Test func aSecondRequestThroughTheBridgeIsServedFromMemory() async throws {
         let fixture = try BridgeFixture()

@@ -2,12 +2,13 @@ import BridgeProxy
 import Foundation
 import HTTPServer
 import ImagePipeline
+import TestTraits
 import Testing
 
 /// Everything that is not a claimed image reaches the client as the
 /// upstream sent it: status, body, end-to-end headers; hop-by-hop dropped,
 /// `Via` added, redirects not followed and kept on the bridge.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct PassthroughTests {
     @Test(arguments: [
         ("/index.html", "text/html; charset=utf-8"), ("/style.css", "text/css"),

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
 /// Every hop the bridge follows is routed again through the rules of the
@@ -10,7 +11,7 @@ import Testing
 /// a host or port the rules do not name makes the bridge hand the client the
 /// redirect (or a 502), never fetch it. Live servers on loopback, the
 /// platform's real loader, both proxy modes.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct RedirectRoutingTests {
     enum Mode: String, CaseIterable, Sendable {
         case reverse, forward

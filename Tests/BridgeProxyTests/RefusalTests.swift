@@ -3,12 +3,13 @@ import ConcurrencySupport
 import Foundation
 import HTTPServer
 import ImagePipeline
+import TestTraits
 import Testing
 import URLRewriting
 
 /// What the bridge refuses: foreign hosts in forward mode (no open proxy),
 /// the wrong request form, CONNECT, and requests that already passed it.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct RefusalTests {
     @Test(arguments: [
         "http://evil.example/", "http://img.test.evil.example/photo.jpg", "http://evilimg.test/photo.jpg",
@@ -137,7 +138,7 @@ final class LoopbackLoader: DataLoading, Sendable {
 }
 
 /// Forward mode with a wildcard rule: subdomains at a label boundary only.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct WildcardForwardTests {
     @Test(arguments: [
         ("http://cdn.example.test/a.jpg", true), ("http://a.b.example.test/a.jpg", true),

@@ -4,6 +4,7 @@ import Foundation
 import HTTPServer
 import ImagePipeline
 import TestSupport
+import TestTraits
 import Testing
 import URLRewriting
 
@@ -11,7 +12,7 @@ import URLRewriting
 /// words — never the upstream's credentials, its address, the loader's
 /// diagnostics, or which kind of network failure it was (a port scanner's
 /// signal). The details go to the bridge's log, credentials redacted.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct UpstreamSecrecyTests {
     /// Lines the bridge logged.
     final class LogLines: Sendable {

@@ -1,10 +1,11 @@
 import CacheSupport
+import TestTraits
 import Testing
 
 /// What an `LRUStore` charges: the key and a per-entry overhead as well as
 /// the owner's cost, so a flood of long keys with small values stays within
 /// the capacity; keys past the bound are not kept at all.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct LRUStoreMemoryTests {
     private func key(_ index: Int, bytes: Int) -> String {
         let suffix = String(index)

@@ -1,4 +1,5 @@
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import CacheSupport
@@ -6,7 +7,7 @@ import Testing
 /// The eviction order and accounting, with no per-entry overhead so the
 /// figures stay round: each entry is charged its cost plus its key's bytes
 /// (one for most keys here).
-@Suite(.timeLimit(.minutes(10))) struct LRUStoreTests {
+@Suite(.timeLimit(.suiteBound)) struct LRUStoreTests {
     private func evictedKeys(_ evicted: [LRUStore<Int>.Entry]) -> [String] { evicted.map(\.key) }
 
     @Test func evictsTheLeastRecentlyUsedFirst() {

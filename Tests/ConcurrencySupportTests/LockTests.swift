@@ -1,7 +1,8 @@
 import ConcurrencySupport
+import TestTraits
 import Testing
 
-@Suite("Lock", .timeLimit(.minutes(10)))
+@Suite("Lock", .timeLimit(.suiteBound))
 struct LockTests {
     @Test("Concurrent changes are all kept")
     func concurrentChangesAreAllKept() async {

@@ -1,9 +1,10 @@
 import ConcurrencySupport
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 
-@Suite("WorkerThreads", .timeLimit(.minutes(10)))
+@Suite("WorkerThreads", .timeLimit(.suiteBound))
 struct WorkerThreadsTests {
     @Test("A flood of jobs runs every one, never on more threads than the limit")
     func aFloodRunsEveryJobWithinTheLimit() async throws {

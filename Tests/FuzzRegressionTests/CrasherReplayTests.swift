@@ -7,7 +7,7 @@ import Testing
 /// replayed through the entry that target calls: each must now give a
 /// result or a typed error. A crash here stops the test process, as it
 /// stopped the fuzzer.
-@Suite("Fuzz crasher replay", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite("Fuzz crasher replay", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct CrasherReplayTests {
     /// Target folder name → the entry its executable calls.
     static let entries: [(target: String, run: @Sendable (Data) -> Void)] = [

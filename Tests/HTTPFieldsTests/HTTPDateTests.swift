@@ -1,9 +1,10 @@
 import Foundation
+import TestTraits
 import Testing
 
 @testable import HTTPFields
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct HTTPDateTests {
     @Test(arguments: [
         (0.0, "Thu, 01 Jan 1970 00:00:00 GMT"),

@@ -1,13 +1,14 @@
 import Foundation
 import HTTPServer
 import TestSupport
+import TestTraits
 import Testing
 
 extension LiveTests {
     /// Request bodies held across all connections stay within one
     /// server-wide budget: a request that would pass it is refused before
     /// its body is read.
-    @Suite(.serialized, .timeLimit(.minutes(10))) struct BodyBudget {
+    @Suite(.serialized, .timeLimit(.suiteBound)) struct BodyBudget {
         /// Lets the test hold handlers until it has measured, and learn
         /// when each request's body has arrived in full.
         final class Gate: Sendable {

@@ -1,7 +1,8 @@
 import HTTPServer
+import TestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct ConfigurationTests {
+@Suite(.timeLimit(.suiteBound)) struct ConfigurationTests {
     @Test func defaultsAreValidAndLoopback() throws {
         let configuration = HTTPServer.Configuration()
         try configuration.validate()

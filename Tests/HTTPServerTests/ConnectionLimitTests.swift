@@ -1,13 +1,14 @@
 import Foundation
 import HTTPServer
 import TestSupport
+import TestTraits
 import Testing
 
 extension LiveTests {
     /// Idle connections from one client, or from many, never lock the
     /// others out: one address holds at most its share, and when the server
     /// is near its limit idle connections are closed sooner.
-    @Suite(.serialized, .timeLimit(.minutes(10))) struct ConnectionLimits {
+    @Suite(.serialized, .timeLimit(.suiteBound)) struct ConnectionLimits {
         /// Opens `count` connections from `address` that send nothing; the
         /// server may close those beyond a limit at once.
         static func openIdle(_ count: Int, from address: String, port: Int) async throws -> [RawHTTPConnection] {

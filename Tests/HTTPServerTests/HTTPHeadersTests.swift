@@ -1,7 +1,8 @@
 import HTTPServer
+import TestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct HTTPHeadersTests {
+@Suite(.timeLimit(.suiteBound)) struct HTTPHeadersTests {
     @Test func lookupIgnoresCase() {
         let headers: HTTPHeaders = ["Content-Type": "image/webp"]
         #expect(headers["content-type"] == "image/webp")

@@ -1,7 +1,8 @@
 import HTTPServer
+import TestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct HTTPRequestTests {
+@Suite(.timeLimit(.suiteBound)) struct HTTPRequestTests {
     @Test(
         arguments: [
             ("/a.jpg", "/a.jpg", nil),

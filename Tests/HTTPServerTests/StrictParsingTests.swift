@@ -1,13 +1,14 @@
 import Foundation
 import HTTPServer
 import TestSupport
+import TestTraits
 import Testing
 
 extension LiveTests {
     /// RFC 9112 strictness: a request head that two parsers could read two
     /// ways is refused, so nothing behind or in front of the server can be
     /// told a different story (request smuggling, header injection).
-    @Suite(.timeLimit(.minutes(10))) struct StrictParsing {
+    @Suite(.timeLimit(.suiteBound)) struct StrictParsing {
         /// Sends `bytes` on a new connection and reads one response.
         static func exchange(_ port: Int, _ bytes: String) async throws -> RawHTTPConnection.Response {
             try await blocking {

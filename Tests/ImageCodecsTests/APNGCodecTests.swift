@@ -5,7 +5,7 @@ import Testing
 
 @testable import ImageCodecs
 
-@Suite("APNG encode and decode", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite("APNG encode and decode", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct APNGCodecTests {
     /// Decoding what the encoder wrote gives back the same frames, durations and loop count.
     private func expectRoundTrip(_ animation: AnimatedImage, options: APNGEncoder.Options = .default) throws {
@@ -84,7 +84,7 @@ struct APNGCodecTests {
     }
 }
 
-@Suite("APNG compositing: dispose and blend ops", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite("APNG compositing: dispose and blend ops", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct APNGCompositingTests {
     static let red: [UInt8] = [255, 0, 0, 255]
     static let blue: [UInt8] = [0, 0, 255, 255]
@@ -180,7 +180,7 @@ struct APNGCompositingTests {
 @Suite(
     "APNG round trips on the corpus",
     .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
-    .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+    .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct APNGCorpusTests {
     @Test("three Kodak photos as frames, and the edge PNGs with alpha")
     func kodakAnimation() throws {

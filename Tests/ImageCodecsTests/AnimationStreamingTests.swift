@@ -7,7 +7,7 @@ import Testing
 /// Animations converted frame by frame (``AnimationReader`` into the APNG
 /// and WebP encoders) give the bytes the all-at-once path gives, and the
 /// limits an output or a transcode needs are checked from the headers.
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct AnimationStreamingTests {
     static let opaque = SyntheticImages.animation(width: 48, height: 32, frameCount: 5, loopCount: 3)
 

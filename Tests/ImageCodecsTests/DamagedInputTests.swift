@@ -9,7 +9,7 @@ import Testing
 @Suite(
     "Damaged PNG and GIF input",
     .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
-    .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+    .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct DamagedInputTests {
     static let files = ((try? Corpus.files(in: "edge", extensions: ["png", "gif"])) ?? [])
 

@@ -7,7 +7,7 @@ import Testing
 /// Every file in `corpus/edge`: it decodes and matches what the file really
 /// is (`webpmux -info`, the GIF's own records), or it fails with a typed error.
 @Suite(
-    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)),
+    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.suiteBound),
     .offTheGlobalExecutor)
 struct EdgeCorpusTests {
     struct Expectation: Sendable, CustomTestStringConvertible {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import ImageCodecs
 
-@Suite("GIF decoding of generated files", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite("GIF decoding of generated files", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct GIFDecoderTests {
     /// Black, white, red, green.
     static let palette: [UInt8] = [0, 0, 0, 255, 255, 255, 255, 0, 0, 0, 255, 0]
@@ -163,7 +163,7 @@ struct GIFDecoderTests {
 @Suite(
     "GIF decoding of the corpus",
     .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
-    .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+    .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct GIFCorpusTests {
     /// Frame counts, sizes, loops and declared transparency as the files hold
     /// them (checked with Pillow and by walking the blocks; loops are the

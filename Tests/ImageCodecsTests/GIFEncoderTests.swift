@@ -5,7 +5,7 @@ import Testing
 
 @testable import ImageCodecs
 
-@Suite("GIF encoding, checked by decoding with GIFDecoder", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite("GIF encoding, checked by decoding with GIFDecoder", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct GIFEncoderTests {
     /// Mean and largest absolute difference per RGB channel over the pixels
     /// that are opaque in both images.

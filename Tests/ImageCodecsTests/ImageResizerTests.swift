@@ -4,7 +4,7 @@ import TestSupport
 import TestTraits
 import Testing
 
-@Suite("Image resizing", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite("Image resizing", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct ImageResizerTests {
     @Test(
         "fitting size keeps the aspect ratio and never upscales",

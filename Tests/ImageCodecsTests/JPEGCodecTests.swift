@@ -5,7 +5,7 @@ import Testing
 
 @testable import ImageCodecs
 
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct JPEGCodecTests {
     let photo = SyntheticImages.photo(width: 320, height: 200)
 

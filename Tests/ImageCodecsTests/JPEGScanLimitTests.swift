@@ -8,7 +8,7 @@ import Testing
 /// Progressive JPEGs whose scans multiply the decoding work: the scans are
 /// counted from the segment structure and a file over
 /// ``DecodingLimits/maxScans`` is refused before decoding.
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct JPEGScanLimitTests {
     /// A progressive JPEG of `scans` scans: a real one (10 scans) whose last
     /// scan, an AC refinement of luma, is repeated before EOI, as in the CPU

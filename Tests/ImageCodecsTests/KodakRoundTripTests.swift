@@ -6,7 +6,7 @@ import Testing
 
 /// Quality and exactness on the 24 Kodak photos.
 @Suite(
-    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)),
+    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.suiteBound),
     .offTheGlobalExecutor)
 struct KodakRoundTripTests {
     static let photos = Corpus.kodakNames

@@ -5,7 +5,7 @@ import Testing
 
 @testable import ImageCodecs
 
-@Suite("PNG decode and encode on generated images", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite("PNG decode and encode on generated images", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct PNGCodecTests {
     @Test("RGBA image round-trips bit-exactly", arguments: [(1, 1), (7, 3), (64, 48), (301, 17)])
     func roundTripsWithAlpha(size: (Int, Int)) throws {
@@ -146,7 +146,7 @@ struct PNGCodecTests {
 @Suite(
     "PNG decode and encode on the corpus",
     .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
-    .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+    .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct PNGCorpusTests {
     @Test("Kodak photos: decode → encode → decode is bit-exact", arguments: Corpus.kodakNames)
     func kodakRoundTrip(name: String) throws {

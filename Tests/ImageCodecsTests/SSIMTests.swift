@@ -38,7 +38,7 @@ enum Distortion {
     }
 }
 
-@Suite("SSIM", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite("SSIM", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct SSIMTests {
     @Test("identical images score 1")
     func identical() throws {
@@ -74,7 +74,7 @@ struct SSIMTests {
 @Suite(
     "SSIM against scikit-image on Kodak",
     .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
-    .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+    .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct SSIMReferenceTests {
     /// Produced by `python3 Tests/ImageCodecsTests/Scripts/ssim_reference.py ../shared/corpus/kodak`
     /// with scikit-image 0.26.0 (SciPy 1.17.1, NumPy, Pillow 13.0.0):

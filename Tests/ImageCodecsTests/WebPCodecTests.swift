@@ -5,7 +5,7 @@ import TestTraits
 import Testing
 
 /// WebP encode/decode on generated images: runs without the corpus.
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct WebPCodecTests {
     let photo = SyntheticImages.photo(width: 97, height: 61)
     let translucent = SyntheticImages.photo(width: 64, height: 48, seed: 2, alpha: true)

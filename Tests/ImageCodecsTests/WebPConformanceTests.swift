@@ -7,7 +7,7 @@ import Testing
 /// libwebp's conformance vectors: our decoder must reproduce every one of the
 /// reference decoder's 258 output sums (PAM and PPM).
 @Suite(
-    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)),
+    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.suiteBound),
     .offTheGlobalExecutor)
 struct WebPConformanceTests {
     struct Vector: CustomTestStringConvertible, Sendable {

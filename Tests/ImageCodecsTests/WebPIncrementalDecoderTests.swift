@@ -4,7 +4,7 @@ import TestSupport
 import TestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct WebPIncrementalDecoderTests {
     @Test(arguments: [1, 7, 256, 4096])
     func chunkedDecodeEqualsWholeDecode(chunkSize: Int) throws {

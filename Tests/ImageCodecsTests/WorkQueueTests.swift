@@ -4,7 +4,7 @@ import ImageCodecs
 import TestTraits
 import Testing
 
-@Suite("WorkQueue", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite("WorkQueue", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct WorkQueueTests {
     /// Threads of Swift's global executor on Linux are Dispatch workers,
     /// named after their root queue (`com.apple.root.default-qos`, which the

@@ -11,7 +11,7 @@ import Testing
 /// Cache keys and ETags come from the parsed transformation, not its
 /// spelling; conditional requests answer 304 only for a representation that
 /// exists and a date that is not in the future.
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct ConditionalAndCanonicalTests {
     let fixture: OriginFixture
 
@@ -85,7 +85,7 @@ struct ConditionalAndCanonicalTests {
 
 /// Style suffixes are matched in time bounded by the longest style name,
 /// not the path: a path of thousands of separators costs what a short one does.
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct StyleMatchingWorkTests {
     let sheet = StyleSheet(
         separators: ["-", "_"],

@@ -7,7 +7,7 @@ import TestSupport
 import TestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct ImageOriginTests {
     let fixture: OriginFixture
 

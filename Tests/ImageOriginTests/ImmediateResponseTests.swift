@@ -8,7 +8,7 @@ import Testing
 
 /// `immediateResponse(to:)` answers everything that needs no transformation
 /// exactly as `handle(_:)` does, and leaves variants not yet made to it.
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct ImmediateResponseTests {
     let fixture: OriginFixture
 

@@ -14,7 +14,7 @@ import Testing
 /// (127.0.0.1, port 0), sent by `curl` over one connection: `/metrics`
 /// shows each cache within its share of the memory budget, keys included.
 /// The fops differ in their widths, which no canonical form can merge.
-@Suite(.enabled(if: ExternalTool.available("curl"), "needs curl"), .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.enabled(if: ExternalTool.available("curl"), "needs curl"), .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct LiveOriginMemoryFloodTests {
     /// 1 MiB: a 512 KiB variant cache, a 2 KiB fop memory.
     private static let budget = ImageOrigin.MemoryBudget(totalBytes: 1 << 20)

@@ -10,7 +10,7 @@ import Testing
 /// clients: `curl` for HTTP and `dwebp` to decode what it served.
 @Suite(
     .enabled(if: ExternalTool.available("curl", "dwebp"), "needs curl and dwebp (make deps installs them)"),
-    .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+    .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct LiveOriginTests {
     @Test func curlFetchesAVariantThatDwebpDecodesAtTheModesSize() async throws {
         let fixture = try OriginFixture()

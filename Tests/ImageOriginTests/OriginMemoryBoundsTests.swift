@@ -9,7 +9,7 @@ import Testing
 
 /// Floods of distinct long keys against the origin's stores: each stays
 /// within its bound in bytes, keys included.
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct OriginMemoryBoundsTests {
     private func padded(_ index: Int, bytes: Int) -> String {
         let suffix = String(index)

@@ -9,7 +9,7 @@ import Testing
 /// The origin's WebP variants of the Kodak photos published as JPEG q90:
 /// really smaller, and still looking the same.
 @Suite(
-    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)),
+    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.suiteBound),
     .offTheGlobalExecutor)
 struct OriginQualityTests {
     @Test func webPVariantsSaveAThirdAtMeanSSIMAbove095() async throws {

@@ -8,7 +8,7 @@ import Testing
 /// The origin on a real socket answers the malformed heads of issue 10 as
 /// the server does: `/h.jpg\0.png` is not served as `/h.jpg`, and no
 /// request hides behind a body another parser would frame differently.
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct OriginStrictParsingTests {
     @Test(arguments: [
         ("NUL in the target", "GET /photo.jpg\0.png HTTP/1.1\r\nHost: o\r\n\r\n", 400),

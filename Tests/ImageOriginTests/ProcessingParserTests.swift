@@ -4,7 +4,7 @@ import ImageOrigin
 import TestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct ProcessingParserTests {
     @Test func imageView2WithEveryParameter() throws {
         let pipeline = try ProcessingParser.parse(
@@ -71,7 +71,7 @@ struct ProcessingParserTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct ThumbnailGeometryTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var mode: Int
@@ -131,7 +131,7 @@ struct ThumbnailGeometryTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct StyleSheetTests {
     @Test func parsesAndMatchesStyleSuffixes() throws {
         let sheet = try StyleSheet(

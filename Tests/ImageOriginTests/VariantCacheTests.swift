@@ -2,7 +2,7 @@ import ImageOrigin
 import TestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor) struct VariantCacheTests {
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor) struct VariantCacheTests {
     /// What one entry with a one-byte key holding `cost` bytes is charged.
     private func charge(_ cost: Int) -> Int {
         let probe = VariantCache<String>(capacity: 1 << 20)

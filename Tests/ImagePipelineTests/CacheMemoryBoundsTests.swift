@@ -1,13 +1,14 @@
 import Foundation
 import ImageCodecs
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import ImagePipeline
 
 /// Floods of distinct long keys: every store on the pipeline's request path
 /// stays within its bound in bytes, keys included.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct CacheMemoryBoundsTests {
     private func key(_ index: Int, bytes: Int) -> String {
         let suffix = String(index)

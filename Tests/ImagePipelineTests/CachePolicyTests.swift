@@ -1,9 +1,10 @@
 import Foundation
+import TestTraits
 import Testing
 
 @testable import ImagePipeline
 
-@Suite(.timeLimit(.minutes(10))) struct CachePolicyTests {
+@Suite(.timeLimit(.suiteBound)) struct CachePolicyTests {
     let now = Date(timeIntervalSince1970: 1_700_000_000)
     let url = URL(string: "http://img.example.com/a.jpg?imageView2/2/w/750/format/webp")!
     let policy = CachePolicy()

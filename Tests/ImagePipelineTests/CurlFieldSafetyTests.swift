@@ -1,13 +1,14 @@
 import Foundation
 import ImagePipeline
 import TestSupport
+import TestTraits
 import Testing
 
 /// What libcurl writes upstream and what it relays back obey the same field
 /// grammar as the server's requests: a field that would become two lines
 /// (or none) for the other side is never written, and an upstream's
 /// response that two parsers would read two ways is refused.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct CurlFieldSafetyTests {
     static let plainAnswer = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
 

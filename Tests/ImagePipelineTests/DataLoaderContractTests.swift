@@ -2,12 +2,13 @@ import ConcurrencySupport
 import Foundation
 import ImagePipeline
 import TestSupport
+import TestTraits
 import Testing
 
 /// The ``DataLoading`` contract, against a live origin on 127.0.0.1, for
 /// every loader. One test at a time: the machine has two cores and some
 /// tests open hundreds of connections.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.serialized, .timeLimit(.suiteBound))
 struct DataLoaderContractTests {
     @Test(arguments: LoaderKind.allCases)
     func okResponseCarriesBodyHeadersAndURL(_ kind: LoaderKind) async throws {

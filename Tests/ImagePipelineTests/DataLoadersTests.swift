@@ -1,7 +1,8 @@
 import ImagePipeline
+import TestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(10))) struct DataLoadersTests {
+@Suite(.timeLimit(.suiteBound)) struct DataLoadersTests {
     @Test func platformDefaultIsCurlOnLinuxAndURLSessionElsewhere() {
         #if os(Linux)
             #expect(DataLoaders.platformDefault is CurlDataLoader)

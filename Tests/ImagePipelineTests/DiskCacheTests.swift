@@ -1,6 +1,7 @@
 import ConcurrencySupport
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import ImagePipeline
@@ -28,7 +29,7 @@ final class TestClock: Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(10))) struct DiskCacheTests {
+@Suite(.timeLimit(.suiteBound)) struct DiskCacheTests {
     let folder: TemporaryDirectory
     let clock = TestClock()
 
@@ -423,7 +424,7 @@ final class TestClock: Sendable {
 /// The crash test: a child process writing entries is killed with
 /// SIGKILL at varied moments, and the folder it leaves must reopen with no
 /// torn entry and no temporary file.
-@Suite(.timeLimit(.minutes(10))) struct DiskCacheKillTests {
+@Suite(.timeLimit(.suiteBound)) struct DiskCacheKillTests {
     /// When each run is killed, in seconds after it is started (which
     /// includes starting the process): spread so that kills land before the
     /// first store, mid-write of a large body, during eviction, and so on.
@@ -434,7 +435,7 @@ final class TestClock: Sendable {
         .enabled(
             if: ChildProcess.cacheWriterBinary != nil,
             "cache-writer is not built next to the tests (swift build --product cache-writer)"),
-        .timeLimit(.minutes(10)))
+        .timeLimit(.suiteBound))
     func killedWriterNeverLeavesATornEntry() async throws {
         let writer = try #require(ChildProcess.cacheWriterBinary)
         let folder = try TemporaryDirectory(prefix: "disk-cache-kill")

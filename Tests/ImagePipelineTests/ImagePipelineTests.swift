@@ -3,6 +3,7 @@ import Foundation
 import ImageCodecs
 import PipelineTestSupport
 import TestSupport
+import TestTraits
 import Testing
 import URLRewriting
 
@@ -11,7 +12,7 @@ import URLRewriting
 /// The pipeline against a live `ImageOrigin` on 127.0.0.1, fetched with the
 /// default loader (`CurlDataLoader` on Linux); faults are injected at the
 /// server, keyed on the variant's query or a path.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct ImagePipelineTests {
     static let variant = LiveOrigin.variantQuery
 

@@ -1,9 +1,10 @@
 import Foundation
 import ImagePipeline
+import TestTraits
 import Testing
 
 /// The in-memory bytes cache the proxy uses without `--cache-dir`.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct MemoryDataCacheTests {
     private func response(_ bytes: Int, cacheControl: String = "max-age=600") -> DataResponse {
         DataResponse(

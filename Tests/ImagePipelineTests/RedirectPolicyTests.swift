@@ -3,12 +3,13 @@ import ImageCodecs
 import ImagePipeline
 import PipelineTestSupport
 import TestSupport
+import TestTraits
 import Testing
 
 /// The pipeline follows redirects itself, hop by hop, asking its
 /// ``RedirectPolicy`` before each one: a hop the policy refuses, or one past
 /// its bound, is never fetched, and the fetch fails saying so.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct RedirectPolicyTests {
     static let variant = LiveOrigin.variantQuery
 

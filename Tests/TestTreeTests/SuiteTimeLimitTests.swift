@@ -1,9 +1,10 @@
 import Foundation
+import TestTraits
 import Testing
 
 /// The test tree keeps its own rules: every suite has a time limit, so a
 /// hang fails instead of blocking CI. Reads the sources of `Tests/`.
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct SuiteTimeLimitTests {
     /// `Tests/`, found from this file's path.
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -1,7 +1,8 @@
+import TestTraits
 import Testing
 import URLRewriting
 
-@Suite(.timeLimit(.minutes(10)))
+@Suite(.timeLimit(.suiteBound))
 struct AcceptHeaderTests {
     @Test(arguments: [
         ("image/webp,*/*", true),

@@ -1,10 +1,11 @@
 import Foundation
+import TestTraits
 import Testing
 import URLRewriting
 
 /// URLs built to fool a rewriter: foreign hosts that contain the image host,
 /// `.jpg` outside the path's last segment, and awkward but valid URL shapes.
-@Suite(.timeLimit(.minutes(10))) struct AdversarialTests {
+@Suite(.timeLimit(.suiteBound)) struct AdversarialTests {
     /// URLs that no rule for `img.example.com` may touch, whatever the dialect.
     static let foreign: [(String, RewriteReason.Kind)] = [
         ("http://img.example.com.evil.example/a.jpg", .noRuleForHost),

@@ -1,9 +1,10 @@
 import Foundation
+import TestTraits
 import Testing
 import URLRewriting
 
 /// Cache keys: the variant's normalised URL, shared by a URL and its variant.
-@Suite(.timeLimit(.minutes(10))) struct CacheKeyTests {
+@Suite(.timeLimit(.suiteBound)) struct CacheKeyTests {
     static let normalisation: [(String, String)] = [
         ("http://img.example.com/a.jpg", "http://img.example.com/a.jpg"),
         ("HTTP://IMG.Example.COM/A.jpg", "http://img.example.com/A.jpg"),

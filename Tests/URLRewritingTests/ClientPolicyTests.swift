@@ -1,9 +1,10 @@
 import Foundation
+import TestTraits
 import Testing
 import URLRewriting
 
 /// Who gets WebP, who gets a transcoded variant, who is passed through.
-@Suite(.timeLimit(.minutes(10))) struct ClientPolicyTests {
+@Suite(.timeLimit(.suiteBound)) struct ClientPolicyTests {
     static let rewriter = try! Rewriter(configuration: RewriteConfiguration(rules: [Rules.qiniu]))
     static let image = URL(string: "http://img.example.com/a.jpg")!
     static let variant = URL(string: "http://img.example.com/a.jpg?imageView2/2/w/750/format/webp/ignore-error/1")!

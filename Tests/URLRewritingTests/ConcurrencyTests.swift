@@ -1,11 +1,12 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 import URLRewriting
 
 /// One `Rewriter` shared by many tasks gives every task the same answers:
 /// it is an immutable `Sendable` value and `rewrite(_:)` is pure.
-@Suite(.timeLimit(.minutes(10))) struct ConcurrencyTests {
+@Suite(.timeLimit(.suiteBound)) struct ConcurrencyTests {
     @Test func sharedRewriterGivesTheSameResultsFromManyTasks() async throws {
         let rewriter = try Rewriter(configuration: RewriteConfiguration(rules: Rules.everyDialect))
         var generator = SeededGenerator(seed: 99)

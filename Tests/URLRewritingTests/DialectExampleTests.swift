@@ -1,10 +1,11 @@
 import Foundation
+import TestTraits
 import Testing
 import URLRewriting
 
 /// The worked examples of CDN-GRAMMARS.md, one table per dialect, plus each
 /// dialect's signed and already-WebP URLs.
-@Suite(.timeLimit(.minutes(10))) struct DialectExampleTests {
+@Suite(.timeLimit(.suiteBound)) struct DialectExampleTests {
     static let qiniuNoWidth = Rules.rule(.qiniu(QiniuOptions()), width: nil)
     static let qiniuQuality = Rules.rule(.qiniu(QiniuOptions()), quality: 75)
     static let qiniuStyles = QiniuOptions(styles: [

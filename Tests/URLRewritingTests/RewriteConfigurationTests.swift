@@ -1,10 +1,11 @@
 import Foundation
+import TestTraits
 import Testing
 import URLRewriting
 
 /// JSON configuration: decoding, validation at load time with messages that
 /// name the rule and the field, and the in-code form.
-@Suite(.timeLimit(.minutes(10))) struct RewriteConfigurationTests {
+@Suite(.timeLimit(.suiteBound)) struct RewriteConfigurationTests {
     static let example = """
         {
           "rules": [

@@ -1,9 +1,10 @@
 import Foundation
+import TestTraits
 import Testing
 import URLRewriting
 
 /// `--preset NAME --host HOST`: every dialect name but `template`.
-@Suite(.timeLimit(.minutes(10))) struct RewritePresetTests {
+@Suite(.timeLimit(.suiteBound)) struct RewritePresetTests {
     static let expectations: [(preset: String, output: String)] = [
         ("qiniu", "http://img.example.com/a.jpg?imageView2/2/w/750/format/webp/ignore-error/1"),
         ("qiniu-legacy", "http://img.example.com/a.jpg-WebPiOSW750"),

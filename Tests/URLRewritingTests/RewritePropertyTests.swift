@@ -1,12 +1,13 @@
 import Foundation
 import TestSupport
+import TestTraits
 import Testing
 
 @testable import URLRewriting
 
 /// Properties that must hold for every URL, checked over generated URLs
 /// (seeded, so every run draws the same ones).
-@Suite(.timeLimit(.minutes(10))) struct RewritePropertyTests {
+@Suite(.timeLimit(.suiteBound)) struct RewritePropertyTests {
     static let count = 600
 
     /// Dialects that move the source path inside a new path.

@@ -9,7 +9,7 @@ import Testing
 /// time) stays at a few frames whatever the frame count, and an output
 /// format that cannot hold the canvas is refused from the header.
 @Suite(
-    .timeLimit(.minutes(10)), .offTheGlobalExecutor,
+    .timeLimit(.suiteBound), .offTheGlobalExecutor,
     .enabled(if: ChildProcess.webpBridgeBinary != nil, "webp-bridge binary not found beside the tests"),
     .enabled(if: ChildProcess.timeTool != nil, "GNU time (/usr/bin/time) measures peak memory; make deps installs it"))
 struct AnimationMemoryTests {

@@ -10,7 +10,7 @@ import Testing
     .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
     .enabled(if: ChildProcess.webpBridgeBinary != nil, "webp-bridge binary not found beside the tests"),
     .enabled(if: ChildProcess.timeTool != nil, "GNU time (/usr/bin/time) measures peak memory; make deps installs it"),
-    .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+    .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct BinaryTests {
     static let refused = [
         "broken.png", "broken_data_stream.png", "decompression_bomb.gif", "decompression_bomb_extents.gif",

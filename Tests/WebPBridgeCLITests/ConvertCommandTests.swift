@@ -4,7 +4,7 @@ import TestSupport
 import TestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct ConvertCommandTests {
     let folder: TemporaryDirectory
     let photoPNG: URL
@@ -127,7 +127,7 @@ struct ConvertCommandTests {
 
 /// `convert` reproduces libwebp's reference output for every conformance vector.
 @Suite(
-    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.minutes(10)),
+    .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)), .timeLimit(.suiteBound),
     .offTheGlobalExecutor)
 struct ConvertConformanceTests {
     @Test func reproducesAll258ReferenceSums() async throws {

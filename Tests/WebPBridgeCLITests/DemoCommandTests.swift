@@ -6,7 +6,7 @@ import Testing
 
 @testable import WebPBridgeCLI
 
-@Suite("webp-bridge demo", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite("webp-bridge demo", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct DemoCommandTests {
     @Test(arguments: [
         (["demo", "--width", "0"], "option '--width' must be between 16 and 4096"),
@@ -41,7 +41,7 @@ struct DemoCommandTests {
     /// The whole chain on loopback with a small site: the origin serves the
     /// page and images, the bridge (or its stand-in) sits in front, and the
     /// client loads and measures every image.
-    @Test("servers and client on loopback: every image loads and measures", .timeLimit(.minutes(10)))
+    @Test("servers and client on loopback: every image loads and measures", .timeLimit(.suiteBound))
     func liveChain() async throws {
         let photos = try DemoPhotos.folder(count: 2, sizes: [(480, 320)])
         let site = try TemporaryDirectory(prefix: "demo-site")

@@ -6,7 +6,7 @@ import Testing
 
 @testable import WebPBridgeCLI
 
-@Suite("The demo's client and report", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite("The demo's client and report", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct DemoReportTests {
     private func result(_ path: String, original: Int, wire: Int, delivered: Int, ssim: Double?) -> DemoImageResult {
         DemoImageResult(

@@ -22,7 +22,7 @@ enum DemoPhotos {
     }
 }
 
-@Suite("The demo's sample site", .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite("The demo's sample site", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct DemoSiteTests {
     /// The quality a JPEG was written at, from the sum of its first
     /// quantisation table against libjpeg's scaled standard luminance table.
@@ -50,7 +50,7 @@ struct DemoSiteTests {
 
     @Test(
         "48 distinct articles, photos 1,000-2,000 px at q90, logos with alpha, an animated GIF",
-        .timeLimit(.minutes(10)))
+        .timeLimit(.suiteBound))
     func buildsTheFrontPage() async throws {
         let photos = try DemoPhotos.folder(count: 12, sizes: [(1280, 853), (1100, 1100), (1400, 800)])
         let site = try TemporaryDirectory(prefix: "demo-site")

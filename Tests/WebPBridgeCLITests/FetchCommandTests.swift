@@ -10,7 +10,7 @@ import Testing
 /// `fetch` against a live origin on loopback that knows the legacy app's
 /// style, as the original app's CDN did. Serialized: each run registers a
 /// pipeline for the same host, and the newest registration claims requests.
-@Suite(.serialized, .timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.serialized, .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct FetchCommandTests {
     /// Starts an origin with `photo.jpg` (opaque) and `logo.png` (alpha).
     static func withOrigin(_ body: (String, TemporaryDirectory) async throws -> Void) async throws {

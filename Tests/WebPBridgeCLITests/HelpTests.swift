@@ -4,7 +4,7 @@ import Testing
 @testable import WebPBridgeCLI
 
 /// Help text is part of the interface: tested verbatim.
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct HelpTests {
     @Test func infoHelpIsExact() async {
         let result = await CapturedIO.run(["info", "--help"])

@@ -4,7 +4,7 @@ import TestSupport
 import TestTraits
 import Testing
 
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct InfoCommandTests {
     @Test func jsonHasExactlyTheDocumentedKeys() async throws {
         let folder = try TemporaryDirectory()

@@ -10,7 +10,7 @@ import Testing
 
 /// `--memory-budget` on `proxy` and `origin`: a size with a binary suffix,
 /// split into the documented shares.
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct MemoryBudgetOptionTests {
     @Test func sizesTakeBinarySuffixes() throws {
         #expect(try MemorySize.budget("64M", option: "--memory-budget") == 64 << 20)

@@ -8,7 +8,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct OriginCommandTests {
     @Test(arguments: [
         (["origin"], "missing --root DIR"),

@@ -5,7 +5,7 @@ import Testing
 
 /// `webp-bridge proxy`: validation before anything runs, exit codes, and
 /// the real binary serving, logging and stopping on SIGTERM.
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct ProxyCommandTests {
     @Test(arguments: [
         (["proxy"], "give --upstream URL (reverse proxy) or --forward"),

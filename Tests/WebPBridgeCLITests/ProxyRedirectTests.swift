@@ -12,7 +12,7 @@ import Testing
 /// reaches only the ports `--allow-host HOST:PORT` names (or 80/443), and no
 /// redirect takes it anywhere a request could not go. Live servers on
 /// loopback; the bridge is the command's own, called without a socket.
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor)
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct ProxyRedirectTests {
     /// Counts the requests a server gets.
     final class Hits: Sendable {

@@ -7,7 +7,7 @@ import Testing
 @testable import WebPBridgeCLI
 
 /// `webp-bridge rewrite`, run in-process with captured standard streams.
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor) struct RewriteCommandTests {
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor) struct RewriteCommandTests {
     /// Standard streams captured in memory; standard input from a list of lines.
     final class CapturedIO: Sendable {
         private let state = Lock<(output: String, error: String, input: [String])>(("", "", []))

@@ -8,7 +8,7 @@ import Testing
 
 /// `--max-connections`, `--max-connections-per-client` and `--max-body-total`,
 /// which `origin` and `proxy` share.
-@Suite(.timeLimit(.minutes(10)), .offTheGlobalExecutor) struct ServerLimitOptionsTests {
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor) struct ServerLimitOptionsTests {
     @Test(arguments: [
         (["origin", "--root", "/tmp", "--max-connections", "0"], "option '--max-connections' must be between 1"),
         (["origin", "--root", "/tmp", "--max-connections-per-client", "-1"], "must be between 0"),

@@ -4,6 +4,7 @@ import ImageCodecs
 import ImagePipeline
 import PipelineTestSupport
 import TestSupport
+import TestTraits
 import Testing
 import URLRewriting
 
@@ -18,7 +19,7 @@ import URLRewriting
 /// serialized, because the newest registration claims requests. The rule is
 /// for `localhost` (the same loopback server): the `fetch` command's tests,
 /// running in parallel, register bindings for `127.0.0.1`.
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.serialized, .timeLimit(.suiteBound))
 struct WebPBridgeURLProtocolTests {
     static let webView =
         "Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"

@@ -1,4 +1,5 @@
 import ConcurrencySupport
+import Foundation
 public import Testing
 
 /// Runs each test of a suite on threads of their own rather than on Swift's
@@ -27,4 +28,14 @@ public struct OffTheGlobalExecutor: SuiteTrait, TestTrait, TestScoping {
 extension Trait where Self == OffTheGlobalExecutor {
     /// Runs each test on threads of its own (see ``OffTheGlobalExecutor``).
     public static var offTheGlobalExecutor: Self { Self() }
+}
+
+extension TimeLimitTrait.Duration {
+    /// Every suite's bound: 10 minutes, or 60 under a sanitizer
+    /// (`WEBP_BRIDGE_SANITIZER`, set by `make test-tsan` and `make
+    /// test-asan`), which runs the same work several times slower. A bound
+    /// ends a hang; it is never a timing assertion.
+    public static var suiteBound: Self {
+        .minutes(ProcessInfo.processInfo.environment["WEBP_BRIDGE_SANITIZER"] == nil ? 10 : 60)
+    }
 }
