@@ -1,3 +1,4 @@
+import ConcurrencySupport
 public import Foundation
 
 /// Runs blocking work (sockets, ``RawHTTPConnection``, child processes) on a
@@ -9,12 +10,20 @@ public import Foundation
 /// other tests keep the cores busy the queue starts no other worker, so the
 /// handler tasks of every server in the process wait: live tests then time
 /// out with "0 bytes received" although nothing is wrong with the server.
+///
+/// The result passes through a ``Lock``: ThreadSanitizer does not see the
+/// continuation's hand-off from a thread outside Dispatch as an ordering,
+/// and reported the caller's first use of an object made in `work` as a race.
 public func blocking<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result<Value, any Error> { try work() }) }
-        thread.name = "webp-bridge.test-blocking"
-        thread.start()
+    let outcome = Lock<Result<Value, any Error>?>(nil)
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        Thread {
+            let result = Result<Value, any Error> { try work() }
+            outcome.withLock { $0 = result }
+            continuation.resume()
+        }.start()
     }
+    return try outcome.withLock { $0! }.get()
 }
 
 extension ChildProcess {

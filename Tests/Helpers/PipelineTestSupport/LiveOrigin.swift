@@ -84,15 +84,17 @@ public struct LiveOrigin: Sendable {
     }
 }
 
-/// Polls `condition` every 10 ms for at most 2 minutes (generous: the whole
-/// suite runs in parallel on two cores).
+/// Polls `condition` every 10 ms for at most 2 minutes, 20 under a
+/// sanitizer (generous: the whole suite runs in parallel on two cores).
 public func waitUntil(
     _ condition: @Sendable () async -> Bool, sourceLocation: SourceLocation = #_sourceLocation
 ) async throws {
-    let deadline = ContinuousClock.now + .seconds(120)
+    // Two minutes; twenty under a sanitizer (`make test-tsan`/`test-asan`), which is several times slower.
+    let sanitized = ProcessInfo.processInfo.environment["WEBP_BRIDGE_SANITIZER"] != nil
+    let deadline = ContinuousClock.now + .seconds(sanitized ? 1_200 : 120)
     while !(await condition()) {
         guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within 2 minutes", sourceLocation: sourceLocation)
+            Issue.record("condition not met within \(sanitized ? 20 : 2) minutes", sourceLocation: sourceLocation)
             throw CancellationError()
         }
         // A poll interval: the wait ends on the condition, never on time.
