@@ -8,7 +8,13 @@ public enum HTTPFieldSyntax {
     /// `A-Z a-z 0-9 ! # $ % & ' * + - . ^ _ ` | ~`. Field names and methods
     /// must be tokens; a name with a space, a colon or a control byte is not.
     public static func isToken(_ text: some StringProtocol) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy(isTokenByte)
+        !text.isEmpty && allBytes(of: text, satisfy: isTokenByte)
+    }
+
+    /// ``isToken(_:)`` for a `String`, without generic dispatch: a server
+    /// calls it for every field of every request.
+    public static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && allBytes(of: text, satisfy: isTokenByte)
     }
 
     /// Whether `text` may be a field value (RFC 9110 §5.5): no control byte
@@ -16,13 +22,36 @@ public enum HTTPFieldSyntax {
     /// would end the field or the line early for one parser and not for
     /// another. Bytes from 0x80 up (`obs-text`) are allowed.
     public static func isValidValue(_ text: some StringProtocol) -> Bool {
-        text.utf8.allSatisfy { byte in byte == 0x09 || (byte >= 0x20 && byte != 0x7F) }
+        allBytes(of: text, satisfy: isValueByte)
+    }
+
+    /// ``isValidValue(_:)`` for a `String`, without generic dispatch.
+    public static func isValidValue(_ text: String) -> Bool {
+        allBytes(of: text, satisfy: isValueByte)
     }
 
     /// Whether `name: value` may be written as one field line.
     public static func isValidField(name: some StringProtocol, value: some StringProtocol) -> Bool {
         isToken(name) && isValidValue(value)
     }
+
+    /// Checks every UTF-8 byte of `text`: over its contiguous storage when it
+    /// has one (every native `String` and `Substring`), so a server checking
+    /// each request head does not pay a generic iterator per byte.
+    private static func allBytes(of text: some StringProtocol, satisfy predicate: (UInt8) -> Bool) -> Bool {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ bytes in bytes.allSatisfy(predicate) }) {
+            return result
+        }
+        return text.utf8.allSatisfy(predicate)
+    }
+
+    /// `allBytes(of:satisfy:)` for a `String`: its native storage directly.
+    private static func allBytes(of text: String, satisfy predicate: (UInt8) -> Bool) -> Bool {
+        text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy(predicate) }
+            ?? text.utf8.allSatisfy(predicate)
+    }
+
+    private static func isValueByte(_ byte: UInt8) -> Bool { byte == 0x09 || (byte >= 0x20 && byte != 0x7F) }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {

@@ -28,6 +28,8 @@ enum RequestHeadRules {
         guard target.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
             return Refusal(status: .badRequest, reason: "control byte or space in the request target")
         }
+        var hosts = 0
+        var framing: [HTTPHeaders.Field] = []
         for field in fields {
             guard HTTPFieldSyntax.isToken(field.name) else {
                 return Refusal(status: .badRequest, reason: "malformed header field name")
@@ -35,14 +37,20 @@ enum RequestHeadRules {
             guard HTTPFieldSyntax.isValidValue(field.value) else {
                 return Refusal(status: .badRequest, reason: "control byte in the value of \(field.name)")
             }
+            if HTTPHeaders.namesMatch(field.name, "Host") {
+                hosts += 1
+            } else if HTTPHeaders.namesMatch(field.name, "Content-Length")
+                || HTTPHeaders.namesMatch(field.name, "Transfer-Encoding")
+            {
+                framing.append(field)
+            }
         }
-        let hosts = fields.values(for: "Host").count
         guard hosts <= 1 else { return Refusal(status: .badRequest, reason: "more than one Host field") }
         guard version != "HTTP/1.1" || hosts == 1 else {
             // RFC 9112 §3.2: libmicrohttpd only enforces this in pedantic mode.
             return Refusal(status: .badRequest, reason: "HTTP/1.1 request without Host")
         }
-        return framingRefusal(fields)
+        return framing.isEmpty ? nil : framingRefusal(HTTPHeaders(framing.map { ($0.name, $0.value) }))
     }
 
     /// RFC 9112 §6.1–6.3: one way to find where the body ends, or none.
