@@ -43,6 +43,8 @@ public final class WorkerThreads: Sendable {
     /// How long a thread waits for work before it ends.
     public let idleTimeout: Duration
     private let name: String
+    /// Called on a thread as it ends, for tests to wait on.
+    private let threadEnded: (@Sendable () -> Void)?
     private let condition = NSCondition()
     // Guarded by `condition`; `Lock` is not used so that waiting and
     // signalling share one mutex.
@@ -53,11 +55,18 @@ public final class WorkerThreads: Sendable {
     ///   - name: The threads' name, as debuggers and `top -H` show it (Linux
     ///     keeps 15 bytes; best effort).
     ///   - idleTimeout: A thread with no work for this long ends.
-    public init(limit: Int, name: String, idleTimeout: Duration = .seconds(2)) {
+    public convenience init(limit: Int, name: String, idleTimeout: Duration = .seconds(2)) {
+        self.init(limit: limit, name: name, idleTimeout: idleTimeout, threadEnded: nil)
+    }
+
+    /// - Parameter threadEnded: Called on each thread as it ends, after it
+    ///   is no longer counted in ``threadCount``.
+    init(limit: Int, name: String, idleTimeout: Duration, threadEnded: (@Sendable () -> Void)?) {
         precondition(limit > 0, "WorkerThreads needs at least one thread")
         self.limit = limit
         self.name = name
         self.idleTimeout = idleTimeout
+        self.threadEnded = threadEnded
     }
 
     /// Queues `work`; a thread runs it as soon as one is free.
@@ -66,12 +75,12 @@ public final class WorkerThreads: Sendable {
         state.pending.append(work)
         // A new thread when more work waits than idle threads will take.
         let start = state.pending.count - state.head > state.idle && state.threads < limit
-        if start {
-            state.threads += 1
-        } else {
-            condition.signal()
-        }
+        if start { state.threads += 1 }
+        let wake = !start && state.idle > 0
         condition.unlock()
+        // Signalled after the unlock, so the thread it wakes does not
+        // block at once on the mutex this thread still holds.
+        if wake { condition.signal() }
         if start {
             Thread { [self] in
                 pthread_setspecific(workerKey, Unmanaged.passUnretained(self).toOpaque())
@@ -116,6 +125,7 @@ public final class WorkerThreads: Sendable {
         while let work = next() {
             work()
         }
+        threadEnded?()
     }
 
     /// The next piece of work, or `nil` when none came within the idle timeout
@@ -123,11 +133,12 @@ public final class WorkerThreads: Sendable {
     private func next() -> (@Sendable () -> Void)? {
         condition.lock()
         defer { condition.unlock() }
-        let (seconds, attoseconds) = idleTimeout.components
-        let deadline = Date(timeIntervalSinceNow: Double(seconds) + Double(attoseconds) * 1e-18)
+        var deadline: Date?  // Read from the clock only when there is no work.
         while state.head == state.pending.count {
+            let until = deadline ?? Date(timeIntervalSinceNow: Double(idleTimeout / .milliseconds(1)) / 1000)
+            deadline = until
             state.idle += 1
-            let signalled = condition.wait(until: deadline)
+            let signalled = condition.wait(until: until)
             state.idle -= 1
             if !signalled, state.head == state.pending.count {
                 state.threads -= 1

@@ -1,8 +1,9 @@
-import ConcurrencySupport
 import Foundation
 import TestSupport
 import TestTraits
 import Testing
+
+@testable import ConcurrencySupport
 
 @Suite("WorkerThreads", .timeLimit(.suiteBound))
 struct WorkerThreadsTests {
@@ -50,17 +51,17 @@ struct WorkerThreadsTests {
 
     @Test("Idle threads end, and start again for new work")
     func idleThreadsEnd() async throws {
-        let threads = WorkerThreads(limit: 2, name: "test.idle", idleTimeout: .milliseconds(20))
+        let (ended, thread) = AsyncStream.makeStream(of: Void.self)
+        let threads = WorkerThreads(
+            limit: 2, name: "test.idle", idleTimeout: .milliseconds(20), threadEnded: { thread.yield() })
         #expect(threads.threadCount == 0)
         #expect(try await threads.run { 1 } == 1)
-        // Waits for the event (the count reaching 0), bounded so a bug ends the test.
-        var waited = 0
-        while threads.threadCount > 0, waited < 1_000 {
-            try await Task.sleep(for: .milliseconds(10))
-            waited += 1
-        }
+        var endings = ended.makeAsyncIterator()
+        await endings.next()
         #expect(threads.threadCount == 0)
         #expect(try await threads.run { 2 } == 2)
+        await endings.next()
+        #expect(threads.threadCount == 0)
     }
 
     @Test("Jobs and tasks that prefer the threads run while the global executor is held")
