@@ -14,15 +14,57 @@ import Foundation
 /// For `HEAD`, and for statuses that carry no body, the body is neither
 /// copied nor opened: a response of the right length whose reader is never
 /// called gives the `Content-Length` a `GET` would have.
+///
+/// A header field libmicrohttpd refuses (a CR or LF in its value, a space,
+/// tab, CR or LF in its name, a field it manages itself) is never dropped:
+/// the whole response is replaced by a 500 naming the field, and
+/// ``refusedField`` says so for the server to count. A response that
+/// went out without one of its fields could say less than it means — no
+/// `Vary`, no `Cache-Control: private` — and be cached for the wrong
+/// clients; a 500 is not cached.
 final class MHDResponse {
     let pointer: OpaquePointer
     let status: HTTPStatus
     /// Body bytes that will go on the wire.
     let bodyBytes: UInt64
+    /// The name of the handler's field that libmicrohttpd refused, when
+    /// this is the 500 sent instead of the handler's response.
+    let refusedField: String?
 
-    /// Builds the response; a file that cannot be opened gives 404 or 500.
+    /// Builds the response; a file that cannot be opened gives 404 or 500,
+    /// a header field libmicrohttpd refuses gives 500.
     /// `nil` only when libmicrohttpd cannot allocate.
     init?(_ response: HTTPResponse, isHEAD: Bool, closeConnection: Bool) {
+        switch Self.make(response, isHEAD: isHEAD, closeConnection: closeConnection) {
+        case .built(let built):
+            (pointer, status, bodyBytes, refusedField) = (built.pointer, built.status, built.bodyBytes, nil)
+        case .refused(let name):
+            let refusal = HTTPResponse.text(
+                .internalServerError, "the response carried a header field the server cannot send: \(name)")
+            guard case .built(let built) = Self.make(refusal, isHEAD: isHEAD, closeConnection: closeConnection)
+            else { return nil }
+            (pointer, status, bodyBytes, refusedField) = (built.pointer, built.status, built.bodyBytes, name)
+        case .outOfMemory:
+            return nil
+        }
+    }
+
+    deinit { MHD_destroy_response(pointer) }
+
+    private struct Built {
+        var pointer: OpaquePointer
+        var status: HTTPStatus
+        var bodyBytes: UInt64
+    }
+
+    private enum Outcome {
+        case built(Built)
+        /// libmicrohttpd refused the field of this name; nothing is kept.
+        case refused(String)
+        case outOfMemory
+    }
+
+    private static func make(_ response: HTTPResponse, isHEAD: Bool, closeConnection: Bool) -> Outcome {
         let sendsBody = !isHEAD && response.status.allowsBody
         var status = response.status
         var headers = response.headers
@@ -52,45 +94,29 @@ final class MHDResponse {
                 created = isHEAD ? Self.bodiless(length: length, status: status) : Self.sending(message)
             }
         }
-        guard let created else { return nil }
-        pointer = created
-        self.status = status
-        bodyBytes = sendsBody ? length : 0
+        guard let created else { return .outOfMemory }
+        if closeConnection { headers.add(name: "Connection", value: "close") }
         for field in headers where !Self.managedByServer(field.name) {
-            // libmicrohttpd refuses fields with CR or LF; such a field is dropped.
-            _ = MHD_add_response_header(pointer, field.name, field.value)
-        }
-        if closeConnection { _ = MHD_add_response_header(pointer, "Connection", "close") }
-    }
-
-    deinit { MHD_destroy_response(pointer) }
-
-    /// Bodies from this size up are sent from the `Data`'s own storage
-    /// rather than copied: copying an 88 KB cached variant for every request
-    /// cost more than building the rest of the response.
-    static let sharingThreshold = 1024
-
-    /// A response whose body is `data`. Small bodies are copied (cheaper
-    /// than a box, and a small `Data` may keep its bytes inline, with no
-    /// storage of its own to point at); larger ones are sent from the
-    /// `Data`'s heap storage, which a retained ``SharedBody`` keeps alive
-    /// and unmodified until libmicrohttpd destroys the response.
-    private static func sending(_ data: Data) -> OpaquePointer? {
-        guard data.count >= sharingThreshold else {
-            return data.withUnsafeBytes {
-                MHD_create_response_from_buffer(
-                    $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+            // An empty value is valid HTTP, but libmicrohttpd refuses it:
+            // a single space is optional whitespace, which every reader
+            // strips back to the empty value.
+            let value = field.value.isEmpty ? " " : field.value
+            guard MHD_add_response_header(created, field.name, value) == .YES else {
+                MHD_destroy_response(created)
+                return .refused(field.name)
             }
         }
-        let box = Unmanaged.passRetained(SharedBody(data))
-        // A `Data` of this size holds its bytes in a heap buffer that does
-        // not move while the (immutable, retained) value lives.
-        let created = box.takeUnretainedValue().data.withUnsafeBytes {
-            MHD_create_response_from_buffer_with_free_callback_cls(
-                $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), releaseSharedBody, box.toOpaque())
+        return .built(Built(pointer: created, status: status, bodyBytes: sendsBody ? length : 0))
+    }
+
+    /// A response whose body is `data`, copied into memory libmicrohttpd
+    /// owns and frees: no pointer into the `Data` outlives the closure that
+    /// lent it.
+    private static func sending(_ data: Data) -> OpaquePointer? {
+        data.withUnsafeBytes {
+            MHD_create_response_from_buffer(
+                $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
         }
-        if created == nil { box.release() }
-        return created
     }
 
     /// A response that declares `length` bytes but never produces them
@@ -155,18 +181,6 @@ final class MHDResponse {
     }
 }
 
-/// The bytes of a response body while libmicrohttpd sends them.
-private final class SharedBody {
-    let data: Data
-    init(_ data: Data) { self.data = data }
-}
-
-/// Frees a ``SharedBody`` when libmicrohttpd destroys its response.
-private let releaseSharedBody: MHD_ContentReaderFreeCallback = { box in
-    guard let box else { return }
-    Unmanaged<SharedBody>.fromOpaque(box).release()
-}
-
 /// The reader of a bodiless response: never called, since libmicrohttpd
 /// sends no body for it; ends the connection with an error if it were.
-private let refuseToRead: MHD_ContentReaderCallback = { _, _, _, _ in -2 }
+private let refuseToRead: MHD_ContentReaderCallback = { _, _, _, _ in webpbridge_content_reader_end_with_error }
