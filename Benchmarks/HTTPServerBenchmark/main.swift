@@ -1,8 +1,9 @@
 // A throughput target for wrk, not a test:
 //   swift build -c release --product HTTPServerBenchmark
-//   .build/release/HTTPServerBenchmark [port] [threads] [immediate|async] &
+//   .build/release/HTTPServerBenchmark [port] [threads] [immediate|async] [body bytes] &
 //   wrk -t2 -c32 -d5s http://127.0.0.1:PORT/
-// The body is 12 bytes, like PLATFORM-NOTES' measurements. `immediate` (the
+// The body is 12 bytes by default, like PLATFORM-NOTES' measurements; give
+// a size (e.g. 88000, a cached variant) to measure what bodies cost. `immediate` (the
 // default) answers from the handler's immediateResponse(to:), on the server's
 // thread; `async` goes the full asynchronous path: suspend, a Swift task runs
 // the handler, resume.
@@ -14,7 +15,8 @@ var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: arguments.
 if arguments.count > 1, let threads = Int(arguments[1]) { configuration.threadPoolSize = threads }
 let immediate = arguments.count > 2 ? arguments[2] != "async" : true
 
-let body = Data("hello world\n".utf8)
+let bodySize = arguments.count > 3 ? Int(arguments[3]) : nil
+let body = bodySize.map { Data((0..<$0).map { UInt8(truncatingIfNeeded: $0) }) } ?? Data("hello world\n".utf8)
 let response = HTTPResponse.data(body, contentType: "text/plain")
 let handler = ClosureHTTPHandler(immediate: { _ in immediate ? response : nil }, { _ in response })
 let server = HTTPServer(configuration: configuration, handler: handler)

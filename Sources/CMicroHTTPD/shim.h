@@ -16,6 +16,11 @@
 typedef void *(*webpbridge_uri_logger)(void *cls, const char *uri,
                                        struct MHD_Connection *connection);
 
+/// MHD_CONTENT_READER_END_WITH_ERROR, which Swift cannot import (a macro
+/// with a cast): a content reader's answer that ends the response with an
+/// error, closing the connection.
+static const ssize_t webpbridge_content_reader_end_with_error = MHD_CONTENT_READER_END_WITH_ERROR;
+
 /// Starts a daemon bound to `address` with every callback given the same
 /// context pointer. `options` holds the integer options and must end with
 /// an MHD_OPTION_END item. Returns NULL when MHD cannot start.

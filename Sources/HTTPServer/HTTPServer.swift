@@ -42,15 +42,26 @@ public actor HTTPServer {
     /// - Parameters:
     ///   - configuration: Address, port, threads and limits.
     ///   - handler: Answers every request that passes the limits.
+    ///   - metrics: Where the server counts what it refused to send
+    ///     (``refusedResponsesFamily``); `nil` counts nowhere.
     ///   - requestLog: Called once per finished request, on a server thread;
     ///     keep it short (printing a line is fine).
     public init(
-        configuration: Configuration = Configuration(), handler: some HTTPHandler,
+        configuration: Configuration = Configuration(), handler: some HTTPHandler, metrics: MetricsRegistry? = nil,
         requestLog: (@Sendable (HTTPRequestLog) -> Void)? = nil
     ) {
         self.configuration = configuration
-        self.core = HTTPServerCore(handler: handler, configuration: configuration, requestLog: requestLog)
+        self.core = HTTPServerCore(
+            handler: handler, configuration: configuration, metrics: metrics, requestLog: requestLog)
     }
+
+    /// `webpbridge_http_refused_responses_total`: handler responses replaced
+    /// by a 500 because libmicrohttpd refused one of their header fields (a
+    /// CR or LF in a value, a space in a name). Each such 500 names the
+    /// field in its body and appears in the request log.
+    public static let refusedResponsesFamily = MetricsRegistry.Family(
+        "webpbridge_http_refused_responses_total",
+        help: "Responses replaced by a 500 because the HTTP library refused one of their header fields.")
 
     /// Creates a server that answers with a closure.
     /// - Parameters:

@@ -29,6 +29,8 @@ final class HTTPServerCore: Sendable {
     let handler: any HTTPHandler
     let configuration: HTTPServer.Configuration
     let requestLog: (@Sendable (HTTPRequestLog) -> Void)?
+    /// Where refused responses are counted, if anywhere.
+    let metrics: MetricsRegistry?
     let watchdog: ConnectionWatchdog
     let bodyBudget: BodyBudget
     /// Where the handler's tasks run (see
@@ -42,12 +44,15 @@ final class HTTPServerCore: Sendable {
     private let collectingStartupMessages = Lock<Bool>(true)
 
     init(
-        handler: any HTTPHandler, configuration: HTTPServer.Configuration,
+        handler: any HTTPHandler, configuration: HTTPServer.Configuration, metrics: MetricsRegistry?,
         requestLog: (@Sendable (HTTPRequestLog) -> Void)?
     ) {
         self.handler = handler
         self.configuration = configuration
         self.requestLog = requestLog
+        self.metrics = metrics
+        // At zero from the start, so a scrape sees the family before any refusal.
+        metrics?.increment(HTTPServer.refusedResponsesFamily, by: 0)
         let limits = configuration.limits
         bodyBudget = BodyBudget(limit: limits.maxBodyBytesInFlight)
         handlerThreads = WorkerThreads(limit: max(1, configuration.handlerThreads), name: "webp.http")
@@ -275,6 +280,7 @@ final class HTTPServerCore: Sendable {
         -> MHD_Result
     {
         guard let built else { return .NO }
+        if built.refusedField != nil { metrics?.increment(HTTPServer.refusedResponsesFamily) }
         context.status = built.status
         context.bodyBytes = built.bodyBytes
         return MHD_queue_response(connection, UInt32(built.status.code), built.pointer)

@@ -14,15 +14,57 @@ import Foundation
 /// For `HEAD`, and for statuses that carry no body, the body is neither
 /// copied nor opened: a response of the right length whose reader is never
 /// called gives the `Content-Length` a `GET` would have.
+///
+/// A header field libmicrohttpd refuses (a CR or LF in its value, a space,
+/// tab, CR or LF in its name, a field it manages itself) is never dropped:
+/// the whole response is replaced by a 500 naming the field, and
+/// ``refusedField`` says so for the server to count. A response that
+/// went out without one of its fields could say less than it means — no
+/// `Vary`, no `Cache-Control: private` — and be cached for the wrong
+/// clients; a 500 is not cached.
 final class MHDResponse {
     let pointer: OpaquePointer
     let status: HTTPStatus
     /// Body bytes that will go on the wire.
     let bodyBytes: UInt64
+    /// The name of the handler's field that libmicrohttpd refused, when
+    /// this is the 500 sent instead of the handler's response.
+    let refusedField: String?
 
-    /// Builds the response; a file that cannot be opened gives 404 or 500.
+    /// Builds the response; a file that cannot be opened gives 404 or 500,
+    /// a header field libmicrohttpd refuses gives 500.
     /// `nil` only when libmicrohttpd cannot allocate.
     init?(_ response: HTTPResponse, isHEAD: Bool, closeConnection: Bool) {
+        switch Self.make(response, isHEAD: isHEAD, closeConnection: closeConnection) {
+        case .built(let built):
+            (pointer, status, bodyBytes, refusedField) = (built.pointer, built.status, built.bodyBytes, nil)
+        case .refused(let name):
+            let refusal = HTTPResponse.text(
+                .internalServerError, "the response carried a header field the server cannot send: \(name)")
+            guard case .built(let built) = Self.make(refusal, isHEAD: isHEAD, closeConnection: closeConnection)
+            else { return nil }
+            (pointer, status, bodyBytes, refusedField) = (built.pointer, built.status, built.bodyBytes, name)
+        case .outOfMemory:
+            return nil
+        }
+    }
+
+    deinit { MHD_destroy_response(pointer) }
+
+    private struct Built {
+        var pointer: OpaquePointer
+        var status: HTTPStatus
+        var bodyBytes: UInt64
+    }
+
+    private enum Outcome {
+        case built(Built)
+        /// libmicrohttpd refused the field of this name; nothing is kept.
+        case refused(String)
+        case outOfMemory
+    }
+
+    private static func make(_ response: HTTPResponse, isHEAD: Bool, closeConnection: Bool) -> Outcome {
         let sendsBody = !isHEAD && response.status.allowsBody
         var status = response.status
         var headers = response.headers
@@ -52,29 +94,41 @@ final class MHDResponse {
                 created = isHEAD ? Self.bodiless(length: length, status: status) : Self.sending(message)
             }
         }
-        guard let created else { return nil }
-        pointer = created
-        self.status = status
-        bodyBytes = sendsBody ? length : 0
+        guard let created else { return .outOfMemory }
+        if closeConnection { headers.add(name: "Connection", value: "close") }
         for field in headers where !Self.managedByServer(field.name) {
-            // libmicrohttpd refuses fields with CR or LF; such a field is dropped.
-            _ = MHD_add_response_header(pointer, field.name, field.value)
+            // An empty value is valid HTTP, but libmicrohttpd refuses it:
+            // a single space is optional whitespace, which every reader
+            // strips back to the empty value.
+            let value = field.value.isEmpty ? " " : field.value
+            guard MHD_add_response_header(created, field.name, value) == .YES else {
+                MHD_destroy_response(created)
+                return .refused(field.name)
+            }
         }
-        if closeConnection { _ = MHD_add_response_header(pointer, "Connection", "close") }
+        return .built(Built(pointer: created, status: status, bodyBytes: sendsBody ? length : 0))
     }
 
-    deinit { MHD_destroy_response(pointer) }
-
     /// Bodies from this size up are sent from the `Data`'s own storage
-    /// rather than copied: copying an 88 KB cached variant for every request
-    /// cost more than building the rest of the response.
+    /// rather than copied. Measured on HTTPServerBenchmark with an 88 KB
+    /// body: sharing 17 µs of CPU per response, a copy per response
+    /// (`MHD_RESPMEM_MUST_COPY`) 21–25 µs, libmicrohttpd reading it in
+    /// pieces through a callback 38–52 µs; and every slow reader would hold
+    /// a copy of its own.
     static let sharingThreshold = 1024
 
-    /// A response whose body is `data`. Small bodies are copied (cheaper
-    /// than a box, and a small `Data` may keep its bytes inline, with no
-    /// storage of its own to point at); larger ones are sent from the
-    /// `Data`'s heap storage, which a retained ``SharedBody`` keeps alive
-    /// and unmodified until libmicrohttpd destroys the response.
+    /// A response whose body is `data`. Small bodies are copied into memory
+    /// libmicrohttpd owns (cheaper than a box, and a small `Data` may keep
+    /// its bytes inline). Larger ones are sent from the `Data`'s heap
+    /// storage, which a retained ``SharedBody`` keeps alive and unmodified
+    /// until libmicrohttpd frees the response.
+    ///
+    /// Known debt (issue 11): this keeps the pointer `withUnsafeBytes` lent
+    /// past its closure. It holds for Foundation's heap-backed `Data`, which
+    /// does not move while an immutable value lives, but the language does
+    /// not promise it. The fix is a body type that owns its bytes, filled
+    /// once by the caches; bridging to `NSData` copies on Linux, so it is
+    /// no way out.
     private static func sending(_ data: Data) -> OpaquePointer? {
         guard data.count >= sharingThreshold else {
             return data.withUnsafeBytes {
@@ -83,8 +137,6 @@ final class MHDResponse {
             }
         }
         let box = Unmanaged.passRetained(SharedBody(data))
-        // A `Data` of this size holds its bytes in a heap buffer that does
-        // not move while the (immutable, retained) value lives.
         let created = box.takeUnretainedValue().data.withUnsafeBytes {
             MHD_create_response_from_buffer_with_free_callback_cls(
                 $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), releaseSharedBody, box.toOpaque())
@@ -155,18 +207,17 @@ final class MHDResponse {
     }
 }
 
-/// The bytes of a response body while libmicrohttpd sends them.
+/// A response body's bytes, kept alive until libmicrohttpd frees the response.
 private final class SharedBody {
     let data: Data
     init(_ data: Data) { self.data = data }
 }
 
-/// Frees a ``SharedBody`` when libmicrohttpd destroys its response.
-private let releaseSharedBody: MHD_ContentReaderFreeCallback = { box in
-    guard let box else { return }
-    Unmanaged<SharedBody>.fromOpaque(box).release()
+private let releaseSharedBody: MHD_ContentReaderFreeCallback = { context in
+    guard let context else { return }
+    Unmanaged<SharedBody>.fromOpaque(context).release()
 }
 
 /// The reader of a bodiless response: never called, since libmicrohttpd
 /// sends no body for it; ends the connection with an error if it were.
-private let refuseToRead: MHD_ContentReaderCallback = { _, _, _, _ in -2 }
+private let refuseToRead: MHD_ContentReaderCallback = { _, _, _, _ in webpbridge_content_reader_end_with_error }

@@ -41,7 +41,9 @@ struct SocketAddress: Sendable {
 
     /// Calls `body` with a `sockaddr` pointer valid for the call only.
     func withSockAddr<Result>(_ body: (UnsafePointer<sockaddr>) throws -> Result) rethrows -> Result {
-        try withUnsafeBytes(of: storage) { try body($0.baseAddress!.assumingMemoryBound(to: sockaddr.self)) }
+        try withUnsafePointer(to: storage) { storage in
+            try storage.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0) }
+        }
     }
 
     /// The `errno` of binding a fresh TCP socket to this address, or 0 when

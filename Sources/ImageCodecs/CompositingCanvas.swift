@@ -42,10 +42,11 @@ struct CompositingCanvas {
         let rowBytes = rect.width * 4
         pixels.withUnsafeBufferPointer { canvas in
             region.withUnsafeMutableBufferPointer { out in
+                // Empty when the rect is: nothing to copy.
+                guard let out = out.baseAddress, let canvas = canvas.baseAddress else { return }
                 for row in 0..<rect.height {
                     let from = ((rect.y + row) * width + rect.x) * 4
-                    out.baseAddress!.advanced(by: row * rowBytes)
-                        .update(from: canvas.baseAddress!.advanced(by: from), count: rowBytes)
+                    out.advanced(by: row * rowBytes).update(from: canvas.advanced(by: from), count: rowBytes)
                 }
             }
         }
@@ -57,10 +58,10 @@ struct CompositingCanvas {
         let rowBytes = rect.width * 4
         let canvasWidth = width
         pixels.withUnsafeMutableBufferPointer { canvas in
+            guard let canvas = canvas.baseAddress, let source = source.baseAddress else { return }
             for row in 0..<rect.height {
                 let to = ((rect.y + row) * canvasWidth + rect.x) * 4
-                canvas.baseAddress!.advanced(by: to)
-                    .update(from: source.baseAddress!.advanced(by: row * rowBytes), count: rowBytes)
+                canvas.advanced(by: to).update(from: source.advanced(by: row * rowBytes), count: rowBytes)
             }
         }
     }
@@ -70,9 +71,10 @@ struct CompositingCanvas {
         let rowBytes = rect.width * 4
         let canvasWidth = width
         pixels.withUnsafeMutableBufferPointer { canvas in
+            guard let canvas = canvas.baseAddress else { return }
             for row in 0..<rect.height {
                 let to = ((rect.y + row) * canvasWidth + rect.x) * 4
-                canvas.baseAddress!.advanced(by: to).update(repeating: 0, count: rowBytes)
+                canvas.advanced(by: to).update(repeating: 0, count: rowBytes)
             }
         }
     }

@@ -92,9 +92,11 @@ final class GIFWriter {
         }
         var rows = indices
         try rows.withUnsafeMutableBufferPointer { buffer throws(ImageCodecError) in
+            guard let base = buffer.baseAddress else {
+                throw ImageCodecError.invalidArgument(.gif, "a GIF frame needs at least one pixel")
+            }
             for row in 0..<height {
-                try check(
-                    EGifPutLine(handle, buffer.baseAddress! + row * width, Int32(width)), "compressing image data")
+                try check(EGifPutLine(handle, base + row * width, Int32(width)), "compressing image data")
             }
         }
     }

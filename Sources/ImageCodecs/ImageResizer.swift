@@ -64,6 +64,8 @@ public struct ImageResizer: Sendable {
         image.pixels.withUnsafeBufferPointer { pixels in
             intermediate.withUnsafeMutableBufferPointer { middle in
                 sourceRow.withUnsafeMutableBufferPointer { row in
+                    // Empty only for an image without rows: nothing to filter.
+                    guard let middle = middle.baseAddress else { return }
                     for y in 0..<image.height {
                         let rowStart = y * image.width * 4
                         for x in 0..<image.width {
@@ -74,7 +76,7 @@ public struct ImageResizer: Sendable {
                                 Float(pixels[offset]) * scale, Float(pixels[offset + 1]) * scale,
                                 Float(pixels[offset + 2]) * scale, alpha)
                         }
-                        horizontal.apply(to: UnsafeBufferPointer(row), into: middle.baseAddress! + y * width)
+                        horizontal.apply(to: UnsafeBufferPointer(row), into: middle + y * width)
                     }
                 }
             }
@@ -86,11 +88,12 @@ public struct ImageResizer: Sendable {
         intermediate.withUnsafeBufferPointer { middle in
             output.withUnsafeMutableBufferPointer { out in
                 accumulator.withUnsafeMutableBufferPointer { sum in
+                    guard let middle = middle.baseAddress else { return }
                     for y in 0..<height {
                         for x in 0..<width { sum[x] = .zero }
                         let (first, weights) = vertical.contribution(y)
                         for (tap, weight) in weights.enumerated() {
-                            let source = middle.baseAddress! + (first + tap) * width
+                            let source = middle + (first + tap) * width
                             for x in 0..<width { sum[x] += source[x] * weight }
                         }
                         let rowStart = y * width * 4

@@ -59,10 +59,13 @@ public enum SSIM {
                 y.withUnsafeBufferPointer { ys in
                     products.withUnsafeMutableBufferPointer { product in
                         rows.withUnsafeMutableBufferPointer { out in
+                            // Empty only for images smaller than the window, which have no score.
+                            guard let xs = xs.baseAddress, let ys = ys.baseAddress, let aa = product.baseAddress,
+                                let out = out.baseAddress
+                            else { return }
                             for row in 0..<height {
-                                let a = xs.baseAddress! + row * width
-                                let b = ys.baseAddress! + row * width
-                                let aa = product.baseAddress!
+                                let a = xs + row * width
+                                let b = ys + row * width
                                 let bb = aa + width
                                 let ab = bb + width
                                 for column in 0..<width {
@@ -74,7 +77,7 @@ public enum SSIM {
                                 for (signal, source) in [a, b, UnsafePointer(aa), UnsafePointer(bb), UnsafePointer(ab)]
                                     .enumerated()
                                 {
-                                    let destination = out.baseAddress! + signal * plane + target
+                                    let destination = out + signal * plane + target
                                     for tap in 0..<window {
                                         let weight = k[tap]
                                         let shifted = source + tap

@@ -18,7 +18,7 @@ extension WebPDecoder {
     /// decoding pixels.
     public func animationInfo(_ data: Data) throws -> (frameCount: Int, loopCount: Int) {
         try data.withUnsafeBytes { raw in
-            var webpData = WebPData(bytes: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), size: raw.count)
+            var webpData = WebPData(bytes: try WebPStatus.bytes(of: raw), size: raw.count)
             guard let demux = WebPDemux(&webpData) else {
                 if let declaredSize = WebPStatus.declaredFileSize(raw), raw.count < declaredSize {
                     throw ImageCodecError.truncated(.webp, have: raw.count, need: declaredSize)
@@ -50,7 +50,7 @@ extension WebPDecoder {
     func forEachAnimationFrame(
         _ raw: UnsafeRawBufferPointer, _ body: (AnimatedImage.Frame) throws -> Bool
     ) throws -> (canvasWidth: Int, canvasHeight: Int, loopCount: Int) {
-        var webpData = WebPData(bytes: raw.baseAddress!.assumingMemoryBound(to: UInt8.self), size: raw.count)
+        var webpData = WebPData(bytes: try WebPStatus.bytes(of: raw), size: raw.count)
         let declaredSize = WebPStatus.declaredFileSize(raw)
 
         // Demux first: it parses the container without touching pixels.

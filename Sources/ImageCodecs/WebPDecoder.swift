@@ -70,6 +70,7 @@ public struct WebPDecoder: Sendable {
             }
             // libwebp writes every byte of the output, so the buffer is not zeroed first.
             var status = VP8_STATUS_OK
+            let input = try WebPStatus.bytes(of: raw)
             let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { output, initialized in
                 config.output.colorspace = MODE_RGBA
                 config.output.is_external_memory = 1
@@ -77,7 +78,7 @@ public struct WebPDecoder: Sendable {
                 config.output.u.RGBA.stride = Int32(width * 4)
                 config.output.u.RGBA.size = output.count
                 defer { WebPFreeDecBuffer(&config.output) }
-                status = WebPDecode(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count, &config)
+                status = WebPDecode(input, raw.count, &config)
                 // On failure the contents are never read: the status throws below.
                 initialized = output.count
             }

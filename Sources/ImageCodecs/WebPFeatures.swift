@@ -33,7 +33,7 @@ public struct WebPFeatures: Sendable, Equatable {
             throw ImageCodecError.corrupt(.webp, "missing RIFF header")
         }
         var features = WebPBitstreamFeatures()
-        let status = WebPGetFeatures(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count, &features)
+        let status = WebPGetFeatures(try WebPStatus.bytes(of: raw), raw.count, &features)
         try WebPStatus.check(
             status, operation: "reading WebP headers", byteCount: raw.count,
             declaredSize: WebPStatus.declaredFileSize(raw))

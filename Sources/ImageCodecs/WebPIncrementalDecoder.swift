@@ -131,9 +131,10 @@ public final class WebPIncrementalDecoder {
         let rowBytes = Int(width) * 4
         var pixels = [UInt8](repeating: 0, count: rowBytes * Int(height))
         pixels.withUnsafeMutableBytes { output in
+            guard let base = output.baseAddress else { return }
             for row in 0..<Int(lastRow) {
                 let source = UnsafeRawPointer(rgba + row * Int(stride))
-                (output.baseAddress! + row * rowBytes).copyMemory(from: source, byteCount: rowBytes)
+                (base + row * rowBytes).copyMemory(from: source, byteCount: rowBytes)
             }
         }
         let complete = Int(lastRow) == Int(height)

@@ -2,6 +2,13 @@ internal import CWebP
 
 /// The one place where libwebp's status codes become `ImageCodecError`s.
 enum WebPStatus {
+    /// `raw`'s first byte as libwebp takes it, valid while `raw` is. Empty
+    /// input holds no WebP, and has no address to give.
+    static func bytes(of raw: UnsafeRawBufferPointer) throws(ImageCodecError) -> UnsafePointer<UInt8> {
+        guard let base = raw.baseAddress, !raw.isEmpty else { throw .truncated(.webp, have: 0, need: nil) }
+        return base.assumingMemoryBound(to: UInt8.self)
+    }
+
     /// Throws unless `status` is `VP8_STATUS_OK`.
     ///
     /// - Parameters:

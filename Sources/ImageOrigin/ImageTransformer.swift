@@ -190,10 +190,11 @@ extension Image {
         var output = [UInt8](repeating: 0, count: cropWidth * cropHeight * 4)
         pixels.withUnsafeBytes { source in
             output.withUnsafeMutableBytes { destination in
+                // Empty only for an empty crop: nothing to copy.
+                guard let destination = destination.baseAddress, let source = source.baseAddress else { return }
                 for row in 0..<cropHeight {
                     let from = ((top + row) * width + left) * 4
-                    (destination.baseAddress! + row * cropWidth * 4)
-                        .copyMemory(from: source.baseAddress! + from, byteCount: cropWidth * 4)
+                    (destination + row * cropWidth * 4).copyMemory(from: source + from, byteCount: cropWidth * 4)
                 }
             }
         }

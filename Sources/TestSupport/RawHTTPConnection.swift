@@ -109,8 +109,9 @@ public final class RawHTTPConnection: @unchecked Sendable {
     public func write(_ bytes: Data) throws {
         var sent = 0
         while sent < bytes.count {
-            let result = bytes.withUnsafeBytes {
-                send(descriptor, $0.baseAddress! + sent, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            // The loop runs for non-empty bytes only, which have an address.
+            let result = bytes.withUnsafeBytes { raw in
+                raw.baseAddress.map { send(descriptor, $0 + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) } ?? 0
             }
             if result < 0, errno == EINTR { continue }
             guard result > 0 else { throw Failure(description: "send: \(String(cString: strerror(errno)))") }

@@ -54,8 +54,9 @@ private func writeAll(_ text: String, to descriptor: Int32) {
     var bytes = Array(text.utf8)
     var offset = 0
     bytes.withUnsafeMutableBytes { buffer in
+        guard let base = buffer.baseAddress else { return }
         while offset < buffer.count {
-            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            let written = write(descriptor, base + offset, buffer.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 return

@@ -92,7 +92,7 @@ struct OriginCommand: BridgeCommand {
         let log = RequestLogWriter(output: io.writeOutput)
         defer { log.close() }
         let server = HTTPServer(
-            configuration: serverConfiguration, handler: origin,
+            configuration: serverConfiguration, handler: origin, metrics: origin.metrics,
             requestLog: { log.append($0.description) })
         try await ServerLifecycle.run(server, io: io, name: "origin")
     }

@@ -182,7 +182,8 @@ struct ProxyCommand: BridgeCommand {
     func run(io: CommandIO) async throws {
         let bridge = try makeBridge(io: io)
         let server = HTTPServer(
-            configuration: serverConfiguration, handler: bridge, requestLog: { io.print($0.description) })
+            configuration: serverConfiguration, handler: bridge, metrics: bridge.metrics,
+            requestLog: { io.print($0.description) })
         try await ServerLifecycle.run(server, io: io, name: "proxy")
     }
 }

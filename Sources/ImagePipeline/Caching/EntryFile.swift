@@ -206,9 +206,11 @@ enum EntryFile {
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws {
+        // Empty bytes have no address, and nothing to write.
+        guard let base = bytes.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
-            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            let written = write(fd, base + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw posixError("cannot write \(path)")
@@ -218,9 +220,10 @@ enum EntryFile {
     }
 
     private static func readAll(_ fd: Int32, _ bytes: UnsafeMutableRawBufferPointer) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
         var offset = 0
         while offset < bytes.count {
-            let count = read(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            let count = read(fd, base + offset, bytes.count - offset)
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             offset += count

@@ -1,3 +1,4 @@
+internal import CCurl
 public import Foundation
 
 /// A ``DataLoading`` over libcurl: the default on Linux, where it stays flat
@@ -23,18 +24,32 @@ public import Foundation
 public final class CurlDataLoader: DataLoading {
     /// The configuration the loader was created with.
     public let configuration: Configuration
-    private let driver: CurlMultiDriver
+    /// The driver, or why libcurl could not be set up (`curl_global_init`
+    /// or `curl_multi_init` failed): then every load throws that error.
+    private let driver: Result<CurlMultiDriver, DataLoadingError>
 
     /// Creates a loader and starts its thread.
+    ///
+    /// When libcurl cannot be initialised (`curl_global_init` fails, or no
+    /// multi handle can be allocated) no thread is started, and every
+    /// ``load(_:onChunk:)`` throws that `networkFailure`, with libcurl's message.
     /// - Parameter configuration: Connect timeout, connection and handle
     ///   pool sizes, user agent.
-    public init(configuration: Configuration = Configuration()) {
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, globalInitCode: CurlGlobal.result.rawValue)
+    }
+
+    /// A loader as it is when `curl_global_init` returned `globalInitCode` (a
+    /// `CURLcode`); tests pass a failure, which cannot be provoked otherwise.
+    init(configuration: Configuration, globalInitCode: UInt32) {
         self.configuration = configuration
-        driver = CurlMultiDriver(configuration: configuration)
+        driver = Result { () throws(DataLoadingError) in
+            try CurlMultiDriver(configuration: configuration, globalInit: CURLcode(rawValue: globalInitCode))
+        }
     }
 
     deinit {
-        driver.shutdown()
+        if case .success(let driver) = driver { driver.shutdown() }
     }
 
     /// Loads `request`; see ``DataLoading/load(_:onChunk:)``.
@@ -45,15 +60,15 @@ public final class CurlDataLoader: DataLoading {
     /// - Returns: The response, with any status (a redirect is returned as it is).
     /// - Throws: ``DataLoadingError``: `timedOut`, `cannotConnect`,
     ///   `tooLarge`, `cancelled`, `unsupportedURL` or `networkFailure`, with
-    ///   libcurl's message.
+    ///   libcurl's message (also when libcurl could not be initialised).
     public func load(_ request: DataRequest, onChunk: (@Sendable (Data) -> Void)?) async throws(DataLoadingError)
         -> DataResponse
     {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw DataLoadingError(.unsupportedURL, "\(request.url.absoluteString): only http and https are fetched")
         }
+        let driver = try self.driver.get()
         let transfer = CurlTransfer(request: request, onChunk: onChunk)
-        let driver = self.driver
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in driver.submit(transfer, continuation) }
         } onCancel: {

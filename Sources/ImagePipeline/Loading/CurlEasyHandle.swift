@@ -4,7 +4,9 @@ internal import CCurl
 /// detailed messages into; frees both exactly once, in `deinit`.
 ///
 /// Confined to the curl thread of ``CurlMultiDriver``: created, configured,
-/// reset and freed there only.
+/// reset and freed there only. A driver exists only once
+/// `curl_global_init` succeeded (see ``CurlGlobal``), so no handle is made
+/// before it.
 final class CurlEasyHandle {
     /// The `CURL *`.
     let raw: UnsafeMutableRawPointer
@@ -12,7 +14,6 @@ final class CurlEasyHandle {
 
     /// Creates a handle, or returns `nil` when libcurl cannot allocate one.
     init?() {
-        CurlGlobal.initializeOnce()
         guard let raw = curl_easy_init() else { return nil }
         self.raw = raw
         errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
@@ -40,9 +41,13 @@ final class CurlEasyHandle {
 
 /// `curl_global_init`, called once per process before the first handle.
 enum CurlGlobal {
-    private static let initialized: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    /// What `curl_global_init` returned; it runs the first time this is read
+    /// (thread-safe: a static `let` is initialised once).
+    static let result: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
 
-    /// Runs `curl_global_init` the first time only (thread-safe: a global
-    /// `let` is initialised once).
-    static func initializeOnce() { _ = initialized }
+    /// Throws when `code`, a `curl_global_init` result, is a failure: libcurl
+    /// must not be used then, so no transfer may start.
+    static func check(_ code: CURLcode) throws(DataLoadingError) {
+        try CurlCode.check(code, "curl_global_init")
+    }
 }

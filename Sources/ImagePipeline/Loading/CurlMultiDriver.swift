@@ -30,10 +30,19 @@ final class CurlMultiDriver: @unchecked Sendable {
     private var idleHandles: [CurlEasyHandle] = []
 
     /// Creates the multi handle and starts its thread.
-    init(configuration: CurlDataLoader.Configuration) {
-        CurlGlobal.initializeOnce()
+    /// - Parameters:
+    ///   - configuration: Connection and handle pool sizes, timeouts.
+    ///   - globalInit: What `curl_global_init` returned (tests pass a
+    ///     failure, which cannot be provoked otherwise).
+    /// - Throws: ``DataLoadingError`` (`networkFailure`) when libcurl could
+    ///   not be initialised or cannot allocate a multi handle; no thread is
+    ///   started then.
+    init(configuration: CurlDataLoader.Configuration, globalInit: CURLcode = CurlGlobal.result)
+        throws(DataLoadingError)
+    {
+        try CurlGlobal.check(globalInit)
         guard let multi = curl_multi_init() else {
-            fatalError("curl_multi_init failed: out of memory")
+            throw DataLoadingError(.networkFailure, "curl_multi_init failed: out of memory")
         }
         self.multi = multi
         self.configuration = configuration
@@ -89,9 +98,17 @@ final class CurlMultiDriver: @unchecked Sendable {
                 failAll(error)
             }
             collectFinished()
-            // Sleeps until a socket is ready, curl's next timeout, or a
-            // wakeup from submit/cancel/shutdown; at most a second.
-            _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+            do {
+                // Sleeps until a socket is ready, curl's next timeout, or a
+                // wakeup from submit/cancel/shutdown; at most a second.
+                try CurlCode.check(curl_multi_poll(multi, nil, 0, 1000, nil), "curl_multi_poll")
+            } catch {
+                // Without a working poll nothing tells the transfers apart
+                // from hung ones: each fails now with libcurl's reason, and
+                // the thread pauses so a lasting failure does not spin a core.
+                failAll(error)
+                Thread.sleep(forTimeInterval: Self.pauseAfterFailedPoll)
+            }
         }
         idleHandles.removeAll()
         curl_multi_cleanup(multi)
@@ -117,14 +134,18 @@ final class CurlMultiDriver: @unchecked Sendable {
         }
     }
 
+    /// How long the thread pauses after `curl_multi_poll` failed.
+    private static let pauseAfterFailedPoll: TimeInterval = 0.05
+
     private func stop(_ transfer: CurlTransfer) {
         guard let easy = transfer.easy, active[easy.raw] === transfer else {
             // Not added yet (start sees the flag) or already finished.
             return
         }
         active[easy.raw] = nil
-        curl_multi_remove_handle(multi, easy.raw)
-        recycle(transfer.finish(.failure(CurlTransfer.cancellation(transfer.label))))
+        let detached = detach(easy.raw, transfer.label)
+        let handle = transfer.finish(.failure(CurlTransfer.cancellation(transfer.label)))
+        if detached == nil { recycle(handle) }
     }
 
     private func collectFinished() {
@@ -132,18 +153,36 @@ final class CurlMultiDriver: @unchecked Sendable {
         while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle else { continue }
             let code = webpbridge_curl_msg_result(message)
-            curl_multi_remove_handle(multi, raw)
+            let refusal = detach(raw, active[raw]?.label ?? "a finished transfer")
             guard let transfer = active.removeValue(forKey: raw) else { continue }
-            recycle(transfer.complete(code))
+            if let refusal {
+                transfer.finish(.failure(refusal))
+            } else {
+                recycle(transfer.complete(code))
+            }
         }
     }
 
     private func failAll(_ error: DataLoadingError) {
         for (raw, transfer) in active {
-            curl_multi_remove_handle(multi, raw)
-            recycle(transfer.finish(.failure(error)))
+            let detached = detach(raw, transfer.label)
+            let handle = transfer.finish(.failure(error))
+            if detached == nil { recycle(handle) }
         }
         active.removeAll()
+    }
+
+    /// Takes an easy handle out of the multi handle. Returns libcurl's
+    /// refusal as an error, or `nil` when it is out. A handle libcurl would
+    /// not take out is never pooled: it is freed with its transfer, and
+    /// `curl_easy_cleanup` detaches it from the multi handle first.
+    private func detach(_ raw: UnsafeMutableRawPointer, _ label: String) -> DataLoadingError? {
+        do {
+            try CurlCode.check(curl_multi_remove_handle(multi, raw), "\(label): curl_multi_remove_handle")
+            return nil
+        } catch {
+            return error
+        }
     }
 
     /// Keeps a finished transfer's handle for the next one, up to the pool

@@ -143,8 +143,21 @@ final class CurlTransfer: @unchecked Sendable {
         } else if let easy {
             var status = 0
             var effective: UnsafePointer<CChar>?
-            _ = webpbridge_curl_easy_getinfo_long(easy.raw, CURLINFO_RESPONSE_CODE, &status)
-            _ = webpbridge_curl_easy_getinfo_string(easy.raw, CURLINFO_EFFECTIVE_URL, &effective)
+            do {
+                try CurlCode.check(
+                    webpbridge_curl_easy_getinfo_long(easy.raw, CURLINFO_RESPONSE_CODE, &status),
+                    "\(label): CURLINFO_RESPONSE_CODE")
+                try CurlCode.check(
+                    webpbridge_curl_easy_getinfo_string(easy.raw, CURLINFO_EFFECTIVE_URL, &effective),
+                    "\(label): CURLINFO_EFFECTIVE_URL")
+            } catch {
+                return finish(.failure(error))
+            }
+            // libcurl itself refuses a status line below 100; a status it
+            // could not read is a failed transfer, never a response.
+            guard (100...999).contains(status) else {
+                return finish(.failure(DataLoadingError(.networkFailure, "\(label): no HTTP status (got \(status))")))
+            }
             let url = effective.flatMap { URL(string: String(cString: $0)) } ?? request.url
             return finish(.success(DataResponse(url: url, statusCode: status, headers: fieldReader.fields, body: body)))
         } else {

@@ -70,6 +70,8 @@ struct ArticlePhotoPlan: Sendable, Equatable {
         let rowBytes = crop.width * 4
         source.pixels.withUnsafeBufferPointer { from in
             pixels.withUnsafeMutableBufferPointer { to in
+                // Empty only for an empty crop: nothing to copy.
+                guard let fromBase = from.baseAddress, let toBase = to.baseAddress else { return }
                 for row in 0..<crop.height {
                     let start = ((crop.y + row) * source.width + crop.x) * 4
                     let destination = row * rowBytes
@@ -83,8 +85,8 @@ struct ArticlePhotoPlan: Sendable, Equatable {
                             to[target + 3] = from[source + 3]
                         }
                     } else {
-                        UnsafeMutableRawPointer(to.baseAddress! + destination)
-                            .copyMemory(from: from.baseAddress! + start, byteCount: rowBytes)
+                        UnsafeMutableRawPointer(toBase + destination)
+                            .copyMemory(from: fromBase + start, byteCount: rowBytes)
                     }
                 }
             }

@@ -1,3 +1,4 @@
+import BridgeProxy
 import Foundation
 import HTTPServer
 
@@ -59,8 +60,9 @@ struct DemoServers: Sendable {
         let silent = CommandIO(
             writeOutput: { _ in }, writeError: { text in log?(text) }, readLine: { nil }, isTerminal: false,
             inputIsTerminal: true)
+        let bridge = try command.makeBridge(io: silent)
         let server = HTTPServer(
-            configuration: command.serverConfiguration, handler: try command.makeBridge(io: silent),
+            configuration: command.serverConfiguration, handler: bridge, metrics: bridge.metrics,
             requestLog: prefixed(log, name))
         do {
             return (server, URL(string: try await server.start().url)!)

@@ -1,0 +1,86 @@
+import ConcurrencySupport
+import Foundation
+import HTTPServer
+import TestSupport
+import Testing
+
+extension LiveTests {
+    /// Every header field a handler gives is sent, or the response is not:
+    /// a field libmicrohttpd refuses turns the answer into a counted 500,
+    /// never into the same answer without that field.
+    @Suite struct ResponseFields {
+        /// Sends one GET over a raw connection, so the response is read as
+        /// it is on the wire.
+        static func get(_ handler: some HTTPHandler, metrics: MetricsRegistry, head: Bool = false) async throws
+            -> RawHTTPConnection.Response
+        {
+            var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
+            configuration.shutdownGracePeriod = .milliseconds(100)
+            let server = HTTPServer(configuration: configuration, handler: handler, metrics: metrics)
+            let endpoint = try await server.start()
+            do {
+                let response = try await blocking {
+                    let connection = try RawHTTPConnection(port: endpoint.port)
+                    try connection.write("\(head ? "HEAD" : "GET") /x HTTP/1.1\r\nHost: t\r\n\r\n")
+                    return try connection.readResponse(head: head)
+                }
+                await server.shutdown()
+                return response
+            } catch {
+                await server.shutdown()
+                throw error
+            }
+        }
+
+        @Test(arguments: [
+            ("X-Split", "a\r\nInjected: 1"), ("X-Split", "a\nInjected: 1"), ("X-Split", "a\rInjected: 1"),
+            ("X Space", "1"), ("X-Tab\t", "1"),
+        ])
+        func refusedFieldGives500AndIsCounted(name: String, value: String) async throws {
+            let metrics = MetricsRegistry()
+            let handler = ClosureHTTPHandler { _ in
+                .text(.ok, "fine", headers: ["Cache-Control": "private", name: value])
+            }
+            #expect(metrics.value(HTTPServer.refusedResponsesFamily) == 0)
+            let response = try await Self.get(handler, metrics: metrics)
+            #expect(response.status == 500)
+            #expect(response.header("Injected") == nil)
+            #expect(String(decoding: response.body, as: UTF8.self).contains(name), "\(response.body)")
+            #expect(metrics.value(HTTPServer.refusedResponsesFamily) == 1)
+            #expect(metrics.render().contains("webpbridge_http_refused_responses_total 1"))
+        }
+
+        @Test func refusedFieldGives500ForHEADToo() async throws {
+            let metrics = MetricsRegistry()
+            let handler = ClosureHTTPHandler { _ in .text(.ok, "fine", headers: ["X-Split": "a\r\nInjected: 1"]) }
+            let response = try await Self.get(handler, metrics: metrics, head: true)
+            #expect(response.status == 500)
+            #expect(metrics.value(HTTPServer.refusedResponsesFamily) == 1)
+        }
+
+        /// An empty field value is valid HTTP, which libmicrohttpd refuses
+        /// as given: it is sent as optional whitespace, still the empty value.
+        @Test func emptyValueIsSentEmpty() async throws {
+            let metrics = MetricsRegistry()
+            let handler = ClosureHTTPHandler { _ in .text(.ok, "fine", headers: ["X-Empty": "", "X-Full": "1"]) }
+            let response = try await Self.get(handler, metrics: metrics)
+            #expect(response.status == 200)
+            #expect(response.header("X-Empty") == "")
+            #expect(response.header("X-Full") == "1")
+            #expect(metrics.value(HTTPServer.refusedResponsesFamily) == 0)
+        }
+
+        @Test func acceptedFieldsAreSentAndNothingIsCounted() async throws {
+            let metrics = MetricsRegistry()
+            let handler = ClosureHTTPHandler { _ in
+                .text(.ok, "fine", headers: ["Vary": "Accept", "Cache-Control": "private", "X-Tab": "a\tb"])
+            }
+            let response = try await Self.get(handler, metrics: metrics)
+            #expect(response.status == 200)
+            #expect(response.header("Vary") == "Accept")
+            #expect(response.header("Cache-Control") == "private")
+            #expect(response.header("X-Tab") == "a\tb")
+            #expect(metrics.render().contains("webpbridge_http_refused_responses_total 0"))
+        }
+    }
+}
