@@ -25,7 +25,7 @@ public struct ImageDecoder: Sendable {
             return try WebPDecoder(limits: limits).decodeAny(data)
         case .jpeg:
             return .still(
-                try JPEGDecoder(limits: limits).decode(data, options: .init(applyOrientation: appliesOrientation)))
+                try JPEGDecoder(limits: limits).decode(data, options: .init(appliesOrientation: appliesOrientation)))
         case .png:
             return .still(try PNGDecoder(limits: limits).decode(data))
         case .apng:
@@ -53,7 +53,7 @@ public struct ImageDecoder: Sendable {
             return try WebPDecoder(limits: limits).decode(data, fittingWidth: maxWidth, height: maxHeight)
         case .jpeg:
             let options = JPEGDecoder.Options(
-                fitting: unbounded ? nil : (maxWidth, maxHeight), applyOrientation: appliesOrientation)
+                fitting: unbounded ? nil : (maxWidth, maxHeight), appliesOrientation: appliesOrientation)
             return try JPEGDecoder(limits: limits).decode(data, options: options)
         default:
             // An animation's first frame is decoded alone, never the frames after it.

@@ -3,14 +3,14 @@ public import Foundation
 
 /// Decodes JPEG with TurboJPEG: grey, RGB and CMYK sources to RGBA, with DCT
 /// scaling when a smaller size is asked for and the EXIF orientation read
-/// (and applied on request).
+/// and applied (unless asked not to, as ``ImageDecoder`` can be).
 public struct JPEGDecoder: Sendable {
     /// What the headers say.
     public struct Header: Sendable, Equatable {
         public var width: Int
         public var height: Int
-        /// `gray`, `rgb`, `ycbcr`, `cmyk` or `ycck`.
-        public var colorSpace: String
+        /// The colour space the scan is coded in.
+        public var colorSpace: JPEGColorSpace
         /// The EXIF orientation (1–8), 1 when absent.
         public var orientation: ImageOrientation
     }
@@ -21,16 +21,18 @@ public struct JPEGDecoder: Sendable {
         /// whose output still covers this box, and the result is then resized
         /// exactly to fit inside it. `nil` decodes at full size.
         public var fitting: (width: Int?, height: Int?)?
-        /// Rotate/flip the pixels so the image is upright per its EXIF orientation.
-        public var applyOrientation: Bool
+        /// Rotate/flip the pixels so the image is upright per its EXIF
+        /// orientation (default `true`, the same name and default as
+        /// ``ImageDecoder/appliesOrientation``).
+        public var appliesOrientation: Bool
 
-        public init(fitting: (width: Int?, height: Int?)? = nil, applyOrientation: Bool = false) {
+        public init(fitting: (width: Int?, height: Int?)? = nil, appliesOrientation: Bool = true) {
             self.fitting = fitting
-            self.applyOrientation = applyOrientation
+            self.appliesOrientation = appliesOrientation
         }
 
         public static func == (lhs: Options, rhs: Options) -> Bool {
-            lhs.applyOrientation == rhs.applyOrientation && lhs.fitting?.width == rhs.fitting?.width
+            lhs.appliesOrientation == rhs.appliesOrientation && lhs.fitting?.width == rhs.fitting?.width
                 && lhs.fitting?.height == rhs.fitting?.height
         }
     }
@@ -70,16 +72,16 @@ public struct JPEGDecoder: Sendable {
             }
             throw ImageCodecError.corrupt(.jpeg, "reading the header: \(handle.lastMessage)")
         }
-        let name =
+        let space: JPEGColorSpace =
             switch TJCS(rawValue: UInt32(colorSpace)) {
-            case TJCS_GRAY: "gray"
-            case TJCS_RGB: "rgb"
-            case TJCS_CMYK: "cmyk"
-            case TJCS_YCCK: "ycck"
-            default: "ycbcr"
+            case TJCS_GRAY: .gray
+            case TJCS_RGB: .rgb
+            case TJCS_CMYK: .cmyk
+            case TJCS_YCCK: .ycck
+            default: .ycbcr
             }
         return Header(
-            width: Int(width), height: Int(height), colorSpace: name,
+            width: Int(width), height: Int(height), colorSpace: space,
             orientation: ImageOrientation(exifIn: raw))
     }
 
@@ -98,7 +100,7 @@ public struct JPEGDecoder: Sendable {
             var factor = tjscalingfactor(num: 1, denom: 1)
             if let fitting = options.fitting {
                 // The box applies to the upright image.
-                let swapped = options.applyOrientation && header.orientation.swapsDimensions
+                let swapped = options.appliesOrientation && header.orientation.swapsDimensions
                 let box = swapped ? (fitting.height, fitting.width) : (fitting.width, fitting.height)
                 let size = ImageResizer.fittingSize(
                     width: header.width, height: header.height, maxWidth: box.0, maxHeight: box.1)
@@ -107,7 +109,7 @@ public struct JPEGDecoder: Sendable {
             }
             let width = Int(webpbridge_tj_scaled(Int32(header.width), factor))
             let height = Int(webpbridge_tj_scaled(Int32(header.height), factor))
-            let isCMYK = header.colorSpace == "cmyk" || header.colorSpace == "ycck"
+            let isCMYK = header.colorSpace == .cmyk || header.colorSpace == .ycck
             var pixels = [UInt8](repeating: 255, count: width * height * 4)
             let result = pixels.withUnsafeMutableBufferPointer { output in
                 tjDecompress2(
@@ -121,7 +123,7 @@ public struct JPEGDecoder: Sendable {
             if let target, target.width != width || target.height != height {
                 image = try ImageResizer().resize(image, width: target.width, height: target.height)
             }
-            if options.applyOrientation {
+            if options.appliesOrientation {
                 image = image.applying(header.orientation)
             }
             return image
@@ -163,4 +165,9 @@ public struct JPEGDecoder: Sendable {
             }
         }
     }
+}
+
+/// The colour space a JPEG's scan is coded in, as TurboJPEG reports it.
+public enum JPEGColorSpace: String, Sendable, Equatable {
+    case gray, rgb, ycbcr, cmyk, ycck
 }

@@ -94,11 +94,6 @@ final class CompiledRule: Sendable {
         schemes.contains(scheme)
     }
 
-    /// Whether `host` (lower-cased, no trailing dot) is one of the rule's hosts.
-    func matchesHost(_ host: String) -> Bool {
-        exactHosts.contains(host) || matchesWildcard(host)
-    }
-
     /// Whether `host` (lower-cased, no trailing dot) matches one of the rule's `*.` patterns.
     func matchesWildcard(_ host: String) -> Bool {
         for suffix in wildcardSuffixes where host.utf8.count > suffix.utf8.count && host.hasSuffix(suffix) {
