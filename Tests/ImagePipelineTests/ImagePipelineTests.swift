@@ -171,7 +171,7 @@ struct ImagePipelineTests {
             let pipeline = try origin.pipeline()
             origin.upstream.inject(.hold, whereTargetContains: "photo.jpg")
             let first = Task { try await pipeline.image(for: origin.photo) }
-            try await waitUntil { origin.upstream.heldCount == 1 }
+            await origin.upstream.waitUntilHeld(1)
             let second = Task { try await pipeline.image(for: origin.photo) }
             // The second caller has joined the first's run before the first leaves.
             let key = pipeline.cacheKey(for: origin.photo)
@@ -190,7 +190,7 @@ struct ImagePipelineTests {
             let pipeline = try origin.pipeline()
             origin.upstream.inject(.hold, whereTargetContains: "photo.jpg")
             let task = Task { try await pipeline.data(for: origin.photo) }
-            try await waitUntil { origin.upstream.heldCount == 1 }
+            await origin.upstream.waitUntilHeld(1)
             #expect(pipeline.activeFetchCount == 1)
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }

@@ -145,7 +145,7 @@ struct WebPBridgeURLProtocolTests {
             bridge.origin.upstream.inject(.hold, whereTargetContains: "photo.jpg")
             let task = bridge.session.dataTask(with: request(bridge.url("/photo.jpg")))
             task.resume()
-            try await waitUntil { bridge.origin.upstream.heldCount == 1 }
+            await bridge.origin.upstream.waitUntilHeld(1)
             task.cancel()
             try await waitUntil { events.completion != nil }
             #expect(events.completion == .cancelled)

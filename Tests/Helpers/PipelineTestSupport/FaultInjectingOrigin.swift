@@ -37,8 +37,12 @@ public final class FaultInjectingOrigin: HTTPHandler {
     private struct State {
         public var targets: [String] = []
         var faults: [(fragment: String, fault: Fault)] = []
-        var held = 0
         var released = false
+        /// Held requests, resumed by ``release()`` or their cancellation.
+        var holding: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var lastHold: UInt64 = 0
+        /// Callers of ``waitUntilHeld(_:)`` and the count each waits for.
+        var heldWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     public let origin: ImageOrigin
@@ -68,10 +72,53 @@ public final class FaultInjectingOrigin: HTTPHandler {
     }
 
     /// Requests now held by a ``Fault/hold``.
-    public var heldCount: Int { state.withLock { $0.held } }
+    public var heldCount: Int { state.withLock { $0.holding.count } }
+
+    /// Returns once at least `count` requests are held (the event, not a poll).
+    public func waitUntilHeld(_ count: Int) async {
+        await withCheckedContinuation { continuation in
+            let reached = state.withLock { state in
+                guard state.holding.count < count else { return true }
+                state.heldWaiters.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
+    }
 
     /// Lets every held request, and every later one, through to the origin.
-    public func release() { state.withLock { $0.released = true } }
+    public func release() {
+        let held = state.withLock { state in
+            state.released = true
+            defer { state.holding = [:] }
+            return Array(state.holding.values)
+        }
+        for continuation in held { continuation.resume() }
+    }
+
+    /// Holds the calling handler until ``release()``, or until the server
+    /// cancels it because its client hung up.
+    private func hold() async {
+        let id = state.withLock { state in
+            state.lastHold += 1
+            return state.lastHold
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>]? in
+                    guard !state.released, !Task.isCancelled else { return nil }
+                    state.holding[id] = continuation
+                    let count = state.holding.count
+                    defer { state.heldWaiters.removeAll { $0.count <= count } }
+                    return state.heldWaiters.filter { $0.count <= count }.map(\.continuation)
+                }
+                guard let waiters else { return continuation.resume() }
+                for waiter in waiters { waiter.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.holding.removeValue(forKey: id) }?.resume()
+        }
+    }
 
     private func fault(for request: HTTPRequest) -> Fault? {
         state.withLock { state in state.faults.first { request.target.contains($0.fragment) }?.fault }
@@ -105,14 +152,7 @@ public final class FaultInjectingOrigin: HTTPHandler {
             return HTTPResponse(
                 status: response.status, headers: response.headers, body: .data(body.prefix(body.count / 2)))
         case .hold:
-            state.withLock { $0.held += 1 }
-            // Until released, or until the server cancels the handler because
-            // its client hung up (a cancelled sleep returns at once: check).
-            while !state.withLock({ $0.released }), !Task.isCancelled {
-                // A poll interval: the hold ends on release or cancellation, never on time.
-                try? await Task.sleep(for: .milliseconds(10))
-            }
-            state.withLock { $0.held -= 1 }
+            await hold()
             return await origin.handle(request)
         case .redirect(let location):
             return HTTPResponse(status: .found, headers: ["Location": location])
