@@ -45,12 +45,6 @@ public enum HTTPFieldSyntax {
         return text.utf8.allSatisfy(predicate)
     }
 
-    /// `allBytes(of:satisfy:)` for a `String`: its native storage directly.
-    private static func allBytes(of text: String, satisfy predicate: (UInt8) -> Bool) -> Bool {
-        text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy(predicate) }
-            ?? text.utf8.allSatisfy(predicate)
-    }
-
     private static func isValueByte(_ byte: UInt8) -> Bool { byte == 0x09 || (byte >= 0x20 && byte != 0x7F) }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {

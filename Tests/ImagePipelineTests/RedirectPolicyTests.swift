@@ -48,9 +48,9 @@ struct RedirectPolicyTests {
     @Test func hopsAreBoundedByThePolicy() async throws {
         try await LiveOrigin.with { origin in
             // The 4 requests of a chain share one deadline. Under TSan, on two
-            // busy cores, the variant's chain once took over the default 60 s:
-            // it timed out after 1 request and the count was 1 + 4. The suite's
-            // time limit, not this deadline, bounds a hang here.
+            // busy cores, the count was twice 5 (1 + 4), which a variant chain
+            // timing out after 1 request would give. The suite's time limit,
+            // not this deadline, bounds a hang here.
             let pipeline = try origin.pipeline(
                 timeout: .seconds(30 * 60), redirectPolicy: RedirectPolicy(name: "any", maxHops: 3) { _ in true })
             origin.upstream.inject(.redirect(to: "/loop.jpg"), whereTargetContains: "/loop.jpg")
