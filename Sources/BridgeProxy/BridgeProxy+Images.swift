@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import HTTPServer
 import ImageCodecs
 import ImagePipeline
@@ -53,7 +54,7 @@ extension BridgeProxy {
     ) -> (Reply, ImageDataResponse)? {
         guard decision.servesWebP,
             let image = configuration.pipeline.cachedData(
-                for: url, ifUsable: { !CacheDirectives.containsNoTransform($0.headers["cache-control"]) })
+                for: url, ifUsable: { !CacheControl.containsNoTransform($0.headers["cache-control"]) })
         else { return nil }
         recordImageSource(image.source)
         if image.isFallback { recordOriginalBytes(image.data.count) }
@@ -74,7 +75,7 @@ extension BridgeProxy {
             await passThrough(
                 request, url: url, vary: varyFields, countsOriginal: true, refusesWebP: !decision.servesWebP)
         }
-        if CacheDirectives.containsNoTransform(image.headers["cache-control"]) {
+        if CacheControl.containsNoTransform(image.headers["cache-control"]) {
             // The upstream forbids transforming this image: hand over the original untouched.
             return await original()
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 public import HTTPServer
 public import ImageCodecs
 import ImagePipeline
@@ -181,7 +182,7 @@ public final class BridgeProxy: HTTPHandler {
             // Other clients get a transformed body for this URL, so caches must key on the client too.
             return .passThrough(url, vary: varyFields)
         }
-        if CacheDirectives.containsNoTransform(request.headers.values(for: "Cache-Control")) {
+        if CacheControl.containsNoTransform(request.headers.values(for: "Cache-Control")) {
             return .passThrough(url, vary: varyFields)
         }
         return .image(url, decision)
