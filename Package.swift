@@ -52,11 +52,14 @@ let package = Package(
             name: "ImageCodecs",
             dependencies: ["ConcurrencySupport", "CWebP", "CTurboJPEG", "CSPNG", "CGIF"],
             swiftSettings: swiftSettings),
-        .target(
-            name: "URLRewriting",
-            swiftSettings: swiftSettings),
+        // HTTP semantics (Cache-Control, Accept, ETag, Via, Vary, hop-by-hop fields, dates):
+        // Foundation only, so an app on an Apple platform builds it alone.
         .target(
             name: "HTTPFields",
+            swiftSettings: swiftSettings),
+        .target(
+            name: "URLRewriting",
+            dependencies: ["HTTPFields"],
             swiftSettings: swiftSettings),
         // The cost-bounded LRU behind the pipeline's and the origin's memory caches.
         .target(
@@ -78,7 +81,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "WebPURLProtocol",
-            dependencies: ["ConcurrencySupport", "ImagePipeline", "URLRewriting", "ImageCodecs"],
+            dependencies: ["ConcurrencySupport", "HTTPFields", "ImagePipeline", "URLRewriting", "ImageCodecs"],
             swiftSettings: swiftSettings),
         .target(
             name: "BridgeProxy",
@@ -234,8 +237,8 @@ let package = Package(
         .testTarget(
             name: "BridgeProxyTests",
             dependencies: ["TestTraits", 
-                "ConcurrencySupport", "BridgeProxy", "HTTPServer", "ImagePipeline", "ImageOrigin", "URLRewriting",
-                "ImageCodecs", "TestSupport",
+                "ConcurrencySupport", "BridgeProxy", "HTTPServer", "HTTPFields", "ImagePipeline", "ImageOrigin",
+                "URLRewriting", "ImageCodecs", "TestSupport",
             ],
             swiftSettings: swiftSettings),
         // The test tree's own rules (every suite has a time limit), read from Tests/.

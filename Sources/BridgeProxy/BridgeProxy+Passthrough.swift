@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import HTTPServer
 import ImagePipeline
 import URLRewriting
@@ -50,7 +51,7 @@ extension BridgeProxy {
         if let redirects, let location = headers["Location"] {
             headers["Location"] = redirects.rewrite(location, bridgeHost: request.headers["Host"])
         }
-        if let vary { headers["Vary"] = Self.merging(vary, into: headers["Vary"]) }
+        if let vary { headers["Vary"] = VaryHeader.merging(vary, into: headers["Vary"]) }
 
         let body: HTTPResponse.Body
         if request.method == .head {
@@ -67,18 +68,5 @@ extension BridgeProxy {
         return Reply(
             response: HTTPResponse(status: HTTPStatus(code: loaded.statusCode), headers: headers, body: body),
             outcome: .passthrough, upstreamBytes: loaded.body.count)
-    }
-
-    /// `existing` `Vary` with `fields` added (case-insensitively unique);
-    /// `*` stays `*`.
-    static func merging(_ fields: String, into existing: String?) -> String {
-        guard let existing, !existing.trimmingCharacters(in: .whitespaces).isEmpty else { return fields }
-        var names = existing.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        if names.contains("*") { return "*" }
-        for field in fields.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
-        where !names.contains(where: { $0.caseInsensitiveCompare(field) == .orderedSame }) {
-            names.append(field)
-        }
-        return names.joined(separator: ", ")
     }
 }

@@ -1,3 +1,4 @@
+import HTTPFields
 import ImageCodecs
 public import ImagePipeline
 import URLRewriting
@@ -80,7 +81,8 @@ extension WebPBridgeURLProtocol {
         var headers: [String: String] = [
             "Content-Type": contentType,
             "Content-Length": String(body.count),
-            "Vary": binding.policy.webPSupport == .legacyAppleWebKit ? "Accept, User-Agent" : "Accept",
+            "Vary": VaryHeader.value(
+                listing: binding.policy.webPSupport == .legacyAppleWebKit ? ["Accept", "User-Agent"] : ["Accept"]),
             DiagnosticHeader.fetchedURL: result.fetchedURL.absoluteString,
             DiagnosticHeader.source: result.source.rawValue,
             DiagnosticHeader.wireBytes: String(result.networkBytes),

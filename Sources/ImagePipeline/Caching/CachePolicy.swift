@@ -61,7 +61,7 @@ public struct CachePolicy: Sendable, Equatable {
         }
         let cacheControl = CacheControl(response.header("cache-control"))
         if cacheControl.noStore { return .doNotStore(reason: "Cache-Control: no-store") }
-        if let vary = response.header("vary"), vary.split(separator: ",").contains(where: { $0.contains("*") }) {
+        if VaryHeader.containsWildcard(response.header("vary")) {
             return .doNotStore(reason: "Vary: *")
         }
         let lifetime = freshnessLifetime(of: response, cacheControl: cacheControl, now: now)
