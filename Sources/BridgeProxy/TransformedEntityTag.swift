@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+import HTTPFields
 
 /// A strong `ETag` for a body the bridge delivers from the image path: the
 /// same URL gives different bodies to different clients (WebP, JPEG, PNG),

@@ -35,7 +35,7 @@ extension ImageOrigin {
             && (sourceFormat == .jpeg || sourceFormat == .png)
         let wantsWebP = negotiable && AcceptHeader.acceptsWebP(request.headers["Accept"])
         var headers: HTTPHeaders = ["Last-Modified": facts.lastModified, "Cache-Control": configuration.cacheControl]
-        if negotiable { headers["Vary"] = "Accept" }
+        if negotiable { headers["Vary"] = VaryHeader.value(listing: ["Accept"]) }
 
         guard target.pipeline != nil || wantsWebP else {
             let etag = EntityTag.strong(facts.tag)
@@ -56,7 +56,7 @@ extension ImageOrigin {
         headers["ETag"] = etag
         let cached = variants.value(for: variantKey)
         // `If-None-Match: *` matches only a representation that exists: a variant not made yet is made first.
-        let waitsForVariant = cached == nil && Self.isWildcard(request.headers["If-None-Match"])
+        let waitsForVariant = cached == nil && EntityTag.isWildcard(request.headers["If-None-Match"])
         if !waitsForVariant, isNotModified(request, etag: etag, modified: file.modified) {
             return .ready(HTTPResponse(status: .notModified, headers: headers))
         }
@@ -166,11 +166,6 @@ extension ImageOrigin {
             return modified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
         }
         return false
-    }
-
-    /// Whether an `If-None-Match` value is `*`, which any current representation matches.
-    static func isWildcard(_ ifNoneMatch: String?) -> Bool {
-        ifNoneMatch?.trimmingCharacters(in: .whitespaces) == "*"
     }
 
     /// What every answer about `file` needs: its format, tag and date.

@@ -31,25 +31,21 @@ public enum EntityTag {
     public static func ifNoneMatch(_ ifNoneMatch: String, matches etag: String) -> Bool {
         let wanted = opaque(etag)
         for candidate in ifNoneMatch.split(separator: ",") {
-            let tag = candidate.trimmingWhitespace()
+            let tag = candidate.trimmingSpacesAndTabs
             if tag == "*" || opaque(tag) == wanted { return true }
         }
         return false
     }
 
+    /// Whether an `If-None-Match` value is `*`, which any current
+    /// representation matches (and a representation not made yet does not).
+    public static func isWildcard(_ ifNoneMatch: String?) -> Bool {
+        ifNoneMatch.map { $0[...].trimmingSpacesAndTabs == "*" } ?? false
+    }
+
     private static func opaque(_ tag: some StringProtocol) -> Substring {
         var text = Substring(tag)
         if text.hasPrefix("W/") { text = text.dropFirst(2) }
-        return text
-    }
-}
-
-extension StringProtocol {
-    /// The text without leading and trailing spaces and tabs.
-    func trimmingWhitespace() -> Substring {
-        var text = Substring(self)
-        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
         return text
     }
 }
