@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPFields
 public import ImagePipeline
 
 /// Wraps a data loader so that every request it sends carries the bridge's
@@ -7,7 +8,7 @@ public import ImagePipeline
 /// and a bridge pointed at itself answers 508 instead of recursing.
 public struct ViaStampingLoader: DataLoading {
     private let base: any DataLoading
-    private let entry: String
+    private let via: ViaHeader
 
     /// Creates the wrapper.
     /// - Parameters:
@@ -15,7 +16,7 @@ public struct ViaStampingLoader: DataLoading {
     ///   - viaToken: The bridge's ``BridgeProxy/Configuration/viaToken``.
     public init(wrapping base: any DataLoading, viaToken: String = "webp-bridge") {
         self.base = base
-        entry = ViaHeader(token: viaToken).entry()
+        via = ViaHeader(token: viaToken)
     }
 
     /// Loads `request` through the wrapped loader with `Via` added.
@@ -29,11 +30,7 @@ public struct ViaStampingLoader: DataLoading {
     {
         var request = request
         let existing = request.headers.first { $0.key.lowercased() == "via" }
-        if let existing {
-            request.headers[existing.key] = existing.value + ", " + entry
-        } else {
-            request.headers["Via"] = entry
-        }
+        request.headers[existing?.key ?? "Via"] = via.appended(to: existing?.value)
         return try await base.load(request, onChunk: onChunk)
     }
 }
