@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 
 /// Decides, for each image request, whether to pass it through, serve the
 /// WebP variant, or fetch the WebP variant and transcode it for the client.

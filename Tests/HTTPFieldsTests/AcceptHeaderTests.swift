@@ -1,6 +1,6 @@
+import HTTPFields
 import TestTraits
 import Testing
-import URLRewriting
 
 @Suite(.timeLimit(.suiteBound))
 struct AcceptHeaderTests {

@@ -1,0 +1,175 @@
+/// `Accept` (RFC 9110 §12.5.1): the media ranges a client lists, each with
+/// its quality, parsed once.
+///
+/// A range is `type/subtype`, `type/*` or `*/*`, compared in any case; its
+/// parameters other than `q` are ignored. A `q` that is not a number from
+/// 0 to 1 counts as 0, so a doubtful client is treated as refusing the type
+/// rather than sent bytes it may not show. Parsing is linear in the
+/// header's length.
+public struct AcceptHeader: Sendable, Hashable {
+    /// One media range and its quality.
+    public struct MediaRange: Sendable, Hashable {
+        /// `type/subtype` lower-cased, without parameters: `image/webp`,
+        /// `image/*`, `*/*`.
+        public let mediaType: String
+        /// The range's `q`: 1 when absent, 0 when malformed.
+        public let quality: Double
+
+        /// Creates a range.
+        public init(mediaType: String, quality: Double) {
+            self.mediaType = mediaType
+            self.quality = quality
+        }
+    }
+
+    /// The ranges in the order listed; empty for an absent or empty header.
+    public let ranges: [MediaRange]
+
+    /// Parses `header`; `nil` (no header) gives no ranges.
+    public init(_ header: String?) {
+        var ranges: [MediaRange] = []
+        header?.withFieldBytes { bytes in
+            Self.forEachRange(in: bytes) { _, type, quality in
+                let name = String(decoding: bytes[type].lazy.map(FieldBytes.lowercased), as: UTF8.self)
+                ranges.append(MediaRange(mediaType: name, quality: quality))
+            }
+        }
+        self.ranges = ranges
+    }
+
+    /// How much the client wants `mediaType` (e.g. `image/avif`): the
+    /// quality of the most specific range that matches it — the type
+    /// itself, else `type/*`, else `*/*` — and 0 when none does. With no
+    /// ranges at all (no header) every type is acceptable: 1.
+    public func quality(of mediaType: String) -> Double {
+        guard !ranges.isEmpty else { return 1 }
+        let wanted = mediaType.lowercased()
+        let typeWildcard = wanted.split(separator: "/", maxSplits: 1).first.map { $0 + "/*" } ?? "*/*"
+        var exact: Double?
+        var type: Double?
+        var any: Double?
+        for range in ranges {
+            // Repeated ranges: the highest quality counts.
+            switch range.mediaType {
+            case wanted: exact = max(exact ?? 0, range.quality)
+            case typeWildcard: type = max(type ?? 0, range.quality)
+            case "*/*": any = max(any ?? 0, range.quality)
+            default: break
+            }
+        }
+        return exact ?? type ?? any ?? 0
+    }
+
+    /// The quality of `mediaType` where the client names it exactly (not
+    /// through `type/*` or `*/*`), or `nil` when it does not. The highest
+    /// when it is named more than once.
+    public func explicitQuality(of mediaType: String) -> Double? {
+        let wanted = mediaType.lowercased()
+        return ranges.lazy.filter { $0.mediaType == wanted }.map(\.quality).max()
+    }
+
+    /// Whether `accept` names `image/webp` with a quality above zero.
+    ///
+    /// `image/*` and `*/*` do not count: Safari 14 on older macOS sends
+    /// `image/*` and cannot decode WebP. A malformed `q` counts as zero.
+    /// Cheaper than parsing: nearly every header is scanned once for the
+    /// word and no string is made.
+    public static func acceptsWebP(_ accept: String?) -> Bool {
+        guard let accept else { return false }
+        return accept.withFieldBytes { bytes in
+            guard FieldBytes.contains("image/webp", ignoringCaseIn: bytes) else { return false }
+            var accepts = false
+            forEachRange(in: bytes) { _, type, quality in
+                if quality > 0, FieldBytes.equalsIgnoringCase(bytes, type, "image/webp".utf8) { accepts = true }
+            }
+            return accepts
+        }
+    }
+
+    /// `accept` with every `image/webp` range removed and `image/webp;q=0`
+    /// added, for a request made on behalf of a client that must not get
+    /// WebP (a negotiating upstream would otherwise answer with it). The
+    /// other ranges are kept as written.
+    ///
+    /// A missing or empty header becomes `*/*, image/webp;q=0`, keeping
+    /// "anything else" acceptable.
+    public static func refusingWebP(_ accept: String?) -> String {
+        var kept: [String] = []
+        accept?.withFieldBytes { bytes in
+            forEachRange(in: bytes) { whole, type, _ in
+                guard !type.isEmpty, !FieldBytes.equalsIgnoringCase(bytes, type, "image/webp".utf8) else { return }
+                kept.append(String(decoding: bytes[whole], as: UTF8.self))
+            }
+        }
+        return (kept.isEmpty ? "*/*" : kept.joined(separator: ", ")) + ", image/webp;q=0"
+    }
+
+    /// Calls `body` for each non-empty comma-separated element of `bytes`
+    /// with the element trimmed, its media type trimmed and its quality.
+    /// One pass over the bytes.
+    static func forEachRange(
+        in bytes: UnsafeBufferPointer<UInt8>,
+        _ body: (_ whole: Range<Int>, _ type: Range<Int>, _ quality: Double) -> Void
+    ) {
+        var cursor = 0
+        while cursor < bytes.count {
+            let start = cursor
+            while cursor < bytes.count, bytes[cursor] != UInt8(ascii: ",") { cursor += 1 }
+            let whole = FieldBytes.trimmed(start..<cursor, in: bytes)
+            cursor += 1
+            guard !whole.isEmpty else { continue }
+            var index = whole.lowerBound
+            while index < whole.upperBound, bytes[index] != UInt8(ascii: ";") { index += 1 }
+            let type = FieldBytes.trimmed(whole.lowerBound..<index, in: bytes)
+            var quality = 1.0
+            while index < whole.upperBound {
+                index += 1  // past the semicolon
+                let parameterStart = index
+                while index < whole.upperBound, bytes[index] != UInt8(ascii: ";") { index += 1 }
+                if let q = qualityParameter(parameterStart..<index, in: bytes) { quality = q }
+            }
+            body(whole, type, quality)
+        }
+    }
+
+    /// The value of a `q=…` parameter (0 when malformed), or `nil` when the
+    /// parameter is another one.
+    private static func qualityParameter(_ parameter: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        guard let equals = bytes[parameter].firstIndex(of: UInt8(ascii: "=")),
+            FieldBytes.equalsIgnoringCase(bytes, FieldBytes.trimmed(parameter.lowerBound..<equals, in: bytes), "q".utf8)
+        else { return nil }
+        return qualityValue(FieldBytes.trimmed(equals + 1..<parameter.upperBound, in: bytes), in: bytes)
+    }
+
+    /// A decimal from 0 to 1 (`1`, `0.8`, `.5`, `0.125`), or 0 for
+    /// anything else: empty, signed, quoted, exponent, above 1. Digits past
+    /// the fifteenth decimal are checked but do not count.
+    private static func qualityValue(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Double {
+        var whole = 0
+        var fraction = 0
+        var fractionDigits = 0
+        var seenDigit = false
+        var seenPoint = false
+        for byte in bytes[range] {
+            if byte == UInt8(ascii: "."), !seenPoint {
+                seenPoint = true
+                continue
+            }
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return 0 }
+            seenDigit = true
+            if !seenPoint {
+                whole = min(whole * 10 + Int(digit), 2)  // anything above 1 is malformed; stay small
+            } else if fractionDigits < 15 {
+                fraction = fraction * 10 + Int(digit)
+                fractionDigits += 1
+            }
+        }
+        guard seenDigit else { return 0 }
+        var scale = 1.0
+        for _ in 0..<fractionDigits { scale *= 10 }
+        // Exact integers divided once: `0.3` reads as the same double as `Double("0.3")`.
+        let value = Double(whole) + Double(fraction) / scale
+        return value <= 1 ? value : 0
+    }
+}
