@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "ImageOrigin", targets: ["ImageOrigin"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+        .library(name: "ImageDelivery", targets: ["ImageDelivery"]),
         .library(name: "WebPURLProtocol", targets: ["WebPURLProtocol"]),
         .library(name: "BridgeProxy", targets: ["BridgeProxy"]),
     ],
@@ -79,23 +80,30 @@ let package = Package(
             name: "ImagePipeline",
             dependencies: ["ConcurrencySupport", "ImageCodecs", "URLRewriting", "HTTPFields", "CacheSupport", "CCurl"],
             swiftSettings: swiftSettings),
+        // The image path both bridges adapt: client policy, claim, fetch, bounded transcode, delivery.
+        .target(
+            name: "ImageDelivery",
+            dependencies: ["ConcurrencySupport", "ImageCodecs", "ImagePipeline", "URLRewriting", "HTTPFields"],
+            swiftSettings: swiftSettings),
         .target(
             name: "WebPURLProtocol",
-            dependencies: ["ConcurrencySupport", "HTTPFields", "ImagePipeline", "URLRewriting", "ImageCodecs"],
+            dependencies: [
+                "ConcurrencySupport", "HTTPFields", "ImageDelivery", "ImagePipeline", "URLRewriting", "ImageCodecs",
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "BridgeProxy",
             dependencies: [
-                "ConcurrencySupport", "HTTPServer", "HTTPFields", "ImagePipeline", "URLRewriting", "ImageCodecs",
-                "CacheSupport",
+                "ConcurrencySupport", "HTTPServer", "HTTPFields", "ImageDelivery", "ImagePipeline", "URLRewriting",
+                "ImageCodecs", "CacheSupport",
             ],
             swiftSettings: swiftSettings),
         .target(
             name: "WebPBridgeCLI",
             dependencies: [
                 "ConcurrencySupport",
-                "ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin", "ImagePipeline", "WebPURLProtocol",
-                "BridgeProxy",
+                "ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin", "ImagePipeline", "ImageDelivery",
+                "WebPURLProtocol", "BridgeProxy",
             ],
             swiftSettings: swiftSettings),
         .executableTarget(
@@ -170,7 +178,7 @@ let package = Package(
         // source file each, not main.swift, so SwiftPM passes -parse-as-library.
         .target(
             name: "FuzzEntries",
-            dependencies: ["ImageCodecs", "URLRewriting", "ImageOrigin", "HTTPServer"],
+            dependencies: ["ImageCodecs", "URLRewriting", "ImageDelivery", "ImageOrigin", "HTTPServer"],
             path: "Fuzz/FuzzEntries",
             swiftSettings: swiftSettings),
         .executableTarget(
@@ -225,6 +233,14 @@ let package = Package(
                 "ConcurrencySupport",
                 "ImagePipeline", "ImageOrigin", "HTTPServer", "URLRewriting", "ImageCodecs",
                 "TestSupport", "PipelineTestSupport",
+            ],
+            swiftSettings: swiftSettings),
+        // The behaviour table of the image path: the core, the proxy and the URL protocol.
+        .testTarget(
+            name: "ImageDeliveryTests",
+            dependencies: [
+                "TestTraits", "ConcurrencySupport", "ImageDelivery", "BridgeProxy", "WebPURLProtocol", "HTTPServer",
+                "ImagePipeline", "URLRewriting", "ImageCodecs", "TestSupport",
             ],
             swiftSettings: swiftSettings),
         .testTarget(

@@ -1,4 +1,5 @@
 public import Foundation
+import ImageDelivery
 import URLRewriting
 
 /// `fuzz-rewrite`: every preset's `Rewriter` and client policy on one URL.
@@ -40,7 +41,7 @@ public enum RewriteFuzzEntry {
                     "a URL and its variant have different keys: \(result.cacheKey) vs \(again.cacheKey)")
             }
             let request = ClientRequest(url: url, userAgent: userAgent, accept: accept)
-            _ = rewriter.configuration.clientPolicy.decision(for: request, rewrite: result)
+            for policy in [ClientPolicy.standard, .legacy] { _ = policy.decision(for: request, rewrite: result) }
         }
     }
 }

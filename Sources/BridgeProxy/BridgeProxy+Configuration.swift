@@ -1,5 +1,6 @@
 public import Foundation
 public import ImageCodecs
+public import ImageDelivery
 public import ImagePipeline
 public import URLRewriting
 
@@ -55,7 +56,7 @@ extension BridgeProxy {
         /// rewrites; `nil` claims nothing (a plain proxy).
         public var rewriter: Rewriter?
         /// Decides, per client, between WebP, a transcode and passing through.
-        /// Default: the rewrite configuration's policy, else ``ClientPolicy/standard``.
+        /// Default: ``ClientPolicy/standard``.
         public var clientPolicy: ClientPolicy
         /// Fetches everything that is not a claimed image (HTML, CSS, JS,
         /// GIFs, other methods). Default: the pipeline's data loader.
@@ -63,8 +64,8 @@ extension BridgeProxy {
         /// Sizes and times.
         public var limits: Limits
         /// The one memory budget the bridge's caches are shares of (see
-        /// ``BridgeProxy/MemoryBudget``): the bridge bounds its hit memo and
-        /// transcode-outweighs cache by it; whoever builds the pipeline
+        /// ``BridgeProxy/MemoryBudget``): the bridge bounds its hit memo by
+        /// it; whoever builds the pipeline
         /// sizes its data and negative caches by the same budget. Default
         /// 256 MiB.
         public var memoryBudget: MemoryBudget
@@ -95,7 +96,7 @@ extension BridgeProxy {
         /// - Parameters:
         ///   - mode: Reverse (one upstream) or forward (allowed hosts).
         ///   - pipeline: The image pipeline; its rewriter decides what is an image.
-        ///   - clientPolicy: `nil` for the rewrite configuration's policy.
+        ///   - clientPolicy: `nil` for ``ClientPolicy/standard``.
         ///   - passthroughLoader: `nil` for the pipeline's data loader.
         ///   - limits: Sizes and times.
         public init(
@@ -106,7 +107,7 @@ extension BridgeProxy {
             self.pipeline = pipeline
             let rewriter = pipeline.configuration.rewriter
             self.rewriter = rewriter
-            self.clientPolicy = clientPolicy ?? rewriter?.configuration.clientPolicy ?? .standard
+            self.clientPolicy = clientPolicy ?? .standard
             self.passthroughLoader = passthroughLoader ?? pipeline.configuration.dataLoader
             self.limits = limits
             memoryBudget = MemoryBudget()
@@ -152,14 +153,11 @@ extension BridgeProxy {
                         + "with redirectPolicy: mode.redirectPolicy(rewriter:)")
             }
             try limits.validate()
-            guard transcodeConcurrency >= 1 else {
-                throw .invalidConfiguration("transcodeConcurrency \(transcodeConcurrency) is below 1")
-            }
-            guard transcodeQueueLimit >= 0 else {
-                throw .invalidConfiguration("transcodeQueueLimit \(transcodeQueueLimit) is negative")
-            }
-            guard retryAfterSeconds >= 0 else {
-                throw .invalidConfiguration("retryAfterSeconds \(retryAfterSeconds) is negative")
+            do {
+                try imageBridgeConfiguration.validate()
+            } catch {
+                guard case .invalidConfiguration(let text) = error else { throw .invalidConfiguration("\(error)") }
+                throw .invalidConfiguration(text)
             }
             guard !viaToken.isEmpty, !viaToken.contains(where: { " \t,()\r\n".contains($0) }) else {
                 throw .invalidConfiguration(
@@ -170,6 +168,17 @@ extension BridgeProxy {
 }
 
 extension BridgeProxy.Configuration {
+    /// The image path's part of the configuration.
+    var imageBridgeConfiguration: ImageBridge.Configuration {
+        var image = ImageBridge.Configuration(
+            pipeline: pipeline, rewriter: .some(rewriter), clientPolicy: clientPolicy, transcoder: transcoder)
+        image.transcodeConcurrency = transcodeConcurrency
+        image.transcodeQueueLimit = transcodeQueueLimit
+        image.maxTranscodeInputBytes = limits.maxTranscodeInputBytes
+        image.retryAfterSeconds = retryAfterSeconds
+        return image
+    }
+
     /// Bounds on sizes and times, with documented defaults.
     public struct Limits: Sendable, Equatable {
         /// Images larger than this are not transcoded: the original passes
@@ -197,9 +206,6 @@ extension BridgeProxy.Configuration {
         }
 
         func validate() throws(BridgeProxyError) {
-            guard maxTranscodeInputBytes > 0 else {
-                throw .invalidConfiguration("limits.maxTranscodeInputBytes \(maxTranscodeInputBytes) is not positive")
-            }
             guard maxPassthroughBodyBytes > 0 else {
                 throw .invalidConfiguration("limits.maxPassthroughBodyBytes \(maxPassthroughBodyBytes) is not positive")
             }

@@ -1,169 +1,88 @@
 import Foundation
 import HTTPFields
 import HTTPServer
-import ImageCodecs
+import ImageDelivery
 import ImagePipeline
-import URLRewriting
 
 extension BridgeProxy {
-    /// The image path: the pipeline's bytes (variant, or the original after
-    /// a fallback), then as received to a client that shows their format,
-    /// else transcoded on the bounded queue.
-    ///
-    /// The bridge never turns an upstream answer into a worse one: when the
-    /// pipeline gets no image but the upstream did answer (a 404, an HTML
-    /// page, a body over the pipeline's limit), or the bytes will not
-    /// decode, the original URL passes through so the client sees exactly
-    /// what the upstream says. Only a transport failure (no connection, a
-    /// timeout) becomes a 502.
-    func serveImage(_ request: HTTPRequest, url: URL, decision: ClientDecision) async -> Reply {
-        let image: ImageDataResponse
-        do {
-            image = try await configuration.pipeline.data(for: url)
-        } catch let error as ImagePipelineError {
-            if error.isCancellation {
-                return refusal(.serviceUnavailable, "the request was cancelled", outcome: .cancelled)
-            }
-            if let loading = error.loadingError, loading.kind != .tooLarge {
-                return upstreamFailure(loading, url: error.url)
-            }
-            if error.refusedRedirect != nil {
-                // The redirect's target is outside the rules and was not fetched;
-                // the passthrough below hands the client the upstream's redirect.
-                log("redirect not followed: \(error.description)")
-            }
-            return await passThrough(request, url: url, vary: varyFields, refusesWebP: !decision.servesWebP)
-        } catch {
-            return refusal(.serviceUnavailable, "the request was cancelled", outcome: .cancelled)
-        }
-        recordImageSource(image.source)
-        recordUpstreamBytes(image.networkBytes, path: .image)
-        if image.isFallback { recordOriginalBytes(image.data.count) }
-        var reply = await deliver(image, for: request, url: url, decision: decision)
-        // What the pipeline fetched counts too when the reply is a passthrough after all.
-        reply.upstreamBytes = (reply.upstreamBytes ?? 0) + image.networkBytes
-        return reply
+    /// The image path: the core's ``ImageBridge/deliver(_:decision:redirects:)``
+    /// as an HTTP response — the image, a 304, the original passed through,
+    /// a 503 when the transcode queue is full, a 502 when the upstream did
+    /// not answer.
+    func serveImage(_ request: HTTPRequest, facts: DeliveryRequest, decision: ClientDecision) async -> Reply {
+        let delivery = await imageBridge.deliver(facts, decision: decision)
+        return await reply(to: request, delivery)
     }
 
-    /// The image path's answer from the pipeline's data cache alone, when
-    /// the client shows the cached bytes as they are (WebP to a WebP
-    /// client, or an original the CDN answered with): no waiting, no
-    /// transcoding, so it can run on the server's thread. `nil` otherwise.
+    /// The image path's answer from the pipeline's data cache alone (see
+    /// ``ImageBridge/cachedDelivery(for:decision:)``), or `nil`.
     func cachedImageReply(
-        _ request: HTTPRequest, url: URL, decision: ClientDecision
+        _ request: HTTPRequest, facts: DeliveryRequest, decision: ClientDecision
     ) -> (Reply, ImageDataResponse)? {
-        guard decision.servesWebP,
-            let image = configuration.pipeline.cachedData(
-                for: url, ifUsable: { !CacheControl.containsNoTransform($0.headers["cache-control"]) })
+        guard let delivery = imageBridge.cachedDelivery(for: facts, decision: decision), let image = delivery.image
         else { return nil }
-        recordImageSource(image.source)
-        if image.isFallback { recordOriginalBytes(image.data.count) }
-        var reply = imageReply(request, image: image, body: image.data, format: image.format, transcoded: false)
-        reply.upstreamBytes = 0
+        let reply: Reply
+        switch delivery.content {
+        case .image(let body, _): reply = finishedReply(delivery, body: body)
+        case .notModified: reply = finishedReply(delivery, body: nil)
+        default: return nil
+        }
+        record(delivery)
         return (reply, image)
     }
 
-    /// The pipeline's bytes as the client shows them: as received, else
-    /// transcoded; the original passed through when transforming is
-    /// forbidden, too large, impossible, or would cost more.
-    private func deliver(
-        _ image: ImageDataResponse, for request: HTTPRequest, url: URL, decision: ClientDecision
-    ) async -> Reply {
-        // Every way out below that is not the image hands over the original,
-        // fetched without WebP for a client that is not to get it.
-        func original() async -> Reply {
-            await passThrough(
-                request, url: url, vary: varyFields, countsOriginal: true, refusesWebP: !decision.servesWebP)
+    /// `delivery` as a response; the original is fetched and passed through
+    /// when the core says to hand it over.
+    private func reply(to request: HTTPRequest, _ delivery: Delivery) async -> Reply {
+        record(delivery)
+        switch delivery.content {
+        case .image(let body, _):
+            return finishedReply(delivery, body: body)
+        case .notModified:
+            return finishedReply(delivery, body: nil)
+        case .original(let reason, let refusesWebP):
+            log("original handed over: \(delivery.originalURL.absoluteString): \(reason)")
+            var reply = await passThrough(
+                request, url: delivery.originalURL, vary: delivery.vary, countsOriginal: delivery.image != nil,
+                refusesWebP: refusesWebP)
+            // What the pipeline fetched counts too.
+            reply.upstreamBytes = (reply.upstreamBytes ?? 0) + delivery.networkBytes
+            return reply
+        case .redirect(let redirect):
+            // Only under RedirectHandling.report, which the proxy does not ask for: pass the redirect on.
+            return await passThrough(request, url: redirect.redirectedURL, vary: delivery.vary)
+        case .overloaded(let seconds):
+            return Reply(
+                response: .text(
+                    .serviceUnavailable, "the bridge is busy transcoding images; retry shortly",
+                    headers: ["Retry-After": String(seconds)]),
+                outcome: .overloaded, upstreamBytes: delivery.networkBytes)
+        case .cancelled:
+            return refusal(.serviceUnavailable, "the request was cancelled", outcome: .cancelled)
+        case .upstreamFailure(let error, let url):
+            return upstreamFailure(error, url: url)
         }
-        if CacheControl.containsNoTransform(image.headers["cache-control"]) {
-            // The upstream forbids transforming this image: hand over the original untouched.
-            return await original()
-        }
-        var capabilities = Transcoder.withoutWebP
-        if decision.servesWebP { capabilities.insert(.webp) }
-
-        let delivered: Data
-        let format: ImageFormat
-        var transcoded = false
-        if capabilities.contains(image.format) {
-            delivered = image.data
-            format = image.format
-        } else if image.data.count > configuration.limits.maxTranscodeInputBytes
-            || transcodeOutweighsOriginal.contains(image.cacheKey, now: configuration.pipeline.configuration.now())
-        {
-            return await original()
-        } else {
-            let transcoder = self.transcoder
-            let source = image.data
-            let consumer = capabilities
-            do {
-                let (output, seconds) = try await transcodeQueue.run { () throws -> (Transcoder.Output, Double) in
-                    let start = ContinuousClock.now
-                    let output = try transcoder.transcode(source, for: consumer)
-                    let elapsed = (ContinuousClock.now - start).components
-                    return (output, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
-                }
-                recordTranscode(seconds: seconds)
-                // A lossy variant re-encoded as PNG (transparent pixels) can outweigh
-                // the original PNG; never deliver more bytes than the original costs.
-                if output.format == .png, !image.isFallback,
-                    await originalSize(of: url).map({ $0 <= output.data.count }) == true
-                {
-                    transcodeOutweighsOriginal.insert(image.cacheKey, now: configuration.pipeline.configuration.now())
-                    return await original()
-                }
-                delivered = output.data
-                format = output.format
-                transcoded = output.isTranscoded
-            } catch is WorkQueue.Full {
-                return Reply(
-                    response: .text(
-                        .serviceUnavailable, "the bridge is busy transcoding images; retry shortly",
-                        headers: ["Retry-After": String(configuration.retryAfterSeconds)]),
-                    outcome: .overloaded)
-            } catch is CancellationError {
-                return refusal(.serviceUnavailable, "the request was cancelled", outcome: .cancelled)
-            } catch {
-                // Bytes that sniff as an image but do not decode: the original, as the upstream has it.
-                return await original()
-            }
-        }
-        return imageReply(request, image: image, body: delivered, format: format, transcoded: transcoded)
     }
 
-    /// The original's size from a `HEAD` (its `Content-Length`), or `nil`
-    /// when the upstream does not say.
-    private func originalSize(of url: URL) async -> Int? {
-        let head = DataRequest(
-            url: url, method: "HEAD", headers: ["via": via.appended(to: nil, protocolVersion: "HTTP/1.1")],
-            timeout: configuration.limits.upstreamTimeout)
-        guard let response = try? await configuration.passthroughLoader.load(head), response.statusCode == 200 else {
-            return nil
-        }
-        return response.header("content-length").flatMap { Int($0) }
-    }
-
-    private func imageReply(
-        _ request: HTTPRequest, image: ImageDataResponse, body: Data, format: ImageFormat, transcoded: Bool
-    ) -> Reply {
+    /// An image delivery as a response: `200` with `body`, or `304` without.
+    private func finishedReply(_ delivery: Delivery, body: Data?) -> Reply {
         var headers = HTTPHeaders()
-        headers.add(name: "Content-Type", value: format.mimeType)
-        headers.add(name: "Vary", value: varyFields)
-        for name in ["Cache-Control", "Expires", "Last-Modified"] {
-            if let value = image.headers[name.lowercased()] { headers.add(name: name, value: value) }
+        for field in delivery.fields { headers.add(name: field.name, value: field.value) }
+        headers.add(name: BridgeDiagnosticHeader.delivery, value: delivery.outcome.rawValue)
+        let response =
+            body.map { HTTPResponse(status: .ok, headers: headers, body: .data($0)) }
+            ?? HTTPResponse(status: .notModified, headers: headers)
+        return Reply(response: response, outcome: Outcome(delivery.outcome), upstreamBytes: delivery.networkBytes)
+    }
+
+    /// Counts what the pipeline fetched and the transcode's time.
+    private func record(_ delivery: Delivery) {
+        if let image = delivery.image {
+            recordImageSource(image.source)
+            recordUpstreamBytes(image.networkBytes, path: .image)
+            if image.isFallback { recordOriginalBytes(image.data.count) }
         }
-        let etag = TransformedEntityTag.make(
-            cacheKey: image.cacheKey, fetchedURL: image.fetchedURL.absoluteString, deliveredFormat: format.rawValue,
-            upstreamETag: image.headers["etag"], upstreamLastModified: image.headers["last-modified"],
-            source: image.data)
-        headers.add(name: "ETag", value: etag)
-        if let ifNoneMatch = request.headers["If-None-Match"], EntityTag.ifNoneMatch(ifNoneMatch, matches: etag) {
-            headers.remove(name: "Content-Type")
-            return Reply(response: HTTPResponse(status: .notModified, headers: headers), outcome: .notModified)
-        }
-        let outcome: Outcome =
-            image.isFallback ? .fallback : transcoded ? .transcoded : format == .webp ? .webp : .untouched
-        return Reply(response: HTTPResponse(status: .ok, headers: headers, body: .data(body)), outcome: outcome)
+        if let seconds = delivery.transcodeSeconds { recordTranscode(seconds: seconds) }
     }
 
     /// 502 saying what failed in words any client may see — the same text
@@ -192,13 +111,5 @@ extension BridgeProxy {
     func log(_ text: @autoclosure () -> String) {
         guard let log = configuration.log else { return }
         log(LogText.line(text()))
-    }
-}
-
-extension ClientDecision {
-    /// Whether the client is to get WebP (rather than a transcode or the original).
-    fileprivate var servesWebP: Bool {
-        if case .serveWebP = self { return true }
-        return false
     }
 }

@@ -8,8 +8,8 @@ extension BridgeProxy {
     ///
     /// The shares of the default 256 MiB: the in-memory data cache 1/4
     /// (64 MiB; none with a disk cache), the hit memo 1/8 (32 MiB), the
-    /// pipeline's failed-variant cache and the transcode-outweighs cache
-    /// 1/64 each (4 MiB), request bodies 1/2 (128 MiB); 3/32 headroom.
+    /// pipeline's failed-variant cache 1/64 (4 MiB), request bodies 1/2
+    /// (128 MiB); 7/64 headroom.
     public struct MemoryBudget: Sendable, Equatable {
         /// 256 MiB, the default ``totalBytes``.
         public static let defaultTotalBytes = 256 << 20
@@ -29,8 +29,6 @@ extension BridgeProxy {
         public var hitMemoBytes: Int { totalBytes / 8 }
         /// The pipeline's negative cache of failed variants: 1/64.
         public var failedVariantsBytes: Int { totalBytes / 64 }
-        /// Images whose transcode outweighs the original: 1/64.
-        public var outweighsOriginalBytes: Int { totalBytes / 64 }
         /// Request bodies in flight, all connections together: 1/2. The
         /// HTTP server's limit.
         public var requestBodyBytes: Int { totalBytes / 2 }

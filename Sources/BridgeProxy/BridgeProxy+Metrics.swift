@@ -1,6 +1,7 @@
 import CacheSupport
 import HTTPServer
 import ImageCodecs
+import ImageDelivery
 import ImagePipeline
 
 extension BridgeProxy {
@@ -32,6 +33,21 @@ extension BridgeProxy {
         case cancelled
         /// `/__bridge/healthz` and `/__bridge/metrics`.
         case local
+
+        /// The proxy's name for how the image path ended.
+        init(_ outcome: Delivery.Outcome) {
+            switch outcome {
+            case .webp: self = .webp
+            case .transcoded: self = .transcoded
+            case .untouched: self = .untouched
+            case .fallback: self = .fallback
+            case .notModified: self = .notModified
+            case .original, .redirect: self = .passthrough
+            case .overloaded: self = .overloaded
+            case .cancelled: self = .cancelled
+            case .upstreamFailure: self = .error
+            }
+        }
     }
 
     static let requestsFamily = MetricsRegistry.Family(
@@ -63,9 +79,6 @@ extension BridgeProxy {
     static let failedVariantsBytesFamily = MetricsRegistry.Family(
         "webpbridge_proxy_failed_variants_bytes",
         help: "Bytes held by the pipeline's failed-variant cache, keys included.")
-    static let outweighsBytesFamily = MetricsRegistry.Family(
-        "webpbridge_proxy_outweighs_original_bytes",
-        help: "Bytes held by the cache of images whose transcode outweighs the original, keys included.")
     static let memoryBudgetFamily = MetricsRegistry.Family(
         "webpbridge_proxy_memory_budget_bytes", help: "The configured memory budget the caches are shares of.")
     static let residentBytesFamily = MetricsRegistry.Family(
@@ -127,7 +140,6 @@ extension BridgeProxy {
         metrics.set(Self.dataCacheBytesFamily, to: Double(dataCacheBytes))
         metrics.set(Self.hitMemoBytesFamily, to: Double(hitMemo.usage.bytes))
         metrics.set(Self.failedVariantsBytesFamily, to: Double(pipeline.negativeCacheBytes))
-        metrics.set(Self.outweighsBytesFamily, to: Double(transcodeOutweighsOriginal.totalBytes))
         metrics.set(Self.memoryBudgetFamily, to: Double(configuration.memoryBudget.totalBytes))
         if let resident = ResidentMemory.currentBytes { metrics.set(Self.residentBytesFamily, to: Double(resident)) }
         return metrics.render()

@@ -2,6 +2,7 @@ import Foundation
 import HTTPFields
 public import HTTPServer
 public import ImageCodecs
+public import ImageDelivery
 import ImagePipeline
 import URLRewriting
 
@@ -27,20 +28,17 @@ public final class BridgeProxy: HTTPHandler {
     public let configuration: Configuration
     /// Counters and histograms served at `/__bridge/metrics`.
     public let metrics = MetricsRegistry()
+    /// The image path (shared with the URL protocol): claims, fetches,
+    /// transcodes on its bounded queue and says what to deliver.
+    public let imageBridge: ImageBridge
     /// Bounds transcoding: ``Configuration/transcodeConcurrency`` at once,
     /// ``Configuration/transcodeQueueLimit`` waiting, 503 beyond. Public so
     /// an embedding app (or a test) can watch its load.
-    public let transcodeQueue: WorkQueue
+    public var transcodeQueue: WorkQueue { imageBridge.transcodeQueue }
 
     let router: RequestRouter
     let via: ViaHeader
-    let transcoder: Transcoder
     let redirects: RedirectLocation?
-    /// Cache keys whose transcode came out bigger than the original (a lossy
-    /// variant with alpha re-encoded as PNG): for the pipeline's negative
-    /// cache lifetime their original passes through at once, without
-    /// transcoding again or asking the upstream for the original's size.
-    let transcodeOutweighsOriginal: NegativeCache
     /// Ready answers to repeated cache hits (see ``HitMemo``).
     let hitMemo: HitMemo
 
@@ -54,15 +52,14 @@ public final class BridgeProxy: HTTPHandler {
     public init(configuration: Configuration) throws(BridgeProxyError) {
         try configuration.validate()
         self.configuration = configuration
-        transcodeQueue = WorkQueue(
-            concurrency: configuration.transcodeConcurrency, queueLimit: configuration.transcodeQueueLimit)
+        do {
+            imageBridge = try ImageBridge(configuration: configuration.imageBridgeConfiguration)
+        } catch {
+            throw .invalidConfiguration(error.description)
+        }
         router = RequestRouter(mode: configuration.mode, rewriter: configuration.rewriter)
         via = ViaHeader(token: configuration.viaToken)
-        transcoder = Transcoder(configuration: configuration.transcoder)
         redirects = router.reversePrefix.map(RedirectLocation.init(upstreamPrefix:))
-        transcodeOutweighsOriginal = NegativeCache(
-            lifetime: configuration.pipeline.configuration.negativeCacheLifetime,
-            capacityBytes: configuration.memoryBudget.outweighsOriginalBytes)
         hitMemo = HitMemo(capacityBytes: configuration.memoryBudget.hitMemoBytes)
         registerMetrics()
     }
@@ -87,7 +84,7 @@ public final class BridgeProxy: HTTPHandler {
         switch route(request) {
         case .ready(let ready): reply = ready
         case .passThrough(let url, let vary): reply = await passThrough(request, url: url, vary: vary)
-        case .image(let url, let decision): reply = await serveImage(request, url: url, decision: decision)
+        case .image(let facts, let decision): reply = await serveImage(request, facts: facts, decision: decision)
         }
         return finish(reply, for: request)
     }
@@ -111,8 +108,10 @@ public final class BridgeProxy: HTTPHandler {
         switch route(request) {
         case .ready(let reply):
             return finish(reply, for: request)
-        case .image(let url, let decision):
-            guard let (reply, image) = cachedImageReply(request, url: url, decision: decision) else { return nil }
+        case .image(let facts, let decision):
+            guard let (reply, image) = cachedImageReply(request, facts: facts, decision: decision) else {
+                return nil
+            }
             if let memoKey, !image.isFallback { hitMemo.insert(reply, image: image, for: memoKey) }
             return finish(reply, for: request)
         case .passThrough:
@@ -142,7 +141,7 @@ public final class BridgeProxy: HTTPHandler {
         /// Forwarded unchanged, with `vary` merged into the response's `Vary`.
         case passThrough(URL, vary: String?)
         /// The image path, for a client the policy claims.
-        case image(URL, ClientDecision)
+        case image(DeliveryRequest, ClientDecision)
     }
 
     private func route(_ request: HTTPRequest) -> Route {
@@ -166,43 +165,14 @@ public final class BridgeProxy: HTTPHandler {
         case .upstream(let routed): url = routed
         case .refused(let status, let reason): return .ready(refusal(status, reason))
         }
-        guard request.method == .get || request.method == .head, let rewriter = configuration.rewriter else {
-            return .passThrough(url, vary: nil)
+        let facts = DeliveryRequest(
+            method: request.method.rawValue, url: url, accept: request.headers["Accept"],
+            userAgent: request.headers["User-Agent"], cacheControl: request.headers.values(for: "Cache-Control"),
+            ifNoneMatch: request.headers["If-None-Match"])
+        switch imageBridge.route(facts) {
+        case .passThrough(let vary): return .passThrough(url, vary: vary)
+        case .image(let decision): return .image(facts, decision)
         }
-        let rewrite = rewriter.rewrite(url)
-        let claimsURL = rewrite.isRewritten || rewrite.reason.kind == .alreadyWebP
-        guard claimsURL else { return .passThrough(url, vary: nil) }
-        let userAgent = request.headers["User-Agent"]
-        let decision = configuration.clientPolicy.decision(
-            for: ClientRequest(
-                url: url, userAgent: userAgent, accept: request.headers["Accept"],
-                deviceClass: Self.deviceClass(userAgent: userAgent)),
-            rewrite: rewrite)
-        if case .passThrough = decision {
-            // Other clients get a transformed body for this URL, so caches must key on the client too.
-            return .passThrough(url, vary: varyFields)
-        }
-        if CacheControl.containsNoTransform(request.headers.values(for: "Cache-Control")) {
-            return .passThrough(url, vary: varyFields)
-        }
-        return .image(url, decision)
-    }
-
-    /// The request fields the image path's bodies depend on: `Accept`, and
-    /// `User-Agent` when the policy reads it (the legacy rule, or excluded
-    /// device classes).
-    var varyFields: String {
-        let policy = configuration.clientPolicy
-        return policy.webPSupport == .legacyAppleWebKit || !policy.excludedDeviceClasses.isEmpty
-            ? "Accept, User-Agent" : "Accept"
-    }
-
-    /// What a proxy can tell of the device: an iPad's WebView names itself
-    /// in its `User-Agent` (the legacy app excluded tablets); nothing else is
-    /// guessed.
-    static func deviceClass(userAgent: String?) -> DeviceClass? {
-        guard let userAgent, userAgent.contains("iPad") else { return nil }
-        return .tablet
     }
 
     private func serveLocal(_ request: HTTPRequest) -> Reply {

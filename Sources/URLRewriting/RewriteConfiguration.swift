@@ -1,22 +1,21 @@
 public import Foundation
 
-/// The rewrite rules and the client policy, decodable from JSON or built in code.
+/// The rewrite rules, decodable from JSON or built in code.
 ///
 /// ```json
 /// { "rules": [ { "name": "photos", "hosts": ["img.example.com"], "dialect": "qiniu", "width": 750 } ],
 ///   "client": { "webpSupport": "accept", "excludedDeviceClasses": ["tablet"] } }
 /// ```
+///
+/// The file's `client` section is the client policy's, read by
+/// `ImageDelivery`'s `ClientPolicy(configurationJSON:)`; this type only lets it be.
 public struct RewriteConfiguration: Sendable, Hashable {
     /// The rules, tried in order; the first that accepts a URL rewrites it.
     public var rules: [RewriteRule]
-    /// Who gets WebP, who gets a transcoded variant; default ``ClientPolicy/standard``.
-    public var clientPolicy: ClientPolicy
-
     /// Creates a configuration. Call ``validate()`` (or build a ``Rewriter``)
     /// to check it.
-    public init(rules: [RewriteRule], clientPolicy: ClientPolicy = .standard) {
+    public init(rules: [RewriteRule]) {
         self.rules = rules
-        self.clientPolicy = clientPolicy
     }
 
     /// Decodes and validates a JSON configuration.
@@ -69,7 +68,8 @@ public struct RewriteConfiguration: Sendable, Hashable {
 }
 
 extension RewriteConfiguration: Codable {
-    /// Decodes `{"rules": [...], "client": {...}}` and validates the rules.
+    /// Decodes `{"rules": [...], "client": {...}}` and validates the rules
+    /// (the `client` section is left to the client policy).
     public init(from decoder: any Decoder) throws {
         let container: KeyedDecodingContainer<AnyCodingKey>
         do {
@@ -94,11 +94,7 @@ extension RewriteConfiguration: Codable {
         while !list.isAtEnd {
             rules.append(try RewriteRule(from: try list.superDecoder()))
         }
-        var policy = ClientPolicy.standard
-        if container.contains(AnyCodingKey("client")) {
-            policy = try container.decode(ClientPolicy.self, forKey: AnyCodingKey("client"))
-        }
-        self.init(rules: rules, clientPolicy: policy)
+        self.init(rules: rules)
         try validate()
     }
 
@@ -106,6 +102,5 @@ extension RewriteConfiguration: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode(rules, forKey: AnyCodingKey("rules"))
-        try container.encode(clientPolicy, forKey: AnyCodingKey("client"))
     }
 }

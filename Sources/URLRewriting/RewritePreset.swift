@@ -8,15 +8,16 @@ public struct RewritePreset: Sendable {
     public let name: String
     /// One line for help and documentation.
     public let summary: String
-    /// The client policy the preset implies (`qiniu-legacy` uses ``ClientPolicy/legacy``).
-    public let clientPolicy: ClientPolicy
+    /// Whether the preset reproduces the legacy app (`qiniu-legacy`), whose
+    /// client rules (`ClientPolicy.legacy` in `ImageDelivery`) go with it.
+    public let reproducesLegacyApp: Bool
     private let dialect: RewriteDialect
 
-    private init(_ name: String, _ dialect: RewriteDialect, _ summary: String, policy: ClientPolicy = .standard) {
+    private init(_ name: String, _ dialect: RewriteDialect, _ summary: String, legacyApp: Bool = false) {
         self.name = name
         self.dialect = dialect
         self.summary = summary
-        self.clientPolicy = policy
+        self.reproducesLegacyApp = legacyApp
     }
 
     /// Every preset, in documentation order.
@@ -26,7 +27,7 @@ public struct RewritePreset: Sendable {
             "Qiniu imageView2/imageMogr2 (?imageView2/2/w/750/format/webp/ignore-error/1)"),
         RewritePreset(
             "qiniu-legacy", .qiniuLegacy, "the legacy app's Qiniu rules (photo.jpg-WebPiOSW750); needs --width",
-            policy: .legacy),
+            legacyApp: true),
         RewritePreset(
             "tencent-ci", .tencentCI(TencentCIOptions()), "Tencent Cloud CI (?imageMogr2/thumbnail/750x/format/webp)"),
         RewritePreset(
@@ -61,7 +62,7 @@ public struct RewritePreset: Sendable {
         -> RewriteConfiguration
     {
         let rule = RewriteRule(name: name, hosts: [host], dialect: dialect, width: width, quality: quality)
-        let configuration = RewriteConfiguration(rules: [rule], clientPolicy: clientPolicy)
+        let configuration = RewriteConfiguration(rules: [rule])
         try configuration.validate()
         return configuration
     }

@@ -16,16 +16,22 @@ struct FetchCommand: BridgeCommand {
         commandName: "fetch",
         abstract: "Load one image URL through the in-process bridge and report what happened.",
         usage: [
-            "URL (--config FILE | --preset NAME --host HOST) [--width W] [--user-agent UA] [--accept A] [--cache-dir DIR] [-o FILE] [--json]"
+            "URL (--config FILE | --preset NAME --host HOST) [--width W] [--user-agent UA] [--accept A]"
+                + " [--no-transform] [--if-none-match TAG] [--cache-dir DIR] [-o FILE] [--json]"
         ],
         discussion: """
             The request goes through a URLSession with the bridge's URLProtocol installed: a URL a rule
             rewrites, from a client the policy says cannot decode WebP (the legacy default: a User-Agent
             containing AppleWebKit), is fetched as the WebP variant and delivered as JPEG, PNG or APNG;
             a client that accepts image/webp gets the WebP. Reports the URL fetched upstream, the content
-            type delivered, the bytes on the wire, the cache outcome (memory, disk, network, revalidated)
-            and whether the original was used instead of a failed variant. With --json, one object with
-            the keys requestedURL, fetchedURL, contentType, wireBytes, cache, fallback, bytes.
+            type delivered, the bytes on the wire, the cache outcome (memory, disk, network, revalidated),
+            whether the original was used instead of a failed variant, how the image path answered
+            (webp, transcoded, untouched, fallback, not-modified, original: the variant would not
+            decode, was too large or may not be transformed; passed-through: not claimed) and the
+            ETag. --no-transform sends Cache-Control: no-transform (the bridge keeps the original);
+            --if-none-match TAG sends a conditional request (304 when TAG is the delivered ETag).
+            With --json, one object with the keys requestedURL, fetchedURL, status, delivery,
+            contentType, wireBytes, cache, fallback, etag, bytes.
             Run it twice with the same --cache-dir to see the disk cache answer. Redirects are followed
             only to URL's own host and port and to the hosts the rules name (ports 80/443), at most 5;
             any other ends the fetch (exit 1) with the redirect's target, which is not fetched.
@@ -34,6 +40,8 @@ struct FetchCommand: BridgeCommand {
         options: RewriteSource.options + [
             .option("--user-agent", value: "UA", help: "The client's User-Agent (default: an iOS WebView's)."),
             .option("--accept", value: "A", help: "The client's Accept header (default: no WebP)."),
+            .flag("--no-transform", help: "Send Cache-Control: no-transform: the original, untouched."),
+            .option("--if-none-match", value: "TAG", help: "Send If-None-Match: TAG (an ETag from an earlier fetch)."),
             .option("--cache-dir", value: "DIR", help: "Disk cache folder, kept between runs (default: none)."),
             .option("--output", "-o", value: "FILE", help: "Write the delivered body to FILE."),
             .flag("--json", help: "Print one JSON object instead of text."),
@@ -51,6 +59,8 @@ struct FetchCommand: BridgeCommand {
     let cacheDirectory: String?
     let output: String?
     let json: Bool
+    let noTransform: Bool
+    let ifNoneMatch: String?
 
     init(parsed: ParsedArguments) throws(UsageError) {
         try parsed.requirePositionals(1...1, describing: "URL")
@@ -64,6 +74,11 @@ struct FetchCommand: BridgeCommand {
         cacheDirectory = parsed.string("--cache-dir")
         output = parsed.string("--output")
         json = parsed.flag("--json")
+        noTransform = parsed.flag("--no-transform")
+        ifNoneMatch = parsed.string("--if-none-match")
+        if let ifNoneMatch, !ifNoneMatch.allSatisfy({ $0.isASCII && $0 != "\r" && $0 != "\n" }) {
+            throw UsageError("--if-none-match '\(ifNoneMatch)' is not a field value (ASCII, one line)")
+        }
     }
 
     func run(io: CommandIO) async throws {
@@ -82,7 +97,7 @@ struct FetchCommand: BridgeCommand {
                 rewriter: rewriter, dataLoader: DataLoaders.platformDefault, dataCache: dataCache,
                 redirectPolicy: policy))
         let registration = WebPBridgeURLProtocol.register(
-            .init(pipeline: pipeline, policy: rewriter.configuration.clientPolicy))
+            .init(pipeline: pipeline, policy: try source.makeClientPolicy()))
         defer { WebPBridgeURLProtocol.unregister(registration) }
 
         // What the URL protocol does not claim, URLSession fetches itself: within the same policy.
@@ -93,6 +108,8 @@ struct FetchCommand: BridgeCommand {
         var request = URLRequest(url: url, timeoutInterval: 60)
         request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue(accept, forHTTPHeaderField: "Accept")
+        if noTransform { request.setValue("no-transform", forHTTPHeaderField: "Cache-Control") }
+        if let ifNoneMatch { request.setValue(ifNoneMatch, forHTTPHeaderField: "If-None-Match") }
         let (body, response): (Data, URLResponse)
         do {
             (body, response) = try await session.data(for: request)
@@ -107,7 +124,7 @@ struct FetchCommand: BridgeCommand {
                 "\(url.absoluteString): redirected (HTTP \(http.statusCode)) to \(location), which is outside "
                     + "the URL's host and the rules' hosts: not followed")
         }
-        guard http.statusCode == 200 else {
+        guard http.statusCode == 200 || (http.statusCode == 304 && ifNoneMatch != nil) else {
             throw CommandFailure("\(url.absoluteString): no image could be delivered (HTTP \(http.statusCode))")
         }
         let report = Report(requested: url, response: http, body: body)
@@ -130,6 +147,9 @@ struct FetchCommand: BridgeCommand {
     struct Report {
         var requestedURL: String
         var fetchedURL: String
+        var status: Int
+        var delivery: String
+        var etag: String?
         var contentType: String
         var wireBytes: Int
         var cache: String
@@ -141,6 +161,9 @@ struct FetchCommand: BridgeCommand {
             let header = { (name: String) in response.value(forHTTPHeaderField: name) }
             requestedURL = requested.absoluteString
             fetchedURL = header(Header.fetchedURL) ?? requested.absoluteString
+            status = response.statusCode
+            delivery = header(Header.delivery) ?? "passed-through"
+            etag = header("ETag")
             contentType =
                 header("Content-Type") ?? (ImageFormat.sniffIfImage(body)?.mimeType ?? "application/octet-stream")
             wireBytes = header(Header.wireBytes).flatMap(Int.init) ?? body.count
@@ -156,16 +179,19 @@ struct FetchCommand: BridgeCommand {
                 return "\"\(escaped)\""
             }
             return "{\"requestedURL\":\(quoted(requestedURL)),\"fetchedURL\":\(quoted(fetchedURL)),"
+                + "\"status\":\(status),\"delivery\":\(quoted(delivery)),"
                 + "\"contentType\":\(quoted(contentType)),\"wireBytes\":\(wireBytes),\"cache\":\(quoted(cache)),"
-                + "\"fallback\":\(fallback),\"bytes\":\(bytes)}"
+                + "\"fallback\":\(fallback),\"etag\":\(etag.map(quoted) ?? "null"),\"bytes\":\(bytes)}"
         }
 
         var text: String {
             [
                 "requested:  \(requestedURL)",
                 "fetched:    \(fetchedURL)\(fallback ? " (fallback: the variant failed)" : "")",
-                "delivered:  \(contentType), \(bytes.formattedBytes)",
+                "status:     \(status) (\(delivery))",
+                "delivered:  \(status == 304 ? "nothing (not modified)" : "\(contentType), \(bytes.formattedBytes)")",
                 "wire:       \(wireBytes.formattedBytes) (\(cache))",
+                "etag:       \(etag ?? "-")",
             ].joined(separator: "\n")
         }
     }

@@ -154,7 +154,8 @@ struct ProxyCommand: BridgeCommand {
                 // Every hop is routed again through the bridge's own rules.
                 redirectPolicy: bridgeMode.redirectPolicy(rewriter: rewriter)))
         var configuration = BridgeProxy.Configuration(
-            mode: bridgeMode, pipeline: pipeline, passthroughLoader: loader)
+            mode: bridgeMode, pipeline: pipeline, clientPolicy: try rules?.makeClientPolicy(),
+            passthroughLoader: loader)
         configuration.viaToken = viaToken
         // What a client's 502 does not say (which URL, why), credentials redacted.
         configuration.log = { line in io.printError("proxy: " + line) }

@@ -56,7 +56,7 @@ struct RewriteCommand: BridgeCommand {
             }
         }
         let decidesForClient = userAgent != nil || accept != nil
-        let policy = rewriter.configuration.clientPolicy
+        let policy = try source.makeClientPolicy()
         var invalid: [String] = []
         var batch = ""
         for input in inputs {

@@ -1,4 +1,5 @@
 import Foundation
+import ImageDelivery
 import URLRewriting
 
 /// Where a command's rewrite rules come from — `--config FILE`, or
@@ -7,7 +8,7 @@ import URLRewriting
 struct RewriteSource: Sendable {
     enum Origin: Sendable {
         case file(String)
-        case preset(RewriteConfiguration)
+        case preset(RewriteConfiguration, ClientPolicy)
     }
 
     let origin: Origin
@@ -53,8 +54,11 @@ struct RewriteSource: Sendable {
             origin = .file(file)
         case (nil, let name?, let host?):
             do {
-                origin = .preset(
-                    try RewritePreset.configuration(named: name, host: host, width: width, quality: quality))
+                let configuration = try RewritePreset.configuration(
+                    named: name, host: host, width: width, quality: quality)
+                // The preset exists: configuration(named:) threw otherwise.
+                let policy = RewritePreset.named(name).map(ClientPolicy.init(preset:)) ?? .standard
+                origin = .preset(configuration, policy)
             } catch  where error.field == "width" && width == nil {
                 throw UsageError("preset '\(name)' needs --width W (the screen width in pixels, e.g. 750)")
             } catch  where error.field == "hosts" {
@@ -77,12 +81,30 @@ struct RewriteSource: Sendable {
                 let message = error.description
                 throw CommandFailure(message.contains(path) ? message : "\(path): \(message)")
             }
-        case .preset(let configuration):
+        case .preset(let configuration, _):
             do {
                 return try Rewriter(configuration: configuration)
             } catch {
                 throw CommandFailure(error.description)
             }
+        }
+    }
+
+    /// The client policy: the file's `client` section (``ClientPolicy/standard``
+    /// without one), or the one the preset implies.
+    func makeClientPolicy() throws -> ClientPolicy {
+        switch origin {
+        case .file(let path):
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                return try ClientPolicy(configurationJSON: data)
+            } catch let error as RewriteConfigurationError {
+                throw CommandFailure("\(path): \(error.description)")
+            } catch {
+                throw CommandFailure("\(path): \((error as NSError).localizedDescription)")
+            }
+        case .preset(_, let policy):
+            return policy
         }
     }
 }

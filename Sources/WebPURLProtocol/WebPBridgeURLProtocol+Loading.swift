@@ -1,7 +1,6 @@
 import HTTPFields
-import ImageCodecs
+import ImageDelivery
 public import ImagePipeline
-import URLRewriting
 
 #if canImport(FoundationNetworking)
     public import Foundation
@@ -38,89 +37,77 @@ extension WebPBridgeURLProtocol {
         }
     }
 
-    /// One claimed request through the pipeline, redirects reported.
+    /// One claimed request through the image path, redirects reported: the
+    /// core's ``Delivery`` sent through the client.
     private func loadImage(_ request: URLRequest, decision: ClientDecision, binding: Binding) async -> Step {
-        guard let url = request.url else {
+        guard let facts = Self.facts(of: request, binding: binding) else {
             send { $0.urlProtocol(self, didFailWithError: URLError(.badURL)) }
             return .finished
         }
-        let result: ImageDataResponse
-        do {
-            result = try await binding.pipeline.data(for: url, redirects: .report)
-        } catch let error as ImagePipelineError {
-            if let redirect = error.redirect {
-                return .redirected(
-                    to: Self.redirectedRequest(request, to: redirect.location), status: redirect.statusCode)
-            } else if let status = error.httpStatus {
-                deliverStatus(status, for: url)
-            } else {
-                send { $0.urlProtocol(self, didFailWithError: Self.urlError(for: error, url: url)) }
-            }
-            return .finished
-        } catch {
-            send { $0.urlProtocol(self, didFailWithError: URLError(.cancelled)) }
-            return .finished
-        }
+        let delivery = await binding.imageBridge.deliver(facts, decision: decision, redirects: .report)
         if Task.isCancelled { return .finished }
-
-        let body: Data
-        let contentType: String
-        if case .transcode = decision {
-            do {
-                let output = try binding.transcoder.transcode(result.data, for: Transcoder.withoutWebP)
-                body = output.data
-                contentType = output.mimeType
-            } catch {
-                send { $0.urlProtocol(self, didFailWithError: URLError(.cannotDecodeContentData)) }
-                return .finished
+        switch delivery.content {
+        case .image(let body, _):
+            deliver(delivery, status: 200, body: facts.isHEAD ? nil : body)
+        case .notModified:
+            deliver(delivery, status: 304, body: nil)
+        case .original(_, let refusesWebP):
+            // The original exactly as the upstream answers it, as URLSession
+            // would have fetched it, with the image path's Vary.
+            var original = request
+            if refusesWebP {
+                original.setValue(
+                    AcceptHeader.refusingWebP(request.value(forHTTPHeaderField: "Accept")), forHTTPHeaderField: "Accept")
             }
-        } else {
-            body = result.data
-            contentType = result.format.mimeType
-        }
-        var headers: [String: String] = [
-            "Content-Type": contentType,
-            "Content-Length": String(body.count),
-            "Vary": VaryHeader.value(
-                listing: binding.policy.webPSupport == .legacyAppleWebKit ? ["Accept", "User-Agent"] : ["Accept"]),
-            DiagnosticHeader.fetchedURL: result.fetchedURL.absoluteString,
-            DiagnosticHeader.source: result.source.rawValue,
-            DiagnosticHeader.wireBytes: String(result.networkBytes),
-            DiagnosticHeader.fallback: result.isFallback ? "1" : "0",
-            DiagnosticHeader.cacheKey: result.cacheKey,
-        ]
-        for name in ["cache-control", "expires", "last-modified"] {
-            if let value = result.headers[name] { headers[name.capitalizedHeaderName] = value }
-        }
-        guard
-            let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
-        else { return .finished }
-        send { client in
-            client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-            client.urlProtocol(self, didLoad: body)
-            client.urlProtocolDidFinishLoading(self)
+            return await passThrough(
+                original, loader: binding.pipeline.configuration.dataLoader, binding: binding, handover: delivery)
+        case .redirect(let redirect):
+            return .redirected(
+                to: Self.redirectedRequest(request, to: redirect.location), status: redirect.statusCode)
+        case .overloaded(let seconds):
+            deliverStatus(503, for: facts.url, fields: ["Retry-After": String(seconds)])
+        case .cancelled:
+            send { $0.urlProtocol(self, didFailWithError: URLError(.cancelled)) }
+        case .upstreamFailure(let error, let url):
+            let failure = URLError(
+                Self.urlErrorCode(for: error),
+                userInfo: [NSURLErrorFailingURLErrorKey: facts.url, NSLocalizedDescriptionKey: "\(url): \(error.message)"])
+            send { $0.urlProtocol(self, didFailWithError: failure) }
         }
         return .finished
     }
 
-    /// Both the variant and the original answered with an HTTP error: the
-    /// client sees that status, as it would without the bridge.
-    private func deliverStatus(_ status: Int, for url: URL) {
+    /// An image answer (`200` with `body`, or `304`): the core's fields, the
+    /// length, and the diagnostics of where the bytes came from.
+    private func deliver(_ delivery: Delivery, status: Int, body: Data?) {
+        var fields: [String: String] = [:]
+        for field in delivery.fields { fields[field.name] = field.value }
+        if case .image(let bytes, _) = delivery.content { fields["Content-Length"] = String(bytes.count) }
+        for field in delivery.diagnosticFields { fields[field.name] = field.value }
         guard
             let response = HTTPURLResponse(
-                url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": "0"])
+                url: delivery.originalURL, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+        else {
+            send { $0.urlProtocol(self, didFailWithError: URLError(.badServerResponse)) }
+            return
+        }
+        send { client in
+            client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+            if let body, !body.isEmpty { client.urlProtocol(self, didLoad: body) }
+            client.urlProtocolDidFinishLoading(self)
+        }
+    }
+
+    /// A bodiless answer with `status` and `fields` (the overloaded `503`).
+    private func deliverStatus(_ status: Int, for url: URL, fields: [String: String]) {
+        var fields = fields
+        fields["Content-Length"] = "0"
+        guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
         else { return }
         send { client in
             client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
             client.urlProtocolDidFinishLoading(self)
         }
-    }
-
-    /// The `URLError` a plain load would have produced for a transport failure.
-    static func urlError(for error: ImagePipelineError, url: URL) -> URLError {
-        let code = error.loadingError.map(urlErrorCode(for:)) ?? .cannotDecodeContentData
-        return URLError(
-            code, userInfo: [NSURLErrorFailingURLErrorKey: url, NSLocalizedDescriptionKey: error.description])
     }
 
     /// The `URLError` code matching a loader's failure.

@@ -1,5 +1,6 @@
+import HTTPFields
+import ImageDelivery
 import ImagePipeline
-import URLRewriting
 
 #if canImport(FoundationNetworking)
     import Foundation
@@ -136,10 +137,14 @@ extension WebPBridgeURLProtocol {
         return mutable as URLRequest
     }
 
-    /// A redirect's target that no binding claims, fetched as it is with the
-    /// client's headers, as URLSession would have fetched it (reached only
-    /// where the bridge follows redirects itself).
-    func passThrough(_ request: URLRequest, loader: any DataLoading, binding: Binding) async -> Step {
+    /// A request fetched as it is with the client's headers, as URLSession
+    /// would have fetched it: a redirect's target that no binding claims
+    /// (where the bridge follows redirects itself), or the original the image
+    /// path hands over (`handover`: its `Vary` added, and the diagnostics
+    /// saying so, the wire bytes counting what the image path fetched too).
+    func passThrough(
+        _ request: URLRequest, loader: any DataLoading, binding: Binding, handover: Delivery? = nil
+    ) async -> Step {
         guard let url = request.url else {
             send { $0.urlProtocol(self, didFailWithError: URLError(.badURL)) }
             return .finished
@@ -168,6 +173,13 @@ extension WebPBridgeURLProtocol {
             headers[name.capitalizedHeaderName] = value
         }
         headers["Content-Length"] = String(response.body.count)
+        if let handover {
+            headers["Vary"] = VaryHeader.merging(handover.vary, into: headers["Vary"])
+            headers[DiagnosticHeader.delivery] = handover.outcome.rawValue
+            headers[DiagnosticHeader.fetchedURL] = url.absoluteString
+            headers[DiagnosticHeader.source] = "network"
+            headers[DiagnosticHeader.wireBytes] = String(handover.networkBytes + response.body.count)
+        }
         guard
             let http = HTTPURLResponse(
                 url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: headers)

@@ -1,7 +1,7 @@
 import ConcurrencySupport
 public import ImageCodecs
+public import ImageDelivery
 public import ImagePipeline
-public import URLRewriting
 
 #if canImport(FoundationNetworking)
     import Foundation
@@ -10,16 +10,21 @@ public import URLRewriting
     public import Foundation
 #endif
 
-/// The in-process bridge: a `URLProtocol` that answers image requests a
-/// consumer cannot decode as WebP (a WebView) from the shared
-/// ``ImagePipeline`` — fetching the WebP variant over the network, caching
-/// it under the rewritten URL, and handing the consumer JPEG, PNG or APNG.
+/// The in-process bridge: a `URLProtocol` adapter over ``ImageBridge``, the
+/// image path it shares with the proxy. It answers image requests from the
+/// shared ``ImagePipeline`` — fetching the WebP variant over the network,
+/// caching it under the rewritten URL, and handing a consumer that cannot
+/// decode WebP (a WebView) JPEG, PNG or APNG from one bounded transcode
+/// queue; the original, untouched, when the variant will not decode, is too
+/// large or may not be transformed; 304 to a conditional request whose tag
+/// matches.
 ///
 /// Install it with ``WebPBridgeURLProtocol/sessionConfiguration(base:)``
-/// after registering a pipeline with ``register(_:)``. It claims only `GET`
-/// requests whose URL a rule rewrites and whose client the policy says
-/// cannot show WebP; everything else (POST, GIFs, unmatched URLs, its own
-/// marked requests) goes to the network untouched.
+/// after registering a binding with ``register(_:)``. It claims the `GET`
+/// and `HEAD` requests the core routes to the image path (a rule rewrites
+/// the URL, the policy claims the client, no `Cache-Control: no-transform`);
+/// everything else (POST, GIFs, unmatched URLs, its own marked requests)
+/// goes to the network untouched.
 ///
 /// A redirect from the upstream reaches the client as a redirect, with the
 /// client's request re-pointed at the new location and the marker removed,
@@ -34,23 +39,36 @@ public import URLRewriting
 /// sent to the client after ``stopLoading()``.
 public final class WebPBridgeURLProtocol: URLProtocol {
 
-    /// What the protocol answers with.
+    /// What the protocol answers with: the image path (shared with the
+    /// proxy, with its bounded transcode queue and limits) and what the app
+    /// knows of the device.
     public struct Binding: Sendable {
-        public var pipeline: ImagePipeline
-        public var policy: ClientPolicy
-        /// The device class to report to the policy (e.g. `.phone`), if any.
+        /// The image path: policy, pipeline, transcode queue and limits.
+        public var imageBridge: ImageBridge
+        /// The device class to report to the policy (e.g. `.phone`), if any;
+        /// otherwise the policy guesses from `User-Agent`.
         public var deviceClass: DeviceClass?
-        /// How transcoded images are encoded.
-        public var transcoder: Transcoder
 
+        /// The pipeline the image path fetches through.
+        public var pipeline: ImagePipeline { imageBridge.configuration.pipeline }
+        /// The client policy.
+        public var policy: ClientPolicy { imageBridge.configuration.clientPolicy }
+
+        /// Binds an image path built by the app (its own queue and limits).
+        public init(imageBridge: ImageBridge, deviceClass: DeviceClass? = nil) {
+            self.imageBridge = imageBridge
+            self.deviceClass = deviceClass
+        }
+
+        /// Binds `pipeline` with `policy` and the image path's default limits.
         public init(
             pipeline: ImagePipeline, policy: ClientPolicy = .legacy, deviceClass: DeviceClass? = nil,
             transcoder: Transcoder = Transcoder()
         ) {
-            self.pipeline = pipeline
-            self.policy = policy
-            self.deviceClass = deviceClass
-            self.transcoder = transcoder
+            self.init(
+                imageBridge: ImageBridge(
+                    pipeline: pipeline, clientPolicy: policy, transcoder: transcoder.configuration),
+                deviceClass: deviceClass)
         }
     }
 
@@ -113,18 +131,24 @@ public final class WebPBridgeURLProtocol: URLProtocol {
 
     override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
-    /// The bridge's decision for `request`, or `nil` when it does not claim it.
+    /// The bridge's decision for `request`, or `nil` when it does not claim
+    /// it (the core's route says pass through, or the bridge marked it).
     static func decision(for request: URLRequest, binding: Binding) -> ClientDecision? {
-        guard let url = request.url, (request.httpMethod ?? "GET") == "GET",
-            property(forKey: handledKey, in: request) == nil,
-            let rewriter = binding.pipeline.configuration.rewriter
+        guard property(forKey: handledKey, in: request) == nil, let facts = facts(of: request, binding: binding),
+            case .image(let decision) = binding.imageBridge.route(facts)
         else { return nil }
-        let client = ClientRequest(
-            url: url, userAgent: request.value(forHTTPHeaderField: "User-Agent"),
-            accept: request.value(forHTTPHeaderField: "Accept"), deviceClass: binding.deviceClass)
-        let decision = binding.policy.decision(for: client, using: rewriter)
-        if case .passThrough = decision { return nil }
         return decision
+    }
+
+    /// What the image path reads of `request`.
+    static func facts(of request: URLRequest, binding: Binding) -> DeliveryRequest? {
+        guard let url = request.url else { return nil }
+        return DeliveryRequest(
+            method: (request.httpMethod ?? "GET").uppercased(), url: url,
+            accept: request.value(forHTTPHeaderField: "Accept"),
+            userAgent: request.value(forHTTPHeaderField: "User-Agent"),
+            cacheControl: request.value(forHTTPHeaderField: "Cache-Control").map { [$0] } ?? [],
+            ifNoneMatch: request.value(forHTTPHeaderField: "If-None-Match"), deviceClass: binding.deviceClass)
     }
 
     // MARK: Loading

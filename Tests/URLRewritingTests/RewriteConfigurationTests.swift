@@ -32,7 +32,7 @@ import URLRewriting
         #expect(news.dialect == .qiniu(QiniuOptions(styles: ["WebPiOSW750": "imageView2/2/w/750/format/webp"])))
         #expect(configuration.rules[1].dialect == .aliyunOSS(AliyunOSSOptions(parameter: .bceProcess)))
         #expect(configuration.rules[2].dialect == .template("{scheme}://{host}{path}?fm=webp"))
-        #expect(configuration.clientPolicy == .legacy)
+        // The client section is the client policy's (ImageDeliveryTests read it).
 
         let rewriter = try Rewriter(configuration: configuration)
         let result = rewriter.rewrite(try #require(URL(string: "https://a.cdn.example.com/uploads/x.gif")))
@@ -58,9 +58,7 @@ import URLRewriting
                 Rules.rule(.aliyunOSS(AliyunOSSOptions(parameter: .imageProcess)), gif: true),
                 Rules.rule(.tencentCI(TencentCIOptions(ignoreError: false)), width: nil, quality: 60),
             ]
-        let configuration = RewriteConfiguration(
-            rules: rules,
-            clientPolicy: ClientPolicy(transcodesForOtherClients: false, excludedDeviceClasses: [.tablet, .desktop]))
+        let configuration = RewriteConfiguration(rules: rules)
         let decoded = try RewriteConfiguration(json: try JSONEncoder().encode(configuration))
         #expect(decoded == configuration)
     }

@@ -53,9 +53,7 @@ import URLRewriting
         }
     }
 
-    @Test func legacyPresetCarriesTheLegacyClientPolicy() throws {
-        #expect(
-            try RewritePreset.configuration(named: "qiniu-legacy", host: "h.com", width: 750).clientPolicy == .legacy)
-        #expect(try RewritePreset.configuration(named: "qiniu", host: "h.com").clientPolicy == .standard)
+    @Test func onlyTheLegacyPresetReproducesTheLegacyApp() {
+        #expect(RewritePreset.all.filter(\.reproducesLegacyApp).map(\.name) == ["qiniu-legacy"])
     }
 }

@@ -33,6 +33,9 @@ public final class TrafficMeter: Sendable {
         public var originals = 0
         /// Times a variant failed and the original was fetched instead.
         public var fallbacks = 0
+        /// Variants fetched that turned out larger than the cached original:
+        /// the original is asked for instead for a while.
+        public var outweighingVariants = 0
 
         public init() {}
     }
@@ -81,4 +84,6 @@ public final class TrafficMeter: Sendable {
     }
 
     func recordFallback() { state.withLock { $0.fallbacks += 1 } }
+
+    func recordOutweighingVariant() { state.withLock { $0.outweighingVariants += 1 } }
 }

@@ -15,4 +15,8 @@ public enum BridgeDiagnosticHeader {
     public static let fallback = "X-WebPBridge-Fallback"
     /// The cache key: the rewritten URL, normalised.
     public static let cacheKey = "X-WebPBridge-Cache-Key"
+    /// How the image path answered: `webp`, `transcoded`, `untouched`,
+    /// `fallback`, `not-modified` or `original` (handed over untouched: the
+    /// variant would not decode, was too large or may not be transformed).
+    public static let delivery = "X-WebPBridge-Delivery"
 }

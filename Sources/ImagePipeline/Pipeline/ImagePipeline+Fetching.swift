@@ -2,8 +2,9 @@ import Foundation
 import ImageCodecs
 
 extension ImagePipeline {
-    /// Disk, then network; the variant first unless it failed recently, then
-    /// the original. Runs once per cache key at a time (coalesced). Under
+    /// Disk, then network; the variant first unless it failed recently or is
+    /// known to outweigh the original, then the original. Runs once per cache
+    /// key at a time (coalesced). Under
     /// ``RedirectHandling/report`` a redirect of either is thrown as it is:
     /// it says where the image lives, not that the variant failed.
     func fetchData(_ plan: RequestPlan, redirects: RedirectHandling = .follow) async throws -> ImageDataResponse {
@@ -14,8 +15,10 @@ extension ImagePipeline {
         }
         if !negativeCache.contains(plan.cacheKey, now: now) {
             do {
-                return try await fetchOne(
+                let variant = try await fetchOne(
                     variantURL, key: plan.cacheKey, isVariant: true, isFallback: false, redirects: redirects)
+                rememberIfOutweighing(variant, plan)
+                return variant
             } catch let error as ImagePipelineError where !error.isCancellation && error.redirect == nil {
                 markVariantFailed(plan)
             }
@@ -23,6 +26,20 @@ extension ImagePipeline {
         trafficMeter.recordFallback()
         return try await fetchOne(
             plan.originalURL, key: plan.originalCacheKey, isVariant: false, isFallback: true, redirects: redirects)
+    }
+
+    /// A variant just fetched that is larger than the original the data cache
+    /// holds (the bytes show it) is not worth asking for: for the negative
+    /// cache's lifetime the original is asked for instead — from the cache,
+    /// at no cost on the wire — rather than the variant again. The variant
+    /// already paid for is still delivered this time.
+    func rememberIfOutweighing(_ variant: ImageDataResponse, _ plan: RequestPlan) {
+        guard variant.source == .network || variant.source == .revalidated,
+            let original = configuration.dataCache?.entry(for: plan.originalCacheKey),
+            original.data.count < variant.data.count
+        else { return }
+        negativeCache.insert(plan.cacheKey, now: configuration.now())
+        trafficMeter.recordOutweighingVariant()
     }
 
     /// Remembers that a variant failed and forgets anything cached for it.

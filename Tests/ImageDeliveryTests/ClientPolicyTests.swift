@@ -1,11 +1,15 @@
 import Foundation
 import TestTraits
 import Testing
+import ImageDelivery
 import URLRewriting
 
 /// Who gets WebP, who gets a transcoded variant, who is passed through.
 @Suite(.timeLimit(.suiteBound)) struct ClientPolicyTests {
-    static let rewriter = try! Rewriter(configuration: RewriteConfiguration(rules: [Rules.qiniu]))
+    static let rewriter = try! Rewriter(
+        configuration: RewriteConfiguration(rules: [
+            RewriteRule(name: "qiniu", hosts: ["img.example.com"], dialect: .qiniu(QiniuOptions()), width: 750)
+        ]))
     static let image = URL(string: "http://img.example.com/a.jpg")!
     static let variant = URL(string: "http://img.example.com/a.jpg?imageView2/2/w/750/format/webp/ignore-error/1")!
     static let safari =
@@ -82,5 +86,42 @@ import URLRewriting
             for: ClientRequest(url: Self.image, accept: "image/webp", deviceClass: DeviceClass(rawValue: "tv")),
             using: Self.rewriter)
         #expect(decision == .passThrough(reason: "device class 'tv' is excluded"))
+    }
+}
+
+/// The policy's own part of a configuration file and of a preset.
+@Suite(.timeLimit(.suiteBound)) struct ClientPolicyConfigurationTests {
+    @Test func readsTheClientSectionOfAConfigurationFile() throws {
+        let json = """
+            { "rules": [ { "hosts": ["img.example.com"], "dialect": "qiniu" } ],
+              "client": { "webpSupport": "apple-webkit", "excludedDeviceClasses": ["tablet"] } }
+            """
+        #expect(try ClientPolicy(configurationJSON: Data(json.utf8)) == .legacy)
+        #expect(try ClientPolicy(configurationJSON: Data(#"{"rules": []}"#.utf8)) == .standard)
+    }
+
+    @Test func refusesAnInvalidClientSectionNamingTheField() {
+        let json = #"{"rules": [], "client": {"webpSupport": "sometimes"}}"#
+        #expect(throws: RewriteConfigurationError.self) { try ClientPolicy(configurationJSON: Data(json.utf8)) }
+        #expect(throws: RewriteConfigurationError.self) { try ClientPolicy(configurationJSON: Data("[1".utf8)) }
+    }
+
+    @Test func roundTripsThroughJSON() throws {
+        let policy = ClientPolicy(transcodesForOtherClients: false, excludedDeviceClasses: [.tablet, .desktop])
+        let file = #"{"client": "# + String(decoding: try JSONEncoder().encode(policy), as: UTF8.self) + "}"
+        #expect(try ClientPolicy(configurationJSON: Data(file.utf8)) == policy)
+    }
+
+    @Test func theLegacyPresetImpliesTheLegacyPolicy() throws {
+        #expect(ClientPolicy(preset: try #require(RewritePreset.named("qiniu-legacy"))) == .legacy)
+        #expect(ClientPolicy(preset: try #require(RewritePreset.named("qiniu"))) == .standard)
+    }
+
+    @Test func varyNamesUserAgentOnlyWhenThePolicyReadsIt() {
+        #expect(ClientPolicy.standard.varyFields == "Accept")
+        #expect(ClientPolicy.legacy.varyFields == "Accept, User-Agent")
+        #expect(ClientPolicy(excludedDeviceClasses: [.tablet]).varyFields == "Accept, User-Agent")
+        #expect(DeviceClass.guessed(fromUserAgent: DeliveryTableTests.iPad) == .tablet)
+        #expect(DeviceClass.guessed(fromUserAgent: "curl/8") == nil)
     }
 }

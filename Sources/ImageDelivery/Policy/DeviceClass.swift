@@ -28,3 +28,13 @@ public struct DeviceClass: RawRepresentable, Sendable, Hashable, Codable, Custom
         try container.encode(rawValue)
     }
 }
+
+extension DeviceClass {
+    /// What a request's `User-Agent` tells of the device when the app does not
+    /// say: an iPad's WebView names itself (the legacy app excluded tablets);
+    /// nothing else is guessed.
+    public static func guessed(fromUserAgent userAgent: String?) -> DeviceClass? {
+        guard let userAgent, userAgent.contains("iPad") else { return nil }
+        return .tablet
+    }
+}

@@ -1,5 +1,6 @@
-import Foundation
+public import Foundation
 import HTTPFields
+public import URLRewriting
 
 /// Decides, for each image request, whether to pass it through, serve the
 /// WebP variant, or fetch the WebP variant and transcode it for the client.

@@ -1,6 +1,9 @@
+import URLRewriting
+
 /// JSON form: `{"webpSupport": "accept" | "apple-webkit", "transcodeOthers": true,
 /// "excludedDeviceClasses": ["tablet"]}`, every field optional.
 extension ClientPolicy: Codable {
+    private typealias AnyCodingKey = PolicyCodingKey
     /// Decodes a policy, throwing ``RewriteConfigurationError`` naming the field.
     public init(from decoder: any Decoder) throws {
         let container: KeyedDecodingContainer<AnyCodingKey>
@@ -45,4 +48,13 @@ extension ClientPolicy: Codable {
         try container.encode(
             excludedDeviceClasses.map(\.rawValue).sorted(), forKey: AnyCodingKey("excludedDeviceClasses"))
     }
+}
+
+/// A JSON object key, any name.
+struct PolicyCodingKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }

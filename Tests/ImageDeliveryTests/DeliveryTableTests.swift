@@ -1,0 +1,310 @@
+import BridgeProxy
+import ConcurrencySupport
+import Foundation
+import HTTPServer
+import ImageCodecs
+import ImageDelivery
+import ImagePipeline
+import TestSupport
+import TestTraits
+import Testing
+import URLRewriting
+import WebPURLProtocol
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One table of behaviours, run against the core and through both bridges,
+/// so they cannot drift apart again. Each row is one request to a live
+/// loopback site; each adapter turns its answer into the same ``Observed``.
+@Suite(.serialized, .timeLimit(.suiteBound))
+struct DeliveryTableTests {
+    static let webPAccept = "image/avif,image/webp,image/*,*/*;q=0.8"
+    static let otherAccept = "image/png,image/*;q=0.8,*/*;q=0.5"
+    static let iPad =
+        "Mozilla/5.0 (iPad; CPU OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
+
+    /// What a client ends up with, whichever bridge answered.
+    enum Observed: Equatable, CustomStringConvertible {
+        /// `200` with a body in this format.
+        case image(ImageFormat)
+        /// `304`.
+        case notModified
+        /// The original as the upstream answers it, with its status (`nil`
+        /// from the core, which hands over without fetching).
+        case original(status: Int?)
+        /// `503` with `Retry-After`.
+        case overloaded
+        /// The upstream gave no answer (`502`, a `URLError`).
+        case upstreamFailure
+
+        var description: String {
+            switch self {
+            case .image(let format): "image(\(format.rawValue))"
+            case .notModified: "304"
+            case .original(let status): "original(\(status.map(String.init) ?? "-"))"
+            case .overloaded: "overloaded"
+            case .upstreamFailure: "upstream failure"
+            }
+        }
+
+        /// Whether `self` (seen by an adapter) is what `expected` says, the
+        /// core's "original" matching any status.
+        func matches(_ expected: Observed) -> Bool {
+            if case .original(nil) = self, case .original = expected { return true }
+            return self == expected
+        }
+    }
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        var name: String
+        var path: String
+        var accept: String = DeliveryTableTests.otherAccept
+        var userAgent: String = "table-client/1"
+        var cacheControl: String?
+        var policy: ClientPolicy = .standard
+        /// Ask once, then again with the first answer's `ETag` in `If-None-Match`.
+        var conditional = false
+        /// Hold the only transcode slot while asking.
+        var queueHeld = false
+        /// An upstream that listens nowhere.
+        var unreachable = false
+        var expected: Observed
+        /// Requests the site may receive for `path` (never the variant and the original both after a transcode).
+        var upstreamRequests: ClosedRange<Int>?
+        /// `Vary` of an image answer.
+        var vary: String? = "Accept"
+
+        var testDescription: String { name }
+    }
+
+    static let rows: [Row] = [
+        Row(
+            name: "a WebP client gets the variant as it is", path: "/photo.jpg", accept: webPAccept,
+            expected: .image(.webp), upstreamRequests: 1...1),
+        Row(
+            name: "another client gets the variant as JPEG, the original never fetched", path: "/photo.jpg",
+            expected: .image(.jpeg), upstreamRequests: 1...1),
+        Row(
+            name: "a variant with alpha becomes PNG, even when larger than the original", path: "/alpha.png",
+            expected: .image(.png), upstreamRequests: 1...1),
+        Row(
+            name: "Cache-Control: no-transform from the client keeps the original", path: "/photo.jpg",
+            cacheControl: "no-transform", expected: .original(status: 200), vary: nil),
+        Row(
+            name: "no-transform from the upstream hands over the original", path: "/notransform.jpg",
+            expected: .original(status: 200), upstreamRequests: 2...2),
+        Row(
+            name: "a variant that will not decode hands over the original", path: "/broken.jpg",
+            expected: .original(status: 200), upstreamRequests: 2...2),
+        Row(
+            name: "a variant over the transcode cap hands over the original", path: "/large.jpg",
+            expected: .original(status: 200), upstreamRequests: 2...2),
+        Row(
+            name: "a missing image gets the upstream's 404", path: "/missing.jpg", expected: .original(status: 404)),
+        Row(
+            name: "a conditional request with the delivered tag gets 304", path: "/photo.jpg", conditional: true,
+            expected: .notModified, upstreamRequests: 1...1),
+        Row(
+            name: "a full transcode queue answers 503 at once", path: "/photo.jpg", queueHeld: true,
+            expected: .overloaded),
+        Row(
+            name: "an upstream that does not answer is a failure, not a hang", path: "/photo.jpg", unreachable: true,
+            expected: .upstreamFailure),
+        Row(
+            name: "an excluded device class gets the original", path: "/photo.jpg", userAgent: iPad,
+            policy: .legacy, expected: .original(status: 200), vary: nil),
+    ]
+
+    enum Adapter: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case core, proxy, urlProtocol = "URL protocol"
+        var testDescription: String { rawValue }
+    }
+
+    /// The transcode cap of every row: above the small images, below the large one's variant.
+    static let transcodeCap = 8 * 1024
+
+    @Test(arguments: rows, Adapter.allCases)
+    func behaves(_ row: Row, through adapter: Adapter) async throws {
+        try await TableSite.with { site, base in
+            #expect(site.images["/photo.jpg"].map { $0.variant.count < Self.transcodeCap } ?? false)
+            #expect(site.images["/large.jpg"].map { $0.variant.count > Self.transcodeCap } ?? false)
+            let upstream = row.unreachable ? URL(string: "http://\(TableSite.host):1")! : base
+            let url = URL(string: upstream.absoluteString + row.path)!
+            let answers: [Answer]
+            switch adapter {
+            case .core: answers = try await Self.throughCore(row, url: url, upstream: upstream)
+            case .proxy: answers = try await Self.throughProxy(row, url: url, upstream: upstream)
+            case .urlProtocol: answers = try await Self.throughURLProtocol(row, url: url)
+            }
+            let answer = try #require(answers.last)
+            #expect(answer.observed.matches(row.expected), "\(answer.observed) is not \(row.expected)")
+            if case .image = row.expected {
+                #expect(answer.vary == row.vary)
+                #expect(answer.etag?.hasPrefix("\"wb-") == true)
+            }
+            if case .original(let status?) = answer.observed, status == 200,
+                let original = site.images[row.path]?.original
+            {
+                #expect(answer.body == original, "the original, byte for byte")
+            }
+            if let allowed = row.upstreamRequests {
+                #expect(allowed.contains(site.requestCount(for: row.path)), "\(site.targets)")
+            }
+        }
+    }
+
+    /// One answer as a row compares it.
+    struct Answer {
+        var observed: Observed
+        var vary: String?
+        var etag: String?
+        var body: Data?
+    }
+
+    // MARK: Core
+
+    static func imageBridge(_ row: Row, upstream: URL) throws -> ImageBridge {
+        let preset = try RewritePreset.configuration(named: "qiniu", host: TableSite.host, width: 640)
+        let pipeline = ImagePipeline(
+            configuration: .init(
+                rewriter: try Rewriter(configuration: preset), dataLoader: DataLoaders.platformDefault,
+                memoryCache: nil, requestTimeout: .seconds(60)))
+        var configuration = ImageBridge.Configuration(pipeline: pipeline, clientPolicy: row.policy)
+        configuration.transcodeConcurrency = 1
+        configuration.transcodeQueueLimit = 0
+        configuration.maxTranscodeInputBytes = transcodeCap
+        return try ImageBridge(configuration: configuration)
+    }
+
+    static func facts(_ row: Row, url: URL, ifNoneMatch: String? = nil) -> DeliveryRequest {
+        DeliveryRequest(
+            url: url, accept: row.accept, userAgent: row.userAgent, cacheControl: row.cacheControl.map { [$0] } ?? [],
+            ifNoneMatch: ifNoneMatch)
+    }
+
+    static func throughCore(_ row: Row, url: URL, upstream: URL) async throws -> [Answer] {
+        let bridge = try imageBridge(row, upstream: upstream)
+        func ask(_ ifNoneMatch: String?) async -> Answer {
+            let request = facts(row, url: url, ifNoneMatch: ifNoneMatch)
+            guard case .image(let decision) = bridge.route(request) else {
+                return Answer(observed: .original(status: nil))
+            }
+            let delivery = await bridge.deliver(request, decision: decision)
+            let observed: Observed
+            var body: Data?
+            switch delivery.content {
+            case .image(let bytes, let format):
+                observed = .image(format)
+                body = bytes
+            case .notModified: observed = .notModified
+            case .original: observed = .original(status: nil)
+            case .overloaded: observed = .overloaded
+            case .upstreamFailure: observed = .upstreamFailure
+            case .redirect, .cancelled: observed = .upstreamFailure
+            }
+            return Answer(observed: observed, vary: delivery.field("Vary"), etag: delivery.field("ETag"), body: body)
+        }
+        return try await askAll(row, queue: bridge.transcodeQueue, ask)
+    }
+
+    /// The row's requests: one, or a first and a conditional second; the
+    /// last with the queue held when the row says so.
+    static func askAll(
+        _ row: Row, queue: WorkQueue, _ ask: (String?) async throws -> Answer
+    ) async throws -> [Answer] {
+        var answers: [Answer] = []
+        if row.conditional {
+            let first = try await ask(nil)
+            answers.append(first)
+            answers.append(try await ask(first.etag))
+        } else if row.queueHeld {
+            answers.append(try await queue.withSlot { try await ask(nil) })
+        } else {
+            answers.append(try await ask(nil))
+        }
+        return answers
+    }
+
+    // MARK: Proxy
+
+    static func throughProxy(_ row: Row, url: URL, upstream: URL) async throws -> [Answer] {
+        let preset = try RewritePreset.configuration(named: "qiniu", host: TableSite.host, width: 640)
+        let rewriter = try Rewriter(configuration: preset)
+        let mode = BridgeProxy.Configuration.Mode.reverse(upstream: upstream)
+        let pipeline = ImagePipeline(
+            configuration: .init(
+                rewriter: rewriter, dataLoader: DataLoaders.platformDefault, memoryCache: nil,
+                requestTimeout: .seconds(60), redirectPolicy: mode.redirectPolicy(rewriter: rewriter)))
+        var configuration = BridgeProxy.Configuration(mode: mode, pipeline: pipeline, clientPolicy: row.policy)
+        configuration.transcodeConcurrency = 1
+        configuration.transcodeQueueLimit = 0
+        configuration.limits.maxTranscodeInputBytes = transcodeCap
+        let proxy = try BridgeProxy(configuration: configuration)
+        return try await askAll(row, queue: proxy.transcodeQueue) { ifNoneMatch in
+            var headers: HTTPHeaders = [
+                "Host": "bridge.test", "Accept": row.accept, "User-Agent": row.userAgent,
+            ]
+            if let cacheControl = row.cacheControl { headers["Cache-Control"] = cacheControl }
+            if let ifNoneMatch { headers["If-None-Match"] = ifNoneMatch }
+            let response = await proxy.handle(HTTPRequest(method: .get, target: row.path, headers: headers))
+            var body: Data?
+            if case .data(let data) = response.body { body = data }
+            return Answer(
+                observed: observed(
+                    status: response.status.code, contentType: response.headers["Content-Type"],
+                    retryAfter: response.headers["Retry-After"], body: body, image: response.headers["ETag"] != nil),
+                vary: response.headers["Vary"], etag: response.headers["ETag"], body: body)
+        }
+    }
+
+    /// An HTTP answer as a row sees it: an image the bridge made carries its
+    /// `ETag`; anything else from the upstream is the original.
+    static func observed(status: Int, contentType: String?, retryAfter: String?, body: Data?, image: Bool)
+        -> Observed
+    {
+        switch status {
+        case 304: return .notModified
+        case 503 where retryAfter != nil: return .overloaded
+        case 502: return .upstreamFailure
+        case 200 where image:
+            return body.flatMap { ImageFormat.sniffIfImage($0) }.map(Observed.image) ?? .original(status: 200)
+        default: return .original(status: status)
+        }
+    }
+
+    // MARK: URL protocol
+
+    static func throughURLProtocol(_ row: Row, url: URL) async throws -> [Answer] {
+        let bridge = try imageBridge(row, upstream: url)
+        let registration = WebPURLProtocol.WebPBridgeURLProtocol.register(.init(imageBridge: bridge))
+        let session = URLSession(configuration: WebPBridgeURLProtocol.sessionConfiguration(base: .ephemeral))
+        defer {
+            WebPBridgeURLProtocol.unregister(registration)
+            session.finishTasksAndInvalidate()
+        }
+        return try await askAll(row, queue: bridge.transcodeQueue) { ifNoneMatch in
+            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 60)
+            request.setValue(row.accept, forHTTPHeaderField: "Accept")
+            request.setValue(row.userAgent, forHTTPHeaderField: "User-Agent")
+            if let cacheControl = row.cacheControl { request.setValue(cacheControl, forHTTPHeaderField: "Cache-Control") }
+            if let ifNoneMatch { request.setValue(ifNoneMatch, forHTTPHeaderField: "If-None-Match") }
+            let body: Data
+            let response: URLResponse
+            do {
+                (body, response) = try await session.data(for: request)
+            } catch is URLError {
+                return Answer(observed: .upstreamFailure)
+            }
+            let http = try #require(response as? HTTPURLResponse)
+            let etag = http.value(forHTTPHeaderField: "ETag")
+            return Answer(
+                observed: observed(
+                    status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"),
+                    retryAfter: http.value(forHTTPHeaderField: "Retry-After"), body: body,
+                    image: etag?.hasPrefix("\"wb-") == true),
+                vary: http.value(forHTTPHeaderField: "Vary"), etag: etag, body: body)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import ConcurrencySupport
+import Foundation
+import HTTPServer
+import ImageCodecs
+import TestSupport
+
+/// The upstream of the behaviour table: a small image site with a CDN's
+/// WebP variants (a query naming `format/webp`), served on its own loopback
+/// address so that no other suite's URL protocol binding claims its URLs.
+/// Records every request target, so a row can count what went over the wire.
+final class TableSite: HTTPHandler, Sendable {
+    /// The loopback address the site listens on and the rules name.
+    static let host = "127.0.0.7"
+
+    struct Image: Sendable {
+        var original: Data
+        var originalType: String
+        var variant: Data
+        var variantHeaders: HTTPHeaders = [:]
+    }
+
+    let images: [String: Image]
+    private let received = Lock<[String]>([])
+
+    init() throws {
+        let photo = SyntheticImages.photo(width: 48, height: 32, seed: 3)
+        let alpha = SyntheticImages.photo(width: 48, height: 32, seed: 4, alpha: true)
+        let large = SyntheticImages.photo(width: 640, height: 480, seed: 5)
+        let photoJPEG = try JPEGEncoder().encode(photo)
+        let photoWebP = try WebPEncoder().encode(photo)
+        images = [
+            "/photo.jpg": Image(original: photoJPEG, originalType: "image/jpeg", variant: photoWebP),
+            "/alpha.png": Image(
+                original: try PNGEncoder().encode(alpha), originalType: "image/png",
+                variant: try WebPEncoder().encode(alpha)),
+            "/notransform.jpg": Image(
+                original: photoJPEG, originalType: "image/jpeg", variant: photoWebP,
+                variantHeaders: ["Cache-Control": "max-age=60, no-transform"]),
+            "/broken.jpg": Image(original: photoJPEG, originalType: "image/jpeg", variant: Self.undecodableWebP),
+            "/large.jpg": Image(
+                original: try JPEGEncoder().encode(large), originalType: "image/jpeg",
+                variant: try WebPEncoder().encode(large)),
+        ]
+    }
+
+    /// A WebP container the sniffer takes as complete whose VP8 data is zeros.
+    static let undecodableWebP: Data = {
+        let payload = Data(repeating: 0, count: 64)
+        var chunk = Data("VP8 ".utf8)
+        chunk.append(contentsOf: withUnsafeBytes(of: UInt32(payload.count).littleEndian) { Array($0) })
+        chunk.append(payload)
+        var data = Data("RIFF".utf8)
+        data.append(contentsOf: withUnsafeBytes(of: UInt32(4 + chunk.count).littleEndian) { Array($0) })
+        data.append(Data("WEBP".utf8))
+        data.append(chunk)
+        return data
+    }()
+
+    /// Every request target received, in order.
+    var targets: [String] { received.withLock { $0 } }
+
+    /// Requests received for `path`, variant or original.
+    func requestCount(for path: String) -> Int {
+        targets.filter { $0 == path || $0.hasPrefix(path + "?") }.count
+    }
+
+    func handle(_ request: HTTPRequest) async -> HTTPResponse {
+        received.withLock { $0.append(request.target) }
+        guard let image = images[request.path] else { return .text(.notFound, "no such image") }
+        if request.target.contains("format/webp") {
+            var headers = image.variantHeaders
+            if headers["Cache-Control"] == nil { headers["Cache-Control"] = "max-age=60" }
+            return .data(image.variant, contentType: "image/webp", headers: headers)
+        }
+        return .data(image.original, contentType: image.originalType, headers: ["Cache-Control": "max-age=60"])
+    }
+
+    /// Serves the site on ``host``, port 0, for the length of `body`.
+    static func with(_ body: (TableSite, URL) async throws -> Void) async throws {
+        let site = try TableSite()
+        let server = HTTPServer(configuration: .init(host: host, port: 0), handler: site)
+        let endpoint = try await server.start()
+        do {
+            try await body(site, URL(string: "http://\(host):\(endpoint.port)")!)
+            await server.shutdown()
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+    }
+}
