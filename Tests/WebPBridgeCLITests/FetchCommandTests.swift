@@ -53,8 +53,11 @@ struct FetchCommandTests {
             #expect(logo.json["contentType"] as? String == "image/png")
             #expect(
                 Set(photo.json.keys) == [
-                    "requestedURL", "fetchedURL", "contentType", "wireBytes", "cache", "fallback", "bytes",
+                    "requestedURL", "fetchedURL", "status", "delivery", "contentType", "wireBytes", "cache",
+                    "fallback", "etag", "bytes",
                 ])
+            #expect(photo.json["delivery"] as? String == "transcoded")
+            #expect(photo.json["status"] as? Int == 200)
         }
     }
 
