@@ -246,14 +246,14 @@ let package = Package(
         .testTarget(
             name: "WebPURLProtocolTests",
             dependencies: ["TestTraits", 
-                "ConcurrencySupport", "WebPURLProtocol", "ImagePipeline", "URLRewriting", "ImageCodecs",
+                "ConcurrencySupport", "ImageDelivery", "WebPURLProtocol", "ImagePipeline", "URLRewriting", "ImageCodecs",
                 "TestSupport", "PipelineTestSupport",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "BridgeProxyTests",
             dependencies: ["TestTraits", 
-                "ConcurrencySupport", "BridgeProxy", "HTTPServer", "HTTPFields", "ImagePipeline", "ImageOrigin",
+                "ConcurrencySupport", "BridgeProxy", "ImageDelivery", "HTTPServer", "HTTPFields", "ImagePipeline", "ImageOrigin",
                 "URLRewriting", "ImageCodecs", "TestSupport",
             ],
             swiftSettings: swiftSettings),

@@ -1,9 +1,9 @@
-public import ConcurrencySupport
-public import Foundation
+import ConcurrencySupport
+import Foundation
+import HTTPFields
 public import ImageCodecs
 public import ImagePipeline
 public import URLRewriting
-import HTTPFields
 
 /// The image path of both bridges — the proxy and the URL protocol are thin
 /// adapters over it, so they cannot drift apart.

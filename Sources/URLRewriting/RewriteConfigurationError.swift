@@ -16,10 +16,12 @@ public struct RewriteConfigurationError: Error, Sendable, Hashable, CustomString
         Self(.unreadable(path: path, problem: problem))
     }
 
-    static func malformed(_ problem: String) -> Self { Self(.malformed(problem: problem)) }
+    /// The file is not valid JSON (or not the expected shape); `problem` says why.
+    public static func malformed(_ problem: String) -> Self { Self(.malformed(problem: problem)) }
 
-    /// `rule` is the rule's label (`rule 2 ("photos")`), `nil` for top-level fields.
-    static func invalid(rule: String?, field: String, _ problem: String) -> Self {
+    /// A field's value is invalid. `rule` is the rule's label (`rule 2
+    /// ("photos")`), `nil` for top-level fields (`client.webpSupport`).
+    public static func invalid(rule: String?, field: String, _ problem: String) -> Self {
         Self(.invalidField(rule: rule, field: field, problem: problem))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ImageDelivery
 import URLRewriting
 
 /// `webp-bridge rewrite`: prints each URL's WebP variant and cache key, from

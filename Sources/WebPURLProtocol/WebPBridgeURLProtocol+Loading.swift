@@ -57,7 +57,8 @@ extension WebPBridgeURLProtocol {
             var original = request
             if refusesWebP {
                 original.setValue(
-                    AcceptHeader.refusingWebP(request.value(forHTTPHeaderField: "Accept")), forHTTPHeaderField: "Accept")
+                    AcceptHeader.refusingWebP(request.value(forHTTPHeaderField: "Accept")), forHTTPHeaderField: "Accept"
+                )
             }
             return await passThrough(
                 original, loader: binding.pipeline.configuration.dataLoader, binding: binding, handover: delivery)
@@ -71,7 +72,9 @@ extension WebPBridgeURLProtocol {
         case .upstreamFailure(let error, let url):
             let failure = URLError(
                 Self.urlErrorCode(for: error),
-                userInfo: [NSURLErrorFailingURLErrorKey: facts.url, NSLocalizedDescriptionKey: "\(url): \(error.message)"])
+                userInfo: [
+                    NSURLErrorFailingURLErrorKey: facts.url, NSLocalizedDescriptionKey: "\(url): \(error.message)",
+                ])
             send { $0.urlProtocol(self, didFailWithError: failure) }
         }
         return .finished
@@ -102,7 +105,8 @@ extension WebPBridgeURLProtocol {
     private func deliverStatus(_ status: Int, for url: URL, fields: [String: String]) {
         var fields = fields
         fields["Content-Length"] = "0"
-        guard let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+        guard
+            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
         else { return }
         send { client in
             client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)

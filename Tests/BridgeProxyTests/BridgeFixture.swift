@@ -2,6 +2,7 @@ import BridgeProxy
 import Foundation
 import HTTPServer
 import ImageCodecs
+import ImageDelivery
 import ImageOrigin
 import ImagePipeline
 import TestSupport
@@ -17,6 +18,8 @@ struct BridgeFixture {
     let logoPNG: Data
     /// `/flat.png`: an original whose variant, transcoded to PNG, outweighs it.
     let flatPNG: Data
+    /// `/flat.png`'s variant: a busy lossy WebP with alpha.
+    let busyAlphaWebP: Data
 
     static let html = Data("<!doctype html><title>front page</title><img src=\"/photo.jpg\">\n".utf8)
     static let css = Data("body { margin: 0 }\n".utf8)
@@ -79,6 +82,7 @@ struct BridgeFixture {
         let stillWebP = samples.stillWebP
         flatPNG = samples.flatPNG
         let flat = samples.flatPNG
+        busyAlphaWebP = samples.busyAlphaWebP
         let busyAlphaWebP = samples.busyAlphaWebP
         let origin = try ImageOrigin(configuration: .init(root: folder.url.path))
         let photo = photoJPEG

@@ -2,6 +2,7 @@ import BridgeProxy
 import Foundation
 import HTTPServer
 import ImageCodecs
+import ImageDelivery
 import ImagePipeline
 import TestTraits
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import ImageDelivery
 import ImagePipeline
 import TestSupport
 import TestTraits

@@ -1,6 +1,7 @@
 import ConcurrencySupport
 import Foundation
 import HTTPServer
+import ImageDelivery
 import ImagePipeline
 
 /// A `DataLoading` that answers from an `HTTPHandler` in-process — the

@@ -1,6 +1,7 @@
 import BridgeProxy
 import Foundation
 import HTTPServer
+import ImageDelivery
 import ImagePipeline
 import TestTraits
 import Testing

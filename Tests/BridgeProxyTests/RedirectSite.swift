@@ -3,6 +3,7 @@ import ConcurrencySupport
 import Foundation
 import HTTPServer
 import ImageCodecs
+import ImageDelivery
 import ImagePipeline
 import TestSupport
 import URLRewriting

@@ -2,6 +2,7 @@ import BridgeProxy
 import ConcurrencySupport
 import Foundation
 import HTTPServer
+import ImageDelivery
 import ImagePipeline
 import TestSupport
 import TestTraits

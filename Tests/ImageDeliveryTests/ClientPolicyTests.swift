@@ -1,7 +1,7 @@
 import Foundation
+import ImageDelivery
 import TestTraits
 import Testing
-import ImageDelivery
 import URLRewriting
 
 /// Who gets WebP, who gets a transcoded variant, who is passed through.
@@ -102,7 +102,11 @@ import URLRewriting
 
     @Test func refusesAnInvalidClientSectionNamingTheField() {
         let json = #"{"rules": [], "client": {"webpSupport": "sometimes"}}"#
-        #expect(throws: RewriteConfigurationError.self) { try ClientPolicy(configurationJSON: Data(json.utf8)) }
+        let error = #expect(throws: RewriteConfigurationError.self) {
+            try ClientPolicy(configurationJSON: Data(json.utf8))
+        }
+        #expect(error?.field == "client.webpSupport")
+        #expect(error?.description.contains("unknown value 'sometimes'") == true)
         #expect(throws: RewriteConfigurationError.self) { try ClientPolicy(configurationJSON: Data("[1".utf8)) }
     }
 

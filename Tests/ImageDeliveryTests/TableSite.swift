@@ -25,7 +25,7 @@ final class TableSite: HTTPHandler, Sendable {
     init() throws {
         let photo = SyntheticImages.photo(width: 48, height: 32, seed: 3)
         let alpha = SyntheticImages.photo(width: 48, height: 32, seed: 4, alpha: true)
-        let large = SyntheticImages.photo(width: 640, height: 480, seed: 5)
+        let large = SyntheticImages.photo(width: 320, height: 240, seed: 5)
         let photoJPEG = try JPEGEncoder().encode(photo)
         let photoWebP = try WebPEncoder().encode(photo)
         images = [
@@ -39,9 +39,14 @@ final class TableSite: HTTPHandler, Sendable {
             "/broken.jpg": Image(original: photoJPEG, originalType: "image/jpeg", variant: Self.undecodableWebP),
             "/large.jpg": Image(
                 original: try JPEGEncoder().encode(large), originalType: "image/jpeg",
-                variant: try WebPEncoder().encode(large)),
+                variant: try WebPEncoder(options: .init(lossless: true)).encode(large)),
         ]
+        // Above every other variant, below the large one's.
+        transcodeCap = 2 * images.filter { $0.key != "/large.jpg" }.map(\.value.variant.count).max()!
     }
+
+    /// The transcode cap of the rows.
+    let transcodeCap: Int
 
     /// A WebP container the sniffer takes as complete whose VP8 data is zeros.
     static let undecodableWebP: Data = {

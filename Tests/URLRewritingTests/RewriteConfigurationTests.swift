@@ -157,7 +157,6 @@ import URLRewriting
         (#"{"rules": ["x.com"]}"#, "rule 1", "rules", "JSON object"),
         (#"{"rules": {}}"#, nil, "rules", "list of rules"),
         (#"{"rule": []}"#, nil, "rule", "unknown field"),
-        (#"{"rules": [], "client": {"webpSupport": "sometimes"}}"#, nil, "client.webpSupport", "unknown value"),
         (#"{"rules": [}"#, nil, nil, "not valid JSON"),
         (#"[]"#, nil, nil, "top level"),
     ]

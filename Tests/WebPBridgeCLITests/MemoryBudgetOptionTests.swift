@@ -37,7 +37,7 @@ struct MemoryBudgetOptionTests {
         #expect(defaults.memoryBudget.totalBytes == 256 << 20)
         let budget = defaults.memoryBudget
         let shares = [
-            budget.dataCacheBytes, budget.hitMemoBytes, budget.failedVariantsBytes, budget.outweighsOriginalBytes,
+            budget.dataCacheBytes, budget.hitMemoBytes, budget.failedVariantsBytes,
             budget.requestBodyBytes,
         ]
         #expect(shares.reduce(0, +) <= budget.totalBytes, "the shares fit the budget")

@@ -1,6 +1,7 @@
 import ConcurrencySupport
 import Foundation
 import ImageCodecs
+import ImageDelivery
 import ImagePipeline
 import PipelineTestSupport
 import TestSupport
@@ -123,10 +124,15 @@ struct WebPBridgeURLProtocolTests {
 
     @Test func upstreamFailuresReachTheClientAsTheMatchingError() async throws {
         try await withBridge { bridge in
-            // Variant and original both 404 (nothing by that name): the client sees the 404.
-            let (_, missing) = try await bridge.session.data(for: request(bridge.url("/missing.jpg")))
+            // Variant and original both 404 (nothing by that name): the client gets the upstream's own
+            // answer for the original, as the proxy's clients do.
+            let (body, missing) = try await bridge.session.data(for: request(bridge.url("/missing.jpg")))
             #expect((missing as? HTTPURLResponse)?.statusCode == 404)
-            #expect(bridge.origin.upstream.targets == ["/missing.jpg?\(Self.variant)/ignore-error/1", "/missing.jpg"])
+            #expect(!body.isEmpty, "the upstream's 404 body, not an empty one")
+            #expect(
+                bridge.origin.upstream.targets == [
+                    "/missing.jpg?\(Self.variant)/ignore-error/1", "/missing.jpg", "/missing.jpg",
+                ])
         }
         // A dead upstream is a transport error, not a broken image.
         let refused = try await LoopbackServer.refusedURL()
