@@ -1,6 +1,7 @@
+public import ConcurrencySupport
 import Foundation
 public import HTTPServer
-public import ImageCodecs
+import ImageCodecs
 import ImagePipeline
 import URLRewriting
 
