@@ -87,12 +87,17 @@ let package = Package(
                 "CacheSupport",
             ],
             swiftSettings: swiftSettings),
+        // The `demo` command's sample site, servers, client and report; the CLI hands it its bridges.
+        .target(
+            name: "WebPBridgeDemo",
+            dependencies: ["ImageCodecs", "HTTPServer", "ImageOrigin", "ImagePipeline", "BridgeProxy"],
+            swiftSettings: swiftSettings),
         .target(
             name: "WebPBridgeCLI",
             dependencies: [
                 "ConcurrencySupport",
                 "ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin", "ImagePipeline", "WebPURLProtocol",
-                "BridgeProxy",
+                "BridgeProxy", "WebPBridgeDemo",
             ],
             swiftSettings: swiftSettings),
         .executableTarget(
@@ -246,9 +251,13 @@ let package = Package(
         .testTarget(
             name: "WebPBridgeCLITests",
             dependencies: [
-                "ConcurrencySupport", "WebPBridgeCLI", "ImageCodecs", "ImageOrigin", "HTTPServer", "TestSupport",
-                "TestTraits",
+                "ConcurrencySupport", "WebPBridgeCLI", "WebPBridgeDemo", "ImageCodecs", "ImageOrigin", "HTTPServer",
+                "TestSupport", "TestTraits",
             ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebPBridgeDemoTests",
+            dependencies: ["WebPBridgeDemo", "ImageCodecs", "TestSupport", "TestTraits"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "FuzzRegressionTests",
