@@ -44,7 +44,8 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
 
         // Libraries, lowest first.
-        // The project's lock: a pthread mutex on Linux, os_unfair_lock on Apple platforms.
+        // The project's lock (a pthread mutex on Linux, os_unfair_lock on Apple platforms), its worker
+        // threads, and WorkQueue, the bounded queue that decoding, transcoding and prefetching share.
         .target(
             name: "ConcurrencySupport",
             swiftSettings: swiftSettings),
