@@ -45,7 +45,8 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
 
         // Libraries, lowest first.
-        // The project's lock: a pthread mutex on Linux, os_unfair_lock on Apple platforms.
+        // The project's lock (a pthread mutex on Linux, os_unfair_lock on Apple platforms), its worker
+        // threads, and WorkQueue, the bounded queue that decoding, transcoding and prefetching share.
         .target(
             name: "ConcurrencySupport",
             swiftSettings: swiftSettings),
@@ -98,12 +99,17 @@ let package = Package(
                 "ImageCodecs", "CacheSupport",
             ],
             swiftSettings: swiftSettings),
+        // The `demo` command's sample site, servers, client and report; the CLI hands it its bridges.
+        .target(
+            name: "WebPBridgeDemo",
+            dependencies: ["ImageCodecs", "HTTPServer", "ImageOrigin", "ImagePipeline", "BridgeProxy"],
+            swiftSettings: swiftSettings),
         .target(
             name: "WebPBridgeCLI",
             dependencies: [
                 "ConcurrencySupport",
                 "ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin", "ImagePipeline", "ImageDelivery",
-                "WebPURLProtocol", "BridgeProxy",
+                "WebPURLProtocol", "BridgeProxy", "WebPBridgeDemo",
             ],
             swiftSettings: swiftSettings),
         .executableTarget(
@@ -265,9 +271,13 @@ let package = Package(
         .testTarget(
             name: "WebPBridgeCLITests",
             dependencies: [
-                "ConcurrencySupport", "WebPBridgeCLI", "ImageCodecs", "ImageOrigin", "HTTPServer", "TestSupport",
-                "TestTraits",
+                "ConcurrencySupport", "WebPBridgeCLI", "WebPBridgeDemo", "ImageCodecs", "ImageOrigin", "HTTPServer",
+                "TestSupport", "TestTraits",
             ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WebPBridgeDemoTests",
+            dependencies: ["WebPBridgeDemo", "ImageCodecs", "TestSupport", "TestTraits"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "FuzzRegressionTests",

@@ -1,4 +1,5 @@
 import CacheSupport
+import ConcurrencySupport
 import HTTPServer
 import ImageCodecs
 import ImageDelivery

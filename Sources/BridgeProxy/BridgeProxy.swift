@@ -1,7 +1,8 @@
+public import ConcurrencySupport
 import Foundation
 import HTTPFields
 public import HTTPServer
-public import ImageCodecs
+import ImageCodecs
 public import ImageDelivery
 import ImagePipeline
 import URLRewriting

@@ -23,7 +23,7 @@ extension HTTPServer {
         /// on Swift's global executor, so CPU-bound work elsewhere in the
         /// process never keeps a request waiting for a thread. Handlers
         /// should still await rather than block, and run long CPU-bound
-        /// work on threads of its own (as `ImageCodecs.WorkQueue` does).
+        /// work on threads of its own (as `ConcurrencySupport.WorkQueue` does).
         public var handlerThreads: Int = max(2, ProcessInfo.processInfo.activeProcessorCount)
 
         /// Limits on what clients may send and hold.

@@ -1,4 +1,4 @@
-import ConcurrencySupport
+public import ConcurrencySupport
 import Foundation
 import HTTPFields
 public import ImageCodecs

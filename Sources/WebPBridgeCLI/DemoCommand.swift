@@ -1,7 +1,12 @@
+import BridgeProxy
 import Foundation
+import HTTPServer
+import WebPBridgeDemo
 
 /// `webp-bridge demo`: builds a sample news site, serves it through the
-/// bridge and shows what a WebView that cannot decode WebP saves.
+/// bridge and shows what a WebView that cannot decode WebP saves. The site,
+/// servers, client and report are `WebPBridgeDemo`'s; this command parses
+/// the options, makes the bridges as `proxy` does and prints.
 struct DemoCommand: BridgeCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
@@ -46,6 +51,17 @@ struct DemoCommand: BridgeCommand {
         width = try parsed.int("--width", in: 16...4_096) ?? 750
     }
 
+    /// The demo's bridges, made exactly as `webp-bridge proxy ARGUMENTS`
+    /// makes one; what the command would print on standard error goes to `log`.
+    static let makeBridge: DemoServers.BridgeMaker = { arguments, log in
+        let command = try ProxyCommand(
+            parsed: ParsedArguments(arguments, configuration: ProxyCommand.configuration))
+        let silent = CommandIO(
+            writeOutput: { _ in }, writeError: { text in log?(text) }, readLine: { nil }, isTerminal: false,
+            inputIsTerminal: true)
+        return (try command.makeBridge(io: silent), command.serverConfiguration)
+    }
+
     /// The folder of source photos to use.
     ///
     /// - Throws: ``CommandFailure`` saying how to provide photos when there are none.
@@ -76,7 +92,7 @@ struct DemoCommand: BridgeCommand {
             "  \(manifest.files.count) files: index.html, \(manifest.articles.count) article photos, \(manifest.logoPaths.count) logos, 1 animated GIF, CSS and JS"
         )
 
-        let servers = try await DemoServers.start(site: site, width: width)
+        let servers = try await DemoServers.start(site: site, width: width, makeBridge: Self.makeBridge)
         io.print(
             "origin: \(servers.originURL.absoluteString)  (image origin, style \(DemoSiteOrigin.styleName), --auto-webp)"
         )

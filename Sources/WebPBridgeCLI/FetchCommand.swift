@@ -16,8 +16,9 @@ struct FetchCommand: BridgeCommand {
         commandName: "fetch",
         abstract: "Load one image URL through the in-process bridge and report what happened.",
         usage: [
-            "URL (--config FILE | --preset NAME --host HOST) [--width W] [--user-agent UA] [--accept A]"
-                + " [--no-transform] [--if-none-match TAG] [--cache-dir DIR] [-o FILE] [--json]"
+            "URL " + RewriteSource.requiredUsage
+                + " [--user-agent UA] [--accept A] [--no-transform] [--if-none-match TAG] [--cache-dir DIR]"
+                + " [-o FILE] [--json]"
         ],
         discussion: """
             The request goes through a URLSession with the bridge's URLProtocol installed: a URL a rule
@@ -35,6 +36,8 @@ struct FetchCommand: BridgeCommand {
             Run it twice with the same --cache-dir to see the disk cache answer. Redirects are followed
             only to URL's own host and port and to the hosts the rules name (ports 80/443), at most 5;
             any other ends the fetch (exit 1) with the redirect's target, which is not fetched.
+
+            \(RewriteSource.presetList)
             """,
         arguments: [("URL", "The image URL, as the page or app has it.")],
         options: RewriteSource.options + [

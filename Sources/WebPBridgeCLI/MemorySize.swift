@@ -4,6 +4,23 @@ enum MemorySize {
     /// The smallest memory budget accepted: 16 MiB.
     static let minimumBudget = 16 << 20
 
+    /// `--memory-budget SIZE`, declared once for the server commands; each
+    /// names its own default (a whole number of MiB, e.g. 256 MiB: `256M`).
+    static func budgetOption(defaultBytes: Int) -> OptionSpec {
+        .option(
+            "--memory-budget", value: "SIZE",
+            help: "Memory for caches and request bodies, e.g. \(defaultBytes >> 20)M (default); "
+                + "split as the README's limits say.")
+    }
+
+    /// The bytes `--memory-budget` names; `nil` when it is not given.
+    /// - Throws: ``UsageError`` when the value is not a size of at least 16M.
+    static func budget(_ parsed: ParsedArguments) throws(UsageError) -> Int? {
+        try parsed.string("--memory-budget").map { text throws(UsageError) in
+            try budget(text, option: "--memory-budget")
+        }
+    }
+
     /// The bytes `text` names, at least ``minimumBudget`` and at most 1 TiB.
     /// - Throws: ``UsageError`` naming `option` when `text` is not a size.
     static func budget(_ text: String, option: String) throws(UsageError) -> Int {

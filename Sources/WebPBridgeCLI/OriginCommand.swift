@@ -20,15 +20,15 @@ struct OriginCommand: BridgeCommand {
             """,
         options: [
             .option("--root", value: "DIR", help: "The folder of images to serve (required)."),
-            .option(
-                "--listen", value: "HOST:PORT", help: "Where to listen (default 127.0.0.1:8081; port 0 picks one)."),
+            ListenAddress.option(defaultPort: defaultPort),
             .option("--styles", value: "FILE", help: "A JSON styles file for style suffixes."),
             .flag("--auto-webp", help: "Serve WebP to clients whose Accept lists image/webp."),
             .option("--quality", value: "Q", help: "Default WebP quality of variants, 1-100 (default 80)."),
-            .option(
-                "--memory-budget", value: "SIZE",
-                help: "Memory for caches and request bodies, e.g. 512M (default); split as the README's limits say."),
+            MemorySize.budgetOption(defaultBytes: ImageOrigin.MemoryBudget.defaultTotalBytes),
         ] + ServerLimitOptions.specs)
+
+    /// The port `--listen` defaults to (on 127.0.0.1).
+    static let defaultPort = 8081
 
     var root: String
     var listen: ListenAddress
@@ -43,17 +43,11 @@ struct OriginCommand: BridgeCommand {
         try parsed.requirePositionals(0...0, describing: "")
         guard let root = parsed.string("--root") else { throw UsageError("missing --root DIR") }
         self.root = root
-        listen =
-            try parsed.string("--listen").map { text throws(UsageError) in
-                try ListenAddress(parsing: text, option: "--listen")
-            } ?? ListenAddress(host: "127.0.0.1", port: 8081)
+        listen = try ListenAddress(parsed: parsed, defaultPort: Self.defaultPort)
         stylesPath = parsed.string("--styles")
         autoWebP = parsed.flag("--auto-webp")
         quality = try parsed.int("--quality", in: 1...100)
-        memoryBudget =
-            try parsed.string("--memory-budget").map { text throws(UsageError) in
-                ImageOrigin.MemoryBudget(totalBytes: try MemorySize.budget(text, option: "--memory-budget"))
-            } ?? ImageOrigin.MemoryBudget()
+        memoryBudget = try MemorySize.budget(parsed).map { ImageOrigin.MemoryBudget(totalBytes: $0) } ?? .init()
         serverLimits = try ServerLimitOptions(parsed: parsed)
     }
 

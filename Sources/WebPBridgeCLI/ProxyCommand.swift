@@ -34,27 +34,25 @@ struct ProxyCommand: BridgeCommand {
 
             Also serves /__bridge/healthz and /__bridge/metrics (Prometheus text). Prints
             'listening on http://HOST:PORT' first, one line per request, and stops cleanly on
-            SIGINT or SIGTERM. Presets: \(RewritePreset.all.map(\.name).joined(separator: ", ")).
+            SIGINT or SIGTERM.
+
+            \(RewriteSource.presetList)
             """,
         options: [
             .option("--upstream", value: "URL", help: "Reverse proxy in front of this site (http:// or https://)."),
             .flag("--forward", help: "Forward proxy for absolute-form requests to allowed hosts."),
-            .option(
-                "--listen", value: "HOST:PORT", help: "Where to listen (default 127.0.0.1:8080; port 0 picks one)."),
-            .option("--config", value: "FILE", help: "JSON rewrite rules (see docs/rewrite.md)."),
-            .option("--preset", value: "NAME", help: "One rule for --host in a CDN's dialect."),
-            .option("--host", value: "HOST", help: "The host the preset applies to (img.example.com, *.example.com)."),
-            .option("--width", value: "W", help: "Width to ask for in pixels (1-16383); overrides the rules'."),
-            .option("--quality", value: "Q", help: "WebP quality (1-100); overrides the rules'."),
+            ListenAddress.option(defaultPort: defaultPort),
+        ] + RewriteSource.options + [
             .option("--cache-dir", value: "DIR", help: "Keep fetched images on disk here (default: 64 MiB in memory)."),
             .option(
                 "--allow-host", value: "HOST[:PORT]",
                 help: "With --forward: also pass through this host, on PORT or 80/443 (repeatable).",
                 repeatable: true),
-            .option(
-                "--memory-budget", value: "SIZE",
-                help: "Memory for caches and request bodies, e.g. 256M (default); split as the README's limits say."),
+            MemorySize.budgetOption(defaultBytes: BridgeProxy.MemoryBudget.defaultTotalBytes),
         ] + ServerLimitOptions.specs)
+
+    /// The port `--listen` defaults to (on 127.0.0.1).
+    static let defaultPort = 8080
 
     enum Mode: Equatable {
         case reverse(URL)
@@ -87,17 +85,11 @@ struct ProxyCommand: BridgeCommand {
         case (nil, true):
             mode = .forward
         }
-        listen =
-            try parsed.string("--listen").map { text throws(UsageError) in
-                try ListenAddress(parsing: text, option: "--listen")
-            } ?? ListenAddress(host: "127.0.0.1", port: 8080)
+        listen = try ListenAddress(parsed: parsed, defaultPort: Self.defaultPort)
         rules = try RewriteSource.ifGiven(parsed)
         cacheDirectory = parsed.string("--cache-dir")
         allowedHosts = parsed.strings("--allow-host")
-        memoryBudget =
-            try parsed.string("--memory-budget").map { text throws(UsageError) in
-                BridgeProxy.MemoryBudget(totalBytes: try MemorySize.budget(text, option: "--memory-budget"))
-            } ?? BridgeProxy.MemoryBudget()
+        memoryBudget = try MemorySize.budget(parsed).map { BridgeProxy.MemoryBudget(totalBytes: $0) } ?? .init()
         serverLimits = try ServerLimitOptions(parsed: parsed)
         if mode != .forward, !allowedHosts.isEmpty {
             throw UsageError("--allow-host goes with --forward; a reverse proxy fetches only its upstream")

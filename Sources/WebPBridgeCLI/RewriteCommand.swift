@@ -8,23 +8,16 @@ struct RewriteCommand: BridgeCommand {
     static let configuration = CommandConfiguration(
         commandName: "rewrite",
         abstract: "Rewrite image URLs to their CDN's WebP variant and print cache keys.",
-        usage: [
-            "(--config FILE | --preset NAME --host HOST) [--width W] [--quality Q] [--user-agent UA] [--accept ACCEPT] [--explain] [URL...]"
-        ],
+        usage: [RewriteSource.requiredUsage + " [--user-agent UA] [--accept ACCEPT] [--explain] [URL...]"],
         discussion: """
             Prints one line per URL: the result URL (the input when unchanged), a tab, and
             the cache key; --explain adds a tab and the rule and reason. With --user-agent
             or --accept, the client policy decides: pass through, serve WebP or transcode.
 
-            Presets: \(RewritePreset.all.map(\.name).joined(separator: ", ")).
+            \(RewriteSource.presetList)
             """,
         arguments: [("URL", "Image URLs; read from standard input, one a line, when none are given.")],
-        options: [
-            .option("--config", value: "FILE", help: "JSON rewrite rules (see docs/rewrite.md)."),
-            .option("--preset", value: "NAME", help: "One rule for --host in a CDN's dialect (see below)."),
-            .option("--host", value: "HOST", help: "The host the preset applies to (img.example.com, *.example.com)."),
-            .option("--width", value: "W", help: "Width to ask for in pixels (1-16383); overrides the rules'."),
-            .option("--quality", value: "Q", help: "WebP quality (1-100); overrides the rules'."),
+        options: RewriteSource.options + [
             .option("--user-agent", value: "UA", help: "Decide for a client sending this User-Agent."),
             .option("--accept", value: "ACCEPT", help: "Decide for a client sending this Accept header."),
             .flag("--explain", help: "Add a third column: the rule and why the URL changed or not."),

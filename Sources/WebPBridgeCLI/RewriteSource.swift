@@ -15,14 +15,21 @@ struct RewriteSource: Sendable {
     let width: Int?
     let quality: Int?
 
-    /// The options every rule-taking command declares.
+    /// The options every rule-taking command declares, declared here only;
+    /// each such command lists the presets in its discussion (``presetList``).
     static let options: [OptionSpec] = [
         .option("--config", value: "FILE", help: "JSON rewrite rules (see docs/rewrite.md)."),
-        .option("--preset", value: "NAME", help: "One rule for --host in a CDN's dialect."),
+        .option("--preset", value: "NAME", help: "One rule for --host in a CDN's dialect (see below)."),
         .option("--host", value: "HOST", help: "The host the preset applies to (img.example.com, *.example.com)."),
-        .option("--width", value: "W", help: "Target width in pixels (the screen width, e.g. 750)."),
-        .option("--quality", value: "Q", help: "WebP quality the variant asks for, 1-100."),
+        .option("--width", value: "W", help: "Width to ask for in pixels (1-16383); overrides the rules'."),
+        .option("--quality", value: "Q", help: "WebP quality (1-100); overrides the rules'."),
     ]
+
+    /// The usage of ``options`` where rules are required (`rewrite`, `fetch`).
+    static let requiredUsage = "(--config FILE | --preset NAME --host HOST) [--width W] [--quality Q]"
+
+    /// `Presets: qiniu, qiniu-legacy, …`, for a command's discussion.
+    static var presetList: String { "Presets: " + RewritePreset.all.map(\.name).joined(separator: ", ") + "." }
 
     /// The rules from `--config`/`--preset`, or `nil` when neither they nor
     /// `--host` are given (commands for which rules are optional).

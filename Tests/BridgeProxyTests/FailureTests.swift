@@ -1,4 +1,5 @@
 import BridgeProxy
+import ConcurrencySupport
 import Foundation
 import HTTPServer
 import ImageCodecs

@@ -85,8 +85,22 @@ struct CacheMemoryBoundsTests {
         for index in 0..<20_000 { cache.insert(key(index, bytes: keyBytes), now: now) }
         #expect(
             cache.count * keyBytes <= NegativeCache.defaultCapacityBytes, "\(cache.count) keys of \(keyBytes) bytes")
+        #expect(cache.count > 0 && cache.totalBytes <= NegativeCache.defaultCapacityBytes)
+        #expect(cache.totalBytes >= cache.count * keyBytes, "keys are charged")
+        // The least recently used went first: the newest key is still remembered.
+        #expect(cache.contains(key(19_999, bytes: keyBytes), now: now))
+        #expect(!cache.contains(key(0, bytes: keyBytes), now: now))
         cache.insert(key(0, bytes: 12_000), now: now)
         #expect(!cache.contains(key(0, bytes: 12_000), now: now), "a 12 KB key is not kept")
+    }
+
+    @Test func theNegativeCacheForgetsAKeyAfterItsLifetime() {
+        let cache = NegativeCache(lifetime: 300)
+        let now = Date()
+        cache.insert("http://img.test/a.jpg", now: now)
+        #expect(cache.contains("http://img.test/a.jpg", now: now.addingTimeInterval(299)))
+        #expect(!cache.contains("http://img.test/a.jpg", now: now.addingTimeInterval(300)))
+        #expect(cache.count == 0 && cache.totalBytes == 0, "an expired key is dropped when found")
     }
 
     @Test func theTrafficMeterKeepsABoundedHostTable() {

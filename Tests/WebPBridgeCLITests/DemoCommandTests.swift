@@ -5,6 +5,7 @@ import TestTraits
 import Testing
 
 @testable import WebPBridgeCLI
+@testable import WebPBridgeDemo
 
 @Suite("webp-bridge demo", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct DemoCommandTests {
@@ -47,7 +48,8 @@ struct DemoCommandTests {
         let site = try TemporaryDirectory(prefix: "demo-site")
         let configuration = DemoSite.Configuration(articleCount: 4, photoWidths: 300...400)
         let manifest = try await DemoSite(configuration: configuration).build(photos: photos.url, into: site.url)
-        let servers = try await DemoServers.start(site: site.url, width: 750)
+        let servers = try await DemoServers.start(
+            site: site.url, width: 750, makeBridge: DemoCommand.makeBridge)
         do {
             #expect(servers.originURL.host == "127.0.0.1" && servers.bridgeURL.host == "127.0.0.1")
             let report = try await DemoClient(bridge: servers.bridgeURL, origin: servers.originURL).run()

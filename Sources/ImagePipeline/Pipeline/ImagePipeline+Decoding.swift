@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import Foundation
 import ImageCodecs
 

@@ -1,3 +1,4 @@
+import ConcurrencySupport
 public import Foundation
 import ImageCodecs
 import URLRewriting

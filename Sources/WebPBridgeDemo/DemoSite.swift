@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import ImageCodecs
 
 /// Builds the demo's sample news site from a folder of source photos: a
@@ -7,7 +7,7 @@ import ImageCodecs
 /// with alpha, one animated GIF, a stylesheet and a script (`static/`).
 ///
 /// The same photos and configuration always give byte-identical files.
-struct DemoSite: Sendable {
+package struct DemoSite: Sendable {
     /// What to build.
     struct Configuration: Sendable {
         /// Articles on the front page. Default 48.
@@ -19,7 +19,7 @@ struct DemoSite: Sendable {
     }
 
     /// One article on the front page.
-    struct Article: Sendable, Equatable {
+    package struct Article: Sendable, Equatable {
         var number: Int
         var section: String
         var headline: String
@@ -34,20 +34,23 @@ struct DemoSite: Sendable {
     }
 
     /// What was built.
-    struct Manifest: Sendable {
-        var articles: [Article]
+    package struct Manifest: Sendable {
+        package var articles: [Article]
         /// Site paths of the logos (PNG with alpha).
-        var logoPaths: [String]
+        package var logoPaths: [String]
         /// Site path of the animated GIF.
         var animationPath: String
         /// Every file written, as site paths (`/index.html`, `/images/…`).
-        var files: [String]
+        package var files: [String]
     }
 
     var configuration = Configuration()
 
+    /// A site of the default ``Configuration``: 48 articles, photos 1,000–2,000 px wide at JPEG q90.
+    package init() {}
+
     /// The JPEG files of `folder` (by extension, `.jpg`/`.jpeg` in any case), sorted by name.
-    static func sourcePhotos(in folder: URL) throws -> [URL] {
+    package static func sourcePhotos(in folder: URL) throws -> [URL] {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         return names.filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
             .map { folder.appendingPathComponent($0) }
@@ -56,13 +59,14 @@ struct DemoSite: Sendable {
     /// Builds the site from the JPEGs in `photos` into `output` (created when missing).
     ///
     /// - Parameter progress: called with a short line as each stage starts.
-    /// - Throws: ``CommandFailure`` when `photos` holds no JPEG or one cannot
+    /// - Throws: ``DemoFailure`` when `photos` holds no JPEG or one cannot
     ///   be decoded; file system and codec errors as they come.
-    func build(photos: URL, into output: URL, progress: @Sendable (String) -> Void = { _ in }) async throws -> Manifest
+    package func build(photos: URL, into output: URL, progress: @Sendable (String) -> Void = { _ in }) async throws
+        -> Manifest
     {
         let sources = try Self.sourcePhotos(in: photos)
         guard !sources.isEmpty else {
-            throw CommandFailure("\(photos.path) holds no JPEG photos (.jpg or .jpeg)")
+            throw DemoFailure("\(photos.path) holds no JPEG photos (.jpg or .jpeg)")
         }
         let images = output.appendingPathComponent("images")
         let statics = output.appendingPathComponent("static")
@@ -101,7 +105,7 @@ struct DemoSite: Sendable {
                     do {
                         return (index, try ImageDecoder().decodeStill(Data(contentsOf: url)))
                     } catch {
-                        throw CommandFailure("\(url.lastPathComponent): \(error)")
+                        throw DemoFailure("\(url.lastPathComponent): \(error)")
                     }
                 }
             }
@@ -140,4 +144,9 @@ struct DemoSite: Sendable {
             return articles.sorted { $0.number < $1.number }
         }
     }
+}
+
+extension DemoSite {
+    /// A site built as `configuration` says.
+    init(configuration: Configuration) { self.configuration = configuration }
 }

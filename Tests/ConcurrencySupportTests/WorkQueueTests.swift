@@ -1,6 +1,5 @@
 import ConcurrencySupport
 import Foundation
-import ImageCodecs
 import TestTraits
 import Testing
 

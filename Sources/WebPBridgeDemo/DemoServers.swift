@@ -1,23 +1,40 @@
-import BridgeProxy
-import Foundation
-import HTTPServer
+package import BridgeProxy
+package import Foundation
+package import HTTPServer
 
 /// The demo's servers on loopback: the origin (site and images), and the
 /// bridge in front of it twice — in reverse mode (open its URL) and in
 /// forward mode (a browser's `--proxy-server`). Stopped together by ``stop()``.
-struct DemoServers: Sendable {
+package struct DemoServers: Sendable {
+    /// Makes a bridge from `webp-bridge proxy` arguments: the handler, and
+    /// the configuration of the server to run it on. The CLI passes its
+    /// `proxy` command's, so the demo's bridges are the ones users run.
+    /// `log` receives what the command would write to standard error.
+    package typealias BridgeMaker =
+        @Sendable (
+            _ arguments: [String], _ log: (@Sendable (String) -> Void)?
+        ) throws -> (bridge: BridgeProxy, server: HTTPServer.Configuration)
+
     let origin: HTTPServer
-    let originURL: URL
+    /// The origin's address, `http://127.0.0.1:PORT`.
+    package let originURL: URL
     let bridge: HTTPServer
-    let bridgeURL: URL
+    /// The reverse bridge's address.
+    package let bridgeURL: URL
     let forwardBridge: HTTPServer
-    let forwardBridgeURL: URL
+    /// The forward bridge's address, for a browser's `--proxy-server`.
+    package let forwardBridgeURL: URL
 
     /// Starts the origin on the site in `site`, then both bridges in front of it.
     ///
-    /// - Parameter requestLog: called for every request any server finishes.
-    static func start(
-        site: URL, width: Int, requestLog: (@Sendable (String) -> Void)? = nil
+    /// - Parameters:
+    ///   - width: The screen width the bridges ask variants for.
+    ///   - makeBridge: Turns `webp-bridge proxy` arguments into a bridge.
+    ///   - requestLog: called for every request any server finishes.
+    /// - Throws: ``DemoFailure`` when a server does not start; what
+    ///   `makeBridge` throws.
+    package static func start(
+        site: URL, width: Int, makeBridge: BridgeMaker, requestLog: (@Sendable (String) -> Void)? = nil
     ) async throws -> DemoServers {
         let handler = try DemoSiteOrigin(root: site)
         let origin = HTTPServer(
@@ -27,19 +44,21 @@ struct DemoServers: Sendable {
         do {
             originURL = URL(string: try await origin.start().url)!
         } catch {
-            throw CommandFailure("cannot start the origin: \(error)")
+            throw DemoFailure("cannot start the origin: \(error)")
         }
         var started: [HTTPServer] = [origin]
         do {
             let host = originURL.host ?? "127.0.0.1"
             let rules = ["--preset", "qiniu-legacy", "--host", host, "--width", String(width)]
             let reverse = try await startBridge(
-                ["--upstream", originURL.absoluteString] + rules, log: requestLog, name: "bridge")
+                ["--upstream", originURL.absoluteString] + rules, makeBridge: makeBridge, log: requestLog,
+                name: "bridge")
             started.append(reverse.server)
             // The rule names the origin's host; its port is not 80, so it is named too.
             let originHost = "\(host):\(originURL.port ?? 80)"
             let forward = try await startBridge(
-                ["--forward", "--allow-host", originHost] + rules, log: requestLog, name: "forward bridge")
+                ["--forward", "--allow-host", originHost] + rules, makeBridge: makeBridge, log: requestLog,
+                name: "forward bridge")
             started.append(forward.server)
             return DemoServers(
                 origin: origin, originURL: originURL, bridge: reverse.server, bridgeURL: reverse.url,
@@ -52,27 +71,21 @@ struct DemoServers: Sendable {
 
     /// Starts a bridge exactly as `webp-bridge proxy ARGUMENTS --listen 127.0.0.1:0` would.
     static func startBridge(
-        _ arguments: [String], log: (@Sendable (String) -> Void)?, name: String
+        _ arguments: [String], makeBridge: BridgeMaker, log: (@Sendable (String) -> Void)?, name: String
     ) async throws -> (server: HTTPServer, url: URL) {
-        let parsed = try ParsedArguments(
-            arguments + ["--listen", "127.0.0.1:0"], configuration: ProxyCommand.configuration)
-        let command = try ProxyCommand(parsed: parsed)
-        let silent = CommandIO(
-            writeOutput: { _ in }, writeError: { text in log?(text) }, readLine: { nil }, isTerminal: false,
-            inputIsTerminal: true)
-        let bridge = try command.makeBridge(io: silent)
+        let made = try makeBridge(arguments + ["--listen", "127.0.0.1:0"], log)
         let server = HTTPServer(
-            configuration: command.serverConfiguration, handler: bridge, metrics: bridge.metrics,
+            configuration: made.server, handler: made.bridge, metrics: made.bridge.metrics,
             requestLog: prefixed(log, name))
         do {
             return (server, URL(string: try await server.start().url)!)
         } catch {
-            throw CommandFailure("cannot start the \(name): \(error)")
+            throw DemoFailure("cannot start the \(name): \(error)")
         }
     }
 
     /// Stops the bridges, then the origin, letting requests in flight finish.
-    func stop() async {
+    package func stop() async {
         await bridge.shutdown()
         await forwardBridge.shutdown()
         await origin.shutdown()

@@ -1,5 +1,3 @@
-import ConcurrencySupport
-
 /// Bounds work such as decoding and encoding: at most `concurrency` jobs run
 /// at once, at most `queueLimit` wait in order; beyond that a job is refused
 /// at once (a server answers 503 with `Retry-After`) instead of piling up

@@ -3,8 +3,9 @@ import Foundation
 /// The demo's figures: each image's bytes and SSIM, the totals, and the
 /// table and last line the `demo` command prints. Pure arithmetic over
 /// ``DemoImageResult``s, so tests check it without a network.
-struct DemoReport: Sendable {
-    var images: [DemoImageResult]
+package struct DemoReport: Sendable {
+    /// Every image on the page, in page order.
+    package var images: [DemoImageResult]
     /// Bytes of the page, stylesheet and script, which the bridge passes through.
     var pageBytes: Int
     /// From the first byte of the page request to the last image, through the bridge.
@@ -53,7 +54,7 @@ struct DemoReport: Sendable {
     var totals: Totals { Totals(images) }
 
     /// The images that failed, each with its reason.
-    var failures: [DemoImageResult] { images.filter { $0.failure != nil } }
+    package var failures: [DemoImageResult] { images.filter { $0.failure != nil } }
 
     /// The summary line the command ends with, e.g.
     /// `saved 89.5% of image bytes (58.3 MB → 6.1 MB), mean SSIM 0.975, min SSIM 0.931`:
@@ -66,7 +67,7 @@ struct DemoReport: Sendable {
 
     /// The table the command prints: one row per kind of image and one for
     /// all, the wall times, and ``summaryLine`` last.
-    var table: String {
+    package var table: String {
         let header = ["", "images", "direct", "on the wire", "saved", "to the WebView", "mean SSIM", "min SSIM"]
         var rows: [[String]] = []
         for kind in DemoImageResult.Kind.allCases {

@@ -4,7 +4,7 @@ import TestSupport
 import TestTraits
 import Testing
 
-@testable import WebPBridgeCLI
+@testable import WebPBridgeDemo
 
 @Suite("The demo's client and report", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct DemoReportTests {

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import ImageCodecs
 import ImagePipeline
 
@@ -12,7 +12,7 @@ import ImagePipeline
 /// loads the same images directly from the origin, and measures each one.
 ///
 /// A short-lived `URLSession` does the loading: the client runs once per demo.
-struct DemoClient: Sendable {
+package struct DemoClient: Sendable {
     /// iOS 13 Safari: WebKit without WebP (it came in iOS 14).
     static let webViewUserAgent =
         "Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.2 Mobile/15E148 Safari/604.1"
@@ -32,9 +32,9 @@ struct DemoClient: Sendable {
 
     /// Loads and measures everything.
     ///
-    /// - Throws: ``CommandFailure`` when the front page cannot be loaded or
+    /// - Throws: ``DemoFailure`` when the front page cannot be loaded or
     ///   references no image.
-    func run() async throws -> DemoReport {
+    package func run() async throws -> DemoReport {
         let session = URLSession(configuration: sessionConfiguration())
         defer { session.finishTasksAndInvalidate() }
         let clock = ContinuousClock()
@@ -43,12 +43,12 @@ struct DemoClient: Sendable {
         let pageURL = URL(string: "/", relativeTo: bridge)?.absoluteURL ?? bridge
         let page = try await fetch(pageURL, accept: Self.pageAccept, session: session)
         guard page.status == 200 else {
-            throw CommandFailure("the front page at \(pageURL.absoluteString) answered \(page.status)")
+            throw DemoFailure("the front page at \(pageURL.absoluteString) answered \(page.status)")
         }
         let html = String(decoding: page.body, as: UTF8.self)
         let references = DemoPageReferences(html: html)
         guard !references.images.isEmpty else {
-            throw CommandFailure("the front page at \(pageURL.absoluteString) references no image")
+            throw DemoFailure("the front page at \(pageURL.absoluteString) references no image")
         }
         let assets = references.stylesheets + references.scripts
         async let assetBytes = fetchAll(assets, base: bridge, accept: "*/*", session: session)
@@ -100,7 +100,7 @@ struct DemoClient: Sendable {
                 body: body,
                 upstreamBytes: http?.value(forHTTPHeaderField: BridgeDiagnosticHeader.wireBytes).flatMap { Int($0) })
         } catch {
-            throw CommandFailure("\(url.absoluteString): \(error.localizedDescription)")
+            throw DemoFailure("\(url.absoluteString): \(error.localizedDescription)")
         }
     }
 
@@ -112,7 +112,7 @@ struct DemoClient: Sendable {
             for (index, path) in paths.enumerated() {
                 if index >= connections, let (done, fetched) = try await group.next() { results[done] = fetched }
                 guard let url = URL(string: path, relativeTo: base)?.absoluteURL else {
-                    throw CommandFailure("the page references '\(path)', which is not a URL")
+                    throw DemoFailure("the page references '\(path)', which is not a URL")
                 }
                 group.addTask { (index, try await fetch(url, accept: accept, session: session)) }
             }
@@ -202,5 +202,14 @@ struct DemoClient: Sendable {
         }
         result.hasAlpha = false
         return result
+    }
+}
+
+extension DemoClient {
+    /// A client loading the site through `bridge` and directly from `origin`,
+    /// six connections at once, 60 seconds a request.
+    package init(bridge: URL, origin: URL) {
+        self.bridge = bridge
+        self.origin = origin
     }
 }

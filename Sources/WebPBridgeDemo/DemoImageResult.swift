@@ -9,7 +9,7 @@ import Foundation
 /// WebView after transcoding (on the device or over loopback, free). The
 /// saving is measured on the first, as the original app measured its
 /// readers' traffic.
-struct DemoImageResult: Sendable {
+package struct DemoImageResult: Sendable {
     /// The image's path on the site, e.g. `/images/article-01.jpg`.
     var path: String
     /// The original's body, as the origin serves it to a client without WebP.

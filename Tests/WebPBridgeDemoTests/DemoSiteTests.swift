@@ -4,23 +4,7 @@ import TestSupport
 import TestTraits
 import Testing
 
-@testable import WebPBridgeCLI
-
-/// Source photos made by the tests, so the demo's suites run without
-/// mate-backgrounds: `count` photos of the given sizes, in turn.
-enum DemoPhotos {
-    static func folder(count: Int, sizes: [(Int, Int)]) throws -> TemporaryDirectory {
-        let folder = try TemporaryDirectory(prefix: "demo-photos")
-        for index in 0..<count {
-            let (width, height) = sizes[index % sizes.count]
-            let photo = SyntheticImages.photo(width: width, height: height, seed: index + 1)
-            try JPEGEncoder(options: .init(quality: 92)).encode(photo)
-                .write(to: folder.file(String(format: "photo-%02d.jpg", index)))
-        }
-        try Data("not a photo".utf8).write(to: folder.file("README.txt"))
-        return folder
-    }
-}
+@testable import WebPBridgeDemo
 
 @Suite("The demo's sample site", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct DemoSiteTests {
@@ -116,7 +100,7 @@ struct DemoSiteTests {
     func noPhotos() async throws {
         let empty = try TemporaryDirectory()
         let site = try TemporaryDirectory()
-        await #expect(throws: CommandFailure.self) { try await DemoSite().build(photos: empty.url, into: site.url) }
+        await #expect(throws: DemoFailure.self) { try await DemoSite().build(photos: empty.url, into: site.url) }
     }
 
     @Test(

@@ -1,14 +1,14 @@
 import Foundation
-import HTTPServer
+package import HTTPServer
 import ImageOrigin
 
 /// The demo's origin: the image origin for everything under `/images/`
 /// (variants, styles, `Accept` negotiation) and the site's own HTML, CSS and
 /// JavaScript for the rest — what a news site's web server and image CDN
 /// answer together, so a bridge in front of it has pages to pass through.
-struct DemoSiteOrigin: HTTPHandler {
+package struct DemoSiteOrigin: HTTPHandler {
     /// The style the demo's origin defines, as the original app's bucket did.
-    static let styleName = "WebPiOSW750"
+    package static let styleName = "WebPiOSW750"
     /// Its body.
     static let styleBody = "imageView2/2/w/750/format/webp"
 
@@ -32,7 +32,7 @@ struct DemoSiteOrigin: HTTPHandler {
         "/static/site.js": ("static/site.js", "text/javascript; charset=utf-8"),
     ]
 
-    func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    package func handle(_ request: HTTPRequest) async -> HTTPResponse {
         if let page = Self.pages[request.path] {
             guard request.method == .get || request.method == .head else {
                 return .text(.methodNotAllowed, "only GET and HEAD are served", headers: ["Allow": "GET, HEAD"])

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import ImageCodecs
 
 extension DemoReport {
@@ -8,7 +8,7 @@ extension DemoReport {
     ///
     /// - Returns: the folder of images.
     @discardableResult
-    func writeHTML(to url: URL) throws -> URL {
+    package func writeHTML(to url: URL) throws -> URL {
         let folderName = url.deletingPathExtension().lastPathComponent + "-files"
         let folder = url.deletingLastPathComponent().appendingPathComponent(folderName)
         try? FileManager.default.removeItem(at: folder)
