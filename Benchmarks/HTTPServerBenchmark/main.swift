@@ -1,12 +1,13 @@
 // A throughput target for wrk, not a test:
 //   swift build -c release --product HTTPServerBenchmark
-//   .build/release/HTTPServerBenchmark [port] [threads] [immediate|async] [body bytes] &
+//   .build/release/HTTPServerBenchmark [port] [threads] [immediate|async] [body bytes] [bytes|data] &
 //   wrk -t2 -c32 -d5s http://127.0.0.1:PORT/
 // The body is 12 bytes by default, like PLATFORM-NOTES' measurements; give
 // a size (e.g. 88000, a cached variant) to measure what bodies cost. `immediate` (the
 // default) answers from the handler's immediateResponse(to:), on the server's
 // thread; `async` goes the full asynchronous path: suspend, a Swift task runs
-// the handler, resume.
+// the handler, resume. The body is `BodyBytes` (`bytes`, the default: what a
+// cache hit sends, without a copy) or `Data` (`data`: copied per response).
 import Foundation
 import HTTPServer
 
@@ -17,7 +18,10 @@ let immediate = arguments.count > 2 ? arguments[2] != "async" : true
 
 let bodySize = arguments.count > 3 ? Int(arguments[3]) : nil
 let body = bodySize.map { Data((0..<$0).map { UInt8(truncatingIfNeeded: $0) }) } ?? Data("hello world\n".utf8)
-let response = HTTPResponse.data(body, contentType: "text/plain")
+let response =
+    arguments.count > 4 && arguments[4] == "data"
+    ? HTTPResponse.data(body, contentType: "text/plain")
+    : HTTPResponse.bytes(BodyBytes(body), contentType: "text/plain")
 let handler = ClosureHTTPHandler(immediate: { _ in immediate ? response : nil }, { _ in response })
 let server = HTTPServer(configuration: configuration, handler: handler)
 let endpoint = try await server.start()

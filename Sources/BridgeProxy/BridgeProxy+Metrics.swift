@@ -126,9 +126,15 @@ extension BridgeProxy {
     /// Counts a finished request and the bytes it sends.
     func record(_ reply: Reply, isHEAD: Bool) {
         metrics.increment(Self.requestsFamily, labels: "outcome=\"\(reply.outcome.rawValue)\"")
-        guard !isHEAD, case .data(let data) = reply.response.body else { return }
+        guard !isHEAD else { return }
+        let bytes: Int
+        switch reply.response.body {
+        case .data(let data): bytes = data.count
+        case .bytes(let body): bytes = body.count
+        case .empty, .file: return
+        }
         let path: Path = reply.outcome == .passthrough ? .passthrough : .image
-        metrics.increment(Self.clientBytesFamily, labels: "path=\"\(path.rawValue)\"", by: Double(data.count))
+        metrics.increment(Self.clientBytesFamily, labels: "path=\"\(path.rawValue)\"", by: Double(bytes))
     }
 
     /// The Prometheus text, with the queue gauges brought up to date.

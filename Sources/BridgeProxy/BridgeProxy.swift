@@ -113,8 +113,9 @@ public final class BridgeProxy: HTTPHandler {
             guard let (reply, image) = cachedImageReply(request, facts: facts, decision: decision) else {
                 return nil
             }
-            if let memoKey, !image.isFallback { hitMemo.insert(reply, image: image, for: memoKey) }
-            return finish(reply, for: request)
+            guard let memoKey, !image.isFallback else { return finish(reply, for: request) }
+            // The memo's copy of the body, sent from here on without copying.
+            return finish(hitMemo.insert(reply, image: image, for: memoKey), for: request)
         case .passThrough:
             return nil
         }

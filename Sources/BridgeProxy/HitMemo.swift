@@ -18,18 +18,29 @@ import ImagePipeline
 /// a removal, a failed variant or a new store sends the request down the
 /// full path again.
 ///
+/// A memoised answer's body is ``BodyBytes``, filled once per image
+/// version (cache key and `storedAt`) and shared by every answer built
+/// from that version, so a memo hit is sent without copying the body. The
+/// shared bodies are found through a table holding one entry per image
+/// version some answer holds, dropped with the last such answer: it is
+/// never larger than the memo.
+///
 /// Bounded in bytes, each answer charged in full: its key (which holds the
 /// client's `User-Agent` and `Accept`), the response's headers and body,
-/// the cache key and URL it came from, and the store's bookkeeping. The
-/// bodies are usually the data cache's own storage, shared, but a memoised
-/// answer can outlive its cache entry, so they are charged too. A key
-/// longer than 4 KiB (`LRUStore.defaultMaxKeyBytes`) is never memoised:
-/// such a request takes the full path every time.
+/// the cache key and URL it came from, and the store's bookkeeping. A body
+/// shared by several answers is charged to each, and one held after its
+/// cache entry went is charged all the same. The image's own bytes are not
+/// held (a hit reads them from the data cache's entry). A key longer than
+/// 4 KiB (`LRUStore.defaultMaxKeyBytes`) is never memoised: such a request
+/// takes the full path every time.
 final class HitMemo: Sendable {
     struct Hit: Sendable {
         var reply: BridgeProxy.Reply
-        /// The data-cache hit the reply was built from (its `storedAt` names the entry).
+        /// The data-cache hit the reply was built from (its `storedAt`
+        /// names the entry); its `data` is left empty while memoised.
         var image: ImageDataResponse
+        /// The image version whose shared body the reply holds, if any.
+        fileprivate var sharedBody: ImageVersion?
 
         /// The bytes held besides the key: the reply's headers and body, the
         /// image's cache key, URL and headers, and 256 for the heap objects.
@@ -39,17 +50,65 @@ final class HitMemo: Sendable {
                 + image.fetchedURL.absoluteString.utf8.count
             for field in reply.response.headers { bytes += field.name.utf8.count + field.value.utf8.count + 32 }
             for (name, value) in image.headers { bytes += name.utf8.count + value.utf8.count + 32 }
-            // The image's bytes are the reply's body, shared: counted once.
-            var body = image.data.count
-            if case .data(let data) = reply.response.body { body = max(body, data.count) }
-            return bytes + body
+            switch reply.response.body {
+            case .data(let data): bytes += data.count
+            case .bytes(let body): bytes += body.count
+            case .empty, .file: break
+            }
+            return bytes
         }
     }
 
-    private let store: Lock<LRUStore<Hit>>
+    /// One version of one image in the data cache.
+    fileprivate struct ImageVersion: Hashable {
+        var cacheKey: String
+        var storedAt: Date
+    }
+
+    /// The body every answer built from one image version shares, and how
+    /// many answers hold it.
+    private struct SharedBody {
+        var bytes: BodyBytes
+        var holders: Int
+    }
+
+    private struct State {
+        var hits: LRUStore<Hit>
+        var bodies: [ImageVersion: SharedBody] = [:]
+
+        /// Keeps `hit` under `key`, its body the one shared for its image
+        /// version if there is one; returns the hit as kept.
+        mutating func insert(_ hit: Hit, version: ImageVersion, for key: String) -> Hit {
+            if let replaced = hits.remove(key) { release(replaced) }
+            var hit = hit
+            let cost = hit.heldBytes
+            guard hits.admits(key: key, cost: cost) else { return hit }
+            if let shared = bodies[version] {
+                hit.reply.response.body = .bytes(shared.bytes)
+                bodies[version]?.holders += 1
+            } else if case .bytes(let bytes) = hit.reply.response.body {
+                bodies[version] = SharedBody(bytes: bytes, holders: 1)
+            }
+            hit.sharedBody = version
+            for evicted in hits.insert(hit, for: key, cost: cost) { release(evicted.value) }
+            return hit
+        }
+
+        mutating func remove(_ key: String) {
+            if let removed = hits.remove(key) { release(removed) }
+        }
+
+        /// Lets go of the shared body `hit` held, dropping it with its last holder.
+        private mutating func release(_ hit: Hit) {
+            guard let version = hit.sharedBody, let shared = bodies[version] else { return }
+            if shared.holders > 1 { bodies[version]?.holders -= 1 } else { bodies[version] = nil }
+        }
+    }
+
+    private let state: Lock<State>
 
     init(capacityBytes: Int) {
-        store = Lock(LRUStore(capacity: capacityBytes))
+        state = Lock(State(hits: LRUStore(capacity: capacityBytes)))
     }
 
     /// The memo key of `request`, or `nil` when it must take the full path.
@@ -71,27 +130,41 @@ final class HitMemo: Sendable {
             + userAgent
     }
 
-    /// The memoised answer for `key`, if the data cache still holds its entry fresh.
+    /// The memoised answer for `key`, if the data cache still holds its
+    /// entry fresh; its image carries the entry's bytes again.
     func hit(for key: String, in cache: any DataCaching, now: Date) -> Hit? {
-        guard let hit = store.withLock({ $0.value(for: key) }) else { return nil }
+        guard var hit = state.withLock({ $0.hits.value(for: key) }) else { return nil }
         guard let entry = cache.entry(for: hit.image.cacheKey), entry.storedAt == hit.image.storedAt,
             entry.isFresh(now: now)
         else {
-            _ = store.withLock { $0.remove(key) }
+            state.withLock { $0.remove(key) }
             return nil
         }
+        hit.image.data = entry.data
         return hit
     }
 
     /// Keeps `reply` for `key`, tied to the data-cache entry `image` came
     /// from (its `storedAt`); an image that did not come from the data
     /// cache is not kept.
-    func insert(_ reply: BridgeProxy.Reply, image: ImageDataResponse, for key: String) {
-        guard image.storedAt != nil else { return }
-        let hit = Hit(reply: reply, image: image)
-        _ = store.withLock { $0.insert(hit, for: key, cost: hit.heldBytes) }
+    /// - Returns: The reply to send: as kept, its `Data` body replaced by
+    ///   the image version's shared ``BodyBytes`` (copied in here when no
+    ///   answer holds them yet, outside the lock).
+    func insert(_ reply: BridgeProxy.Reply, image: ImageDataResponse, for key: String) -> BridgeProxy.Reply {
+        guard let storedAt = image.storedAt else { return reply }
+        let version = ImageVersion(cacheKey: image.cacheKey, storedAt: storedAt)
+        var hit = Hit(reply: reply, image: image)
+        hit.image.data = Data()
+        if case .data(let data) = reply.response.body {
+            let shared = state.withLock { $0.bodies[version]?.bytes }
+            hit.reply.response.body = .bytes(shared ?? BodyBytes(data))
+        }
+        return state.withLock { $0.insert(hit, version: version, for: key) }.reply
     }
 
     /// Bytes accounted and answers held.
-    var usage: (bytes: Int, count: Int) { store.withLock { ($0.totalCost, $0.count) } }
+    var usage: (bytes: Int, count: Int) { state.withLock { ($0.hits.totalCost, $0.hits.count) } }
+
+    /// Image versions whose body some answer holds, shared.
+    var sharedBodies: Int { state.withLock { $0.bodies.count } }
 }

@@ -3,6 +3,10 @@ public import Foundation
 /// An HTTP response: status, header fields and a body held in memory or
 /// read from a file.
 ///
+/// A body served many times — a cached image — is best kept as
+/// ``BodyBytes`` (``Body/bytes(_:)``), which the server sends from its own
+/// memory; a `Data` body is copied once per response.
+///
 /// The server adds `Content-Length`, `Date` and connection management
 /// itself; a `Content-Length` or `Transfer-Encoding` field set here is
 /// ignored. For a `HEAD` request the server sends the headers, with the
@@ -13,8 +17,13 @@ public struct HTTPResponse: Sendable, Equatable {
     public enum Body: Sendable, Equatable {
         /// No body.
         case empty
-        /// Bytes in memory.
+        /// Bytes in memory, copied once per response into memory
+        /// libmicrohttpd owns (a `Data` lends its pointer only for the
+        /// length of a closure).
         case data(Data)
+        /// Bytes in memory the server owns, sent without a copy: each
+        /// response in flight keeps them alive until it is sent.
+        case bytes(BodyBytes)
         /// A byte range of a file, sent by the kernel without copying it
         /// through the process. `length` `nil` means to the end of the file.
         /// A file that cannot be opened when the response is sent gives 404
@@ -54,6 +63,22 @@ public struct HTTPResponse: Sendable, Equatable {
         var headers = headers
         headers["Content-Type"] = contentType
         return HTTPResponse(status: status, headers: headers, body: .data(data))
+    }
+
+    /// A response whose body is `bytes`, sent without a copy, and its
+    /// `Content-Type`.
+    /// - Parameters:
+    ///   - bytes: The body, usually kept by a cache and shared by every
+    ///     response that sends it.
+    ///   - status: The status; 200 by default.
+    ///   - contentType: The media type, e.g. `image/webp`.
+    ///   - headers: Further header fields.
+    public static func bytes(
+        _ bytes: BodyBytes, status: HTTPStatus = .ok, contentType: String, headers: HTTPHeaders = [:]
+    ) -> HTTPResponse {
+        var headers = headers
+        headers["Content-Type"] = contentType
+        return HTTPResponse(status: status, headers: headers, body: .bytes(bytes))
     }
 
     /// A plain-text response (`text/plain; charset=utf-8`); a newline is

@@ -75,7 +75,10 @@ final class MHDResponse {
             created = MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
         case .data(let data):
             length = UInt64(data.count)
-            created = sendsBody ? Self.sending(data) : Self.bodiless(length: length, status: response.status)
+            created = sendsBody ? Self.copying(data) : Self.bodiless(length: length, status: response.status)
+        case .bytes(let bytes):
+            length = UInt64(bytes.count)
+            created = sendsBody ? Self.sharing(bytes) : Self.bodiless(length: length, status: response.status)
         case .file(let path, let offset, let requested):
             switch Self.openFile(path: path, offset: offset, length: requested, open: sendsBody) {
             case .success(let file):
@@ -91,7 +94,7 @@ final class MHDResponse {
                 headers = ["Content-Type": "text/plain; charset=utf-8"]
                 let message = Data("\(failure.message)\n".utf8)
                 length = UInt64(message.count)
-                created = isHEAD ? Self.bodiless(length: length, status: status) : Self.sending(message)
+                created = isHEAD ? Self.bodiless(length: length, status: status) : Self.copying(message)
             }
         }
         guard let created else { return .outOfMemory }
@@ -109,39 +112,33 @@ final class MHDResponse {
         return .built(Built(pointer: created, status: status, bodyBytes: sendsBody ? length : 0))
     }
 
-    /// Bodies from this size up are sent from the `Data`'s own storage
-    /// rather than copied. Measured on HTTPServerBenchmark with an 88 KB
-    /// body: sharing 17 µs of CPU per response, a copy per response
-    /// (`MHD_RESPMEM_MUST_COPY`) 21–25 µs, libmicrohttpd reading it in
-    /// pieces through a callback 38–52 µs; and every slow reader would hold
-    /// a copy of its own.
-    static let sharingThreshold = 1024
+    /// A response whose body is a copy of `data` in memory libmicrohttpd
+    /// owns and frees: a `Data` lends its pointer only inside
+    /// `withUnsafeBytes`, and libmicrohttpd copies before it returns.
+    private static func copying(_ data: Data) -> OpaquePointer? {
+        guard !data.isEmpty else { return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT) }
+        return data.withUnsafeBytes {
+            MHD_create_response_from_buffer(
+                $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+        }
+    }
 
-    /// A response whose body is `data`. Small bodies are copied into memory
-    /// libmicrohttpd owns (cheaper than a box, and a small `Data` may keep
-    /// its bytes inline). Larger ones are sent from the `Data`'s heap
-    /// storage, which a retained ``SharedBody`` keeps alive and unmodified
-    /// until libmicrohttpd frees the response.
-    ///
-    /// Known debt (issue 11): this keeps the pointer `withUnsafeBytes` lent
-    /// past its closure. It holds for Foundation's heap-backed `Data`, which
-    /// does not move while an immutable value lives, but the language does
-    /// not promise it. The fix is a body type that owns its bytes, filled
-    /// once by the caches; bridging to `NSData` copies on Linux, so it is
-    /// no way out.
-    private static func sending(_ data: Data) -> OpaquePointer? {
-        guard data.count >= sharingThreshold else {
-            return data.withUnsafeBytes {
-                MHD_create_response_from_buffer(
-                    $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
-            }
+    /// A response sent from `bytes`' own memory, without a copy: retained
+    /// here and released by libmicrohttpd's free callback, which runs once,
+    /// when the last connection sending the response is done with it.
+    /// CPU per response on HTTPServerBenchmark with an 88 KB body (medians
+    /// of 9 on a busy machine): 20.6 µs sent this way, 22.0 µs copied per
+    /// response; on a quieter one 17 µs shared, 21–25 copied, and 38–52
+    /// read in pieces through a content-reader callback.
+    private static func sharing(_ bytes: BodyBytes) -> OpaquePointer? {
+        guard let start = bytes.baseAddress else {
+            return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
         }
-        let box = Unmanaged.passRetained(SharedBody(data))
-        let created = box.takeUnretainedValue().data.withUnsafeBytes {
-            MHD_create_response_from_buffer_with_free_callback_cls(
-                $0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), releaseSharedBody, box.toOpaque())
-        }
-        if created == nil { box.release() }
+        let retained = Unmanaged.passRetained(bytes)
+        let created = MHD_create_response_from_buffer_with_free_callback_cls(
+            bytes.count, UnsafeMutableRawPointer(mutating: start), releaseBodyBytes, retained.toOpaque())
+        // libmicrohttpd calls no free callback for a response it could not create.
+        if created == nil { retained.release() }
         return created
     }
 
@@ -207,15 +204,12 @@ final class MHDResponse {
     }
 }
 
-/// A response body's bytes, kept alive until libmicrohttpd frees the response.
-private final class SharedBody {
-    let data: Data
-    init(_ data: Data) { self.data = data }
-}
-
-private let releaseSharedBody: MHD_ContentReaderFreeCallback = { context in
+/// Lets go of the ``BodyBytes`` a response retained (see `sharing(_:)`).
+private let releaseBodyBytes: MHD_ContentReaderFreeCallback = { context in
     guard let context else { return }
-    Unmanaged<SharedBody>.fromOpaque(context).release()
+    let retained = Unmanaged<BodyBytes>.fromOpaque(context)
+    retained.takeUnretainedValue().responseFreed()
+    retained.release()
 }
 
 /// The reader of a bodiless response: never called, since libmicrohttpd

@@ -32,6 +32,7 @@ extension ImageOrigin {
         guard request.method != .head else { return }
         switch response.body {
         case .data(let data): metrics.increment(Self.bytesFamily, by: Double(data.count))
+        case .bytes(let bytes): metrics.increment(Self.bytesFamily, by: Double(bytes.count))
         case .file(let path, _, let length):
             metrics.increment(Self.bytesFamily, by: Double(length ?? fileSize.map(UInt64.init) ?? Self.fileSize(path)))
         case .empty: break

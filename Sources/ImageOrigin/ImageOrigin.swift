@@ -22,11 +22,12 @@ public final class ImageOrigin: HTTPHandler {
     let sources: SourceFacts
     let pipelines: PipelineMemory
     /// Small source files served from memory (see `sourceBytes(of:tag:)`).
-    let sourceFiles: VariantCache<Data>
+    let sourceFiles: VariantCache<BodyBytes>
 
-    /// A transformed image as served.
+    /// A transformed image as served: its bytes filled once, when it is
+    /// made, and sent from there by every response without a copy.
     struct Variant: Sendable {
-        var data: Data
+        var bytes: BodyBytes
         var format: ImageFormat
     }
 

@@ -8,6 +8,7 @@ extension HTTPResponse {
         switch body {
         case .empty: Data()
         case .data(let data): data
+        case .bytes(let bytes): bytes.data
         case .file(let path, let offset, let length):
             Data(
                 ((try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data())

@@ -178,10 +178,13 @@ struct BridgeFixture {
 }
 
 extension HTTPResponse {
-    /// The body bytes of a `.data` response (empty otherwise).
+    /// The body bytes of a response held in memory (empty otherwise).
     var bodyData: Data {
-        if case .data(let data) = body { return data }
-        return Data()
+        switch body {
+        case .data(let data): data
+        case .bytes(let bytes): bytes.data
+        case .empty, .file: Data()
+        }
     }
 
     /// The body as UTF-8 text.

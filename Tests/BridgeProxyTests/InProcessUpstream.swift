@@ -61,6 +61,7 @@ final class InProcessUpstream: DataLoading, Sendable {
         switch response.body {
         case .empty: body = Data()
         case .data(let data): body = data
+        case .bytes(let bytes): body = bytes.data
         case .file(let path, _, _): body = (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data()
         }
         if request.method == "HEAD" { body = Data() }
@@ -80,8 +81,12 @@ final class InProcessUpstream: DataLoading, Sendable {
             let name = field.name.lowercased()
             fields[name] = fields[name].map { $0 + ", " + field.value } ?? field.value
         }
-        if fields["content-length"] == nil, case .data(let data) = response.body {
-            fields["content-length"] = String(data.count)
+        if fields["content-length"] == nil {
+            switch response.body {
+            case .data(let data): fields["content-length"] = String(data.count)
+            case .bytes(let bytes): fields["content-length"] = String(bytes.count)
+            case .empty, .file: break
+            }
         }
         return DataResponse(url: request.url, statusCode: status, headers: fields, body: body)
     }

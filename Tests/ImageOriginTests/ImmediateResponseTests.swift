@@ -88,11 +88,11 @@ struct ImmediateResponseTests {
     @Test func smallFilesComeFromMemoryUntilTheyChange() async throws {
         let origin = try fixture.origin()
         let first = await origin.get("/photo.jpg")
-        guard case .data(let bytes) = first.body else {
+        guard case .bytes(let bytes) = first.body else {
             Issue.record("a small file is served from memory, got \(first.body)")
             return
         }
-        #expect(bytes == (try fixture.data("photo.jpg")))
+        #expect(bytes.data == (try fixture.data("photo.jpg")))
         // Rewritten in place (same inode): the new version is read, not the kept one.
         let path = fixture.root.appendingPathComponent("photo.jpg")
         let logo = try fixture.data("logo.png")

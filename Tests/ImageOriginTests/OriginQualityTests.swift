@@ -27,10 +27,11 @@ struct OriginQualityTests {
             let file = name.replacingOccurrences(of: ".png", with: ".jpg")
             let source = try Data(contentsOf: folder.file(file))
             let response = await origin.handle(HTTPRequest(target: "/\(file)?imageView2/0/format/webp"))
-            guard case .data(let variant) = response.body else {
+            guard case .bytes(let body) = response.body else {
                 Issue.record("\(file): no variant body (\(response.status))")
                 continue
             }
+            let variant = body.data
             #expect(try ImageFormat.sniff(variant) == .webp)
             sourceBytes += source.count
             variantBytes += variant.count
