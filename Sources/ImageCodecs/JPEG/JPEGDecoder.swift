@@ -52,6 +52,9 @@ public struct JPEGDecoder: Sendable {
     }
 
     /// Reads the header without decoding pixels.
+    ///
+    /// - Throws: ``ImageCodecError`` when the header is damaged or the data
+    ///   ends before it.
     public func readHeader(_ data: Data) throws(ImageCodecError) -> Header {
         let handle = try TurboJPEGHandle(.decompress)
         return try data.withRawBytes { raw throws(ImageCodecError) in try readHeader(raw, handle) }
@@ -72,6 +75,11 @@ public struct JPEGDecoder: Sendable {
                 throw ImageCodecError.truncated(.jpeg, have: raw.count, need: nil)
             }
             throw ImageCodecError.corrupt(.jpeg, "reading the header: \(handle.lastMessage)")
+        }
+        // TurboJPEG answers a stream that ends before its frame header (a lone
+        // SOI, a tables-only stream) with success and a 0×0 image.
+        guard width > 0, height > 0 else {
+            throw ImageCodecError.truncated(.jpeg, have: raw.count, need: nil)
         }
         let space: JPEGColorSpace =
             switch TJCS(rawValue: UInt32(colorSpace)) {
