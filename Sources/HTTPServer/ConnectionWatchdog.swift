@@ -43,7 +43,13 @@ final class WatchedConnection: Sendable {
 /// open connections and send nothing cannot keep everyone else waiting in
 /// the listen queue.
 final class ConnectionWatchdog: Sendable {
-    private let connections = Lock<[ObjectIdentifier: WatchedConnection]>([:])
+    /// The open connections, and the tests waiting for their count.
+    private struct Connections: WaitableState {
+        var open: [ObjectIdentifier: WatchedConnection] = [:]
+        var waiters = StateWaiters<Connections>()
+    }
+
+    private let connections = Lock(Connections())
     private let receiveTimeout: UInt64
     private let crowdedCount: Int
     private let crowdedIdleTimeout: UInt64
@@ -61,12 +67,19 @@ final class ConnectionWatchdog: Sendable {
     func connectionStarted(socket: Int32, remoteAddress: String?) -> WatchedConnection {
         let connection = WatchedConnection(
             socket: socket, deadline: MonotonicClock.nanoseconds() + receiveTimeout, remoteAddress: remoteAddress)
-        connections.withLock { $0[ObjectIdentifier(connection)] = connection }
+        connections.withLockWakingWaiters { $0.open[ObjectIdentifier(connection)] = connection }
         return connection
     }
 
     func connectionClosed(_ connection: WatchedConnection) {
-        _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
+        _ = connections.withLockWakingWaiters { $0.open.removeValue(forKey: ObjectIdentifier(connection)) }
+    }
+
+    /// Returns once the number of open connections (started and not yet
+    /// closed, as libmicrohttpd reports them) satisfies `condition`, woken by
+    /// each connection opening or closing.
+    func waitUntilOpenCount(_ condition: @escaping @Sendable (Int) -> Bool) async {
+        await connections.wait { condition($0.open.count) }
     }
 
     /// The connection's request arrived: no deadline while it is handled.
@@ -100,9 +113,9 @@ final class ConnectionWatchdog: Sendable {
             count &+= 1
             return count % 10 == 0
         }
-        connections.withLock { connections in
-            let crowded = connections.count >= crowdedCount
-            for connection in connections.values {
+        connections.withLock { state in
+            let crowded = state.open.count >= crowdedCount
+            for connection in state.open.values {
                 let verdict = connection.deadline.withLock { deadline -> SweepVerdict in
                     guard deadline != 0 else { return .keep }
                     let waitingSince = deadline &- receiveTimeout

@@ -117,6 +117,14 @@ public actor HTTPServer {
         if case .running(let daemon, _) = state { daemon.openConnections } else { 0 }
     }
 
+    /// Returns once the number of connections open (started and not yet
+    /// closed, as libmicrohttpd reports them to the server) satisfies
+    /// `condition`: checked now and woken by each connection opening or
+    /// closing, never by polling. Returns early when the task is cancelled.
+    package nonisolated func waitUntilOpenConnections(_ condition: @escaping @Sendable (Int) -> Bool) async {
+        await core.watchdog.waitUntilOpenCount(condition)
+    }
+
     /// Stops the server gracefully: stops accepting connections, lets
     /// requests already received in full finish for up to
     /// ``Configuration/shutdownGracePeriod`` (their responses ask clients to

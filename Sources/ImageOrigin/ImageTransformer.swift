@@ -89,8 +89,11 @@ public struct ImageTransformer: Sendable {
                 size = (geometry.outputWidth, geometry.outputHeight)
             }
             let chain = geometries
-            let transformed = MappedAnimation(reader, canvasWidth: size.width, canvasHeight: size.height) { frame in
-                try chain.reduce(frame) { image, geometry in try Self.apply(geometry, to: image) }
+            let transformed = MappedAnimation(reader, canvasWidth: size.width, canvasHeight: size.height) {
+                frame throws(ImageCodecError) in
+                var image = frame
+                for geometry in chain { image = try Self.apply(geometry, to: image) }
+                return image
             }
             let data = try WebPEncoder(
                 options: .init(quality: Float(pipeline.quality ?? configuration.defaultWebPQuality))
@@ -159,7 +162,7 @@ public struct ImageTransformer: Sendable {
         }
     }
 
-    static func apply(_ geometry: ThumbnailGeometry, to image: Image) throws -> Image {
+    static func apply(_ geometry: ThumbnailGeometry, to image: Image) throws(ImageCodecError) -> Image {
         var result = image
         if geometry.scaledWidth != image.width || geometry.scaledHeight != image.height {
             result = try ImageResizer().resize(image, width: geometry.scaledWidth, height: geometry.scaledHeight)

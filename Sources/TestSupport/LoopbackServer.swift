@@ -57,6 +57,12 @@ public final class LoopbackServer: Sendable {
     /// longer counted once the server has noticed.
     public var openConnectionCount: Int { get async { await server.openConnectionCount } }
 
+    /// Returns once no connection is open, woken by the server's connection
+    /// events (see ``HTTPServer/waitUntilOpenConnections(_:)``).
+    public func waitUntilNoOpenConnection() async {
+        await server.waitUntilOpenConnections { $0 == 0 }
+    }
+
     /// Stops the server (see ``HTTPServer/shutdown()``).
     public func shutdown() async { await server.shutdown() }
 

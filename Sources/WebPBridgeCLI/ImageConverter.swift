@@ -86,7 +86,8 @@ struct ImageConverter: Sendable {
         let size = ImageResizer.fittingSize(
             width: animation.canvasWidth, height: animation.canvasHeight, maxWidth: maxWidth, maxHeight: maxHeight)
         let unscaled = size.width == animation.canvasWidth && size.height == animation.canvasHeight
-        return MappedAnimation(animation, canvasWidth: size.width, canvasHeight: size.height) { image in
+        return MappedAnimation(animation, canvasWidth: size.width, canvasHeight: size.height) {
+            image throws(ImageCodecError) in
             unscaled ? image : try ImageResizer().resize(image, width: size.width, height: size.height)
         }
     }

@@ -78,11 +78,16 @@ extension LiveTests {
 
         @Test func shutdownTwiceAndConcurrentlyIsSafe() async throws {
             let server = HTTPServer { _ in .text(.ok, "x") }
-            try await server.start()
+            let endpoint = try await server.start()
+            // An idle keep-alive connection, which shutting down must close.
+            let idle = try await blocking { try RawHTTPConnection(port: endpoint.port, timeout: 10) }
+            await server.waitUntilOpenConnections { $0 == 1 }
+            #expect(await server.openConnectionCount == 1)
             async let first: Void = server.shutdown()
             async let second: Void = server.shutdown()
             _ = await (first, second)
             await server.shutdown()
+            #expect(try await blocking { idle.waitForClose() }, "the idle connection was closed by the server")
             #expect(await server.openConnectionCount == 0)
             await #expect(throws: HTTPServerError.self) { try await server.start() }
         }

@@ -194,18 +194,17 @@ extension LiveTests {
                 // request gets through.
                 let peak = Maximum()
                 let status = try await withThrowingTaskGroup(of: Int?.self) { group in
-                    group.addTask { try await Self.probe(endpoint.port, timeout: 30) }
                     group.addTask {
-                        for _ in 0..<20 {
-                            // Samples the count while the probe runs; a sample
-                            // interval, not synchronisation.
-                            try await Task.sleep(for: .milliseconds(100))
-                            peak.record(await server.openConnectionCount)
+                        // Sees the count now and at every connection opening or
+                        // closing while the probe runs, until cancelled.
+                        await server.waitUntilOpenConnections { count in
+                            peak.record(count)
+                            return false
                         }
                         return nil
                     }
-                    var status = 0
-                    for try await result in group { if let result { status = result } }
+                    let status = try await Self.probe(endpoint.port, timeout: 30)
+                    group.cancelAll()
                     return status
                 }
                 #expect(status == 200)

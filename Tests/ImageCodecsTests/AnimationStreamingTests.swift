@@ -78,6 +78,31 @@ struct AnimationStreamingTests {
         #expect(try ImageInfo(output.data).frames == 100)
     }
 
+    /// An encoder that starts over on a translucent frame still hands a
+    /// transform's own error to its caller, unchanged and typed.
+    @Test func aTransformsErrorReachesTheCallerTyped() throws {
+        let refusal = ImageCodecError(.limitExceeded, format: nil, "frame 4 refused by the test")
+        var frames = Self.opaque.frames
+        frames[3].image.pixels[7] = 0
+        let animation = AnimatedImage(canvasWidth: 48, canvasHeight: 32, frames: frames, loopCount: 0)
+        // Refused after the translucent frame 3 has made APNG and GIF start over.
+        let refused = frames[4].image
+        #expect(refused != frames[3].image)
+        let mapped = MappedAnimation(animation, canvasWidth: 48, canvasHeight: 32) { image throws(ImageCodecError) in
+            if image == refused { throw refusal }
+            return image
+        }
+        // Typed all the way: these closures do not compile if an encoder's error is `any Error`.
+        let encoders: [(String, () throws(ImageCodecError) -> Data)] = [
+            ("apng", { () throws(ImageCodecError) in try APNGEncoder().encode(mapped) }),
+            ("gif", { () throws(ImageCodecError) in try GIFEncoder().encode(mapped) }),
+            ("webp", { () throws(ImageCodecError) in try WebPEncoder().encode(mapped) }),
+        ]
+        for (name, encode) in encoders {
+            #expect(throws: refusal, "\(name)") { try encode() }
+        }
+    }
+
     @Test func outputBoundsAreTheFormats() {
         #expect(ImageFormat.webp.maxEncodableDimension == 16_383)
         #expect(throws: ImageCodecError.self) { try ImageFormat.webp.checkEncodable(width: 245, height: 65_537) }

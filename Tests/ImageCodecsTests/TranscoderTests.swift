@@ -16,6 +16,27 @@ struct TranscoderTests {
         #expect(try JPEGDecoder().readHeader(output.data).width == 120)
     }
 
+    /// Damaged bytes fail with the codec's own error, and the type says so:
+    /// these typed closures do not compile if an entry point throws `any Error`.
+    @Test func damagedInputFailsWithATypedCodecError() throws {
+        let webp = try WebPEncoder().encode(SyntheticImages.photo(width: 120, height: 80))
+        let jpeg = try JPEGEncoder().encode(SyntheticImages.photo(width: 120, height: 80))
+        let entries: [(String, () throws(ImageCodecError) -> Void)] = [
+            (
+                "transcode",
+                { () throws(ImageCodecError) in _ = try transcoder.transcode(webp.prefix(40), for: [.jpeg]) }
+            ),
+            ("readHeader", { () throws(ImageCodecError) in _ = try JPEGDecoder().readHeader(jpeg.prefix(2)) }),
+            ("decode", { () throws(ImageCodecError) in _ = try JPEGDecoder().decode(jpeg.prefix(jpeg.count / 2)) }),
+            ("info", { () throws(ImageCodecError) in _ = try ImageInfo(Data("GIF8".utf8) + Data(count: 4)) }),
+            ("still", { () throws(ImageCodecError) in _ = try ImageDecoder().decodeStill(webp.prefix(30)) }),
+        ]
+        for (name, entry) in entries {
+            let error = try #require(throws: ImageCodecError.self, "\(name)") { try entry() }
+            #expect(!error.message.isEmpty, "\(name)")
+        }
+    }
+
     @Test func translucentWebPBecomesPNGWithItsAlpha() throws {
         let image = SyntheticImages.photo(width: 64, height: 64, alpha: true)
         let webp = try WebPEncoder(options: .init(lossless: true)).encode(image)

@@ -63,9 +63,9 @@ struct ImagePipelineTests {
                     group.addTask { try await pipeline.image(for: origin.photo).image.firstFrame.width }
                 }
                 // Every caller has joined the one run before the fetch may finish.
-                try await waitUntil {
-                    origin.upstream.heldCount == 1 && pipeline.imageTasks.waiterCount(for: key) == 50
-                }
+                await origin.upstream.waitUntilHeld(1)
+                await pipeline.waitUntilImageCallers(for: key, count: 50)
+                #expect(origin.upstream.heldCount == 1)
                 origin.upstream.release()
                 var widths: [Int] = []
                 for try await width in group { widths.append(width) }
@@ -156,7 +156,7 @@ struct ImagePipelineTests {
         try await LiveOrigin.with { origin in
             let pipeline = try origin.pipeline(dataCache: withBytesCache ? MemoryDataCache() : nil)
             pipeline.prefetch([origin.photo, origin.logo])
-            try await waitUntil { pipeline.activePrefetchCount == 0 }
+            await pipeline.waitUntilPrefetchesFinished()
             #expect(origin.upstream.targets.count == 2)
             let bytesBefore = pipeline.trafficMeter.snapshot.networkBytes
             let response = try await pipeline.image(for: origin.photo)
@@ -175,7 +175,7 @@ struct ImagePipelineTests {
             let second = Task { try await pipeline.image(for: origin.photo) }
             // The second caller has joined the first's run before the first leaves.
             let key = pipeline.cacheKey(for: origin.photo)
-            try await waitUntil { pipeline.imageTasks.waiterCount(for: key) == 2 }
+            await pipeline.waitUntilImageCallers(for: key, count: 2)
             first.cancel()
             await #expect(throws: CancellationError.self) { try await first.value }
             origin.upstream.release()
@@ -194,12 +194,12 @@ struct ImagePipelineTests {
             #expect(pipeline.activeFetchCount == 1)
             task.cancel()
             await #expect(throws: CancellationError.self) { try await task.value }
-            try await waitUntil { pipeline.activeFetchCount == 0 }
+            await pipeline.waitUntilNoActiveFetch()
             // The loader closed its connection: once the held answer goes out,
             // the server finds nobody there and has no connection left.
             // (A transfer still running would keep it open for reuse.)
             origin.upstream.release()
-            try await waitUntil { await origin.server.openConnectionCount == 0 }
+            await origin.server.waitUntilNoOpenConnection()
             #expect(origin.upstream.targets == ["/photo.jpg?\(Self.variant)/ignore-error/1"], "no fallback fetch")
             // A new request starts a fresh fetch.
             let response = try await pipeline.data(for: origin.photo)

@@ -153,13 +153,13 @@ struct WebPBridgeURLProtocolTests {
             task.resume()
             await bridge.origin.upstream.waitUntilHeld(1)
             task.cancel()
-            try await waitUntil { events.completion != nil }
+            await events.waitForCompletion()
             #expect(events.completion == .cancelled)
             // The pipeline gave up its fetch, and the loader its connection:
             // once the held answer goes out, the server has nobody to send it to.
-            try await waitUntil { bridge.pipeline.activeFetchCount == 0 }
+            await bridge.pipeline.waitUntilNoActiveFetch()
             bridge.origin.upstream.release()
-            try await waitUntil { await bridge.origin.server.openConnectionCount == 0 }
+            await bridge.origin.server.waitUntilNoOpenConnection()
             #expect(bridge.origin.upstream.targets.count == 1, "the cancelled variant was not followed by a fallback")
             // Anything sent after stopLoading would have reached the delegate by now.
             let after = try await bridge.session.data(for: request(bridge.url("/logo.png")))
@@ -258,18 +258,29 @@ struct WebPBridgeURLProtocolTests {
 
 /// Records what a URLSession hands its delegate, per task.
 final class SessionEvents: NSObject, URLSessionDataDelegate, Sendable {
-    private let state = Lock((bytes: [Int: Int](), completion: URLError.Code?.none))
+    private struct State: WaitableState {
+        var bytes: [Int: Int] = [:]
+        var completion: URLError.Code?
+        var waiters = StateWaiters<State>()
+    }
+
+    private let state = Lock(State())
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         state.withLock { $0.bytes[dataTask.taskIdentifier, default: 0] += data.count }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        state.withLock { $0.completion = (error as? URLError)?.code ?? URLError.Code(rawValue: 0) }
+        state.withLockWakingWaiters { $0.completion = (error as? URLError)?.code ?? URLError.Code(rawValue: 0) }
     }
 
     /// The code of the first task's completion (0 for success).
     var completion: URLError.Code? { state.withLock { $0.completion } }
+
+    /// Returns once a task has completed (the delegate's event, not a poll).
+    func waitForCompletion() async {
+        await state.wait { $0.completion != nil }
+    }
 
     func receivedBytes(for task: Int) -> Int { state.withLock { $0.bytes[task, default: 0] } }
 }

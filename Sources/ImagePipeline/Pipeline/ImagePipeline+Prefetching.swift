@@ -34,4 +34,10 @@ extension ImagePipeline {
 
     /// Prefetches started and not yet finished.
     public var activePrefetchCount: Int { prefetcher.runningCount }
+
+    /// Returns once ``activePrefetchCount`` is 0, woken by the prefetches
+    /// finishing (no polling); returns early when the task is cancelled.
+    package func waitUntilPrefetchesFinished() async {
+        await prefetcher.waitUntilRunningCount { $0 == 0 }
+    }
 }

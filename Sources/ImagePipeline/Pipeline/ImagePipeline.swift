@@ -97,6 +97,25 @@ public final class ImagePipeline: Sendable {
         dataTasks.inFlightCount + redirectReportingDataTasks.inFlightCount + imageTasks.inFlightCount
     }
 
+    /// Returns once ``activeFetchCount`` is 0, woken by the fetches ending
+    /// (no polling); returns early when the task is cancelled.
+    package func waitUntilNoActiveFetch() async {
+        // One table at a time; an image run may start a data run, so look
+        // again until all three are empty at once.
+        repeat {
+            await imageTasks.waitUntilInFlightCount { $0 == 0 }
+            await dataTasks.waitUntilInFlightCount { $0 == 0 }
+            await redirectReportingDataTasks.waitUntilInFlightCount { $0 == 0 }
+        } while activeFetchCount != 0 && !Task.isCancelled
+    }
+
+    /// Returns once `count` callers wait on the image run for `cacheKey`
+    /// (the one that started it and those that joined it), woken by each
+    /// caller joining or leaving; returns early when the task is cancelled.
+    package func waitUntilImageCallers(for cacheKey: String, count: Int) async {
+        await imageTasks.waitUntilWaiterCount(for: cacheKey) { $0 == count }
+    }
+
     /// Removes `url`'s entries from both caches.
     public func removeCached(_ url: URL) {
         let plan = plan(for: url)

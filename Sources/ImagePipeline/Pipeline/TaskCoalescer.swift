@@ -15,9 +15,11 @@ final class TaskCoalescer<Value: Sendable>: Sendable {
         var waiters: [UInt64: CheckedContinuation<Value, any Error>] = [:]
     }
 
-    private struct State {
+    private struct State: WaitableState {
         var entries: [String: Entry] = [:]
         var nextID: UInt64 = 0
+        /// Tests waiting for a count (``waitUntilInFlightCount(_:)``).
+        var waiters = StateWaiters<State>()
     }
 
     private let state = Lock(State())
@@ -32,7 +34,7 @@ final class TaskCoalescer<Value: Sendable>: Sendable {
         }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-                let admission: Admission = state.withLock { state in
+                let admission: Admission = state.withLockWakingWaiters { state in
                     if Task.isCancelled { return .cancelled }
                     if state.entries[key] != nil {
                         state.entries[key]!.waiters[id] = continuation
@@ -69,7 +71,7 @@ final class TaskCoalescer<Value: Sendable>: Sendable {
             }
         } onCancel: {
             let (continuation, abandoned): (CheckedContinuation<Value, any Error>?, Task<Void, Never>?) =
-                state.withLock { state in
+                state.withLockWakingWaiters { state in
                     guard let continuation = state.entries[key]?.waiters.removeValue(forKey: id) else {
                         return (nil, nil)
                     }
@@ -83,7 +85,7 @@ final class TaskCoalescer<Value: Sendable>: Sendable {
     }
 
     private func finish(_ key: String, generation: UInt64, with result: Result<Value, any Error>) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Value, any Error>] in
+        let waiters = state.withLockWakingWaiters { state -> [CheckedContinuation<Value, any Error>] in
             // A run whose callers all left may finish after a new run began.
             guard state.entries[key]?.generation == generation else { return [] }
             return state.entries.removeValue(forKey: key)?.waiters.values.map { $0 } ?? []
@@ -95,7 +97,18 @@ final class TaskCoalescer<Value: Sendable>: Sendable {
     var inFlightCount: Int { state.withLock { $0.entries.count } }
 
     /// Callers now waiting on `key`'s run: the one that started it and every
-    /// one that joined it. A test seam: tests wait for this count to reach a
-    /// value instead of sleeping and hoping every caller has joined.
+    /// one that joined it.
     func waiterCount(for key: String) -> Int { state.withLock { $0.entries[key]?.waiters.count ?? 0 } }
+
+    /// Returns once ``waiterCount(for:)`` satisfies `condition`, woken by
+    /// the callers joining and leaving: a test seam, so that tests wait for
+    /// every caller to have joined instead of sleeping and hoping.
+    func waitUntilWaiterCount(for key: String, _ condition: @escaping @Sendable (Int) -> Bool) async {
+        await state.wait { condition($0.entries[key]?.waiters.count ?? 0) }
+    }
+
+    /// Returns once ``inFlightCount`` satisfies `condition` (a test seam).
+    func waitUntilInFlightCount(_ condition: @escaping @Sendable (Int) -> Bool) async {
+        await state.wait { condition($0.entries.count) }
+    }
 }

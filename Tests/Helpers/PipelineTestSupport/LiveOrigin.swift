@@ -3,7 +3,6 @@ import ImageCodecs
 import ImageOrigin
 public import ImagePipeline
 public import TestSupport
-public import Testing
 import URLRewriting
 
 /// A live image origin on 127.0.0.1, port 0: an `ImageOrigin` over a
@@ -81,23 +80,5 @@ public struct LiveOrigin: Sendable {
                 rewriter: try Rewriter(configuration: rewriting), dataLoader: loader, dataCache: dataCache,
                 memoryCache: MemoryCache(capacity: 64 << 20), requestTimeout: timeout, redirectPolicy: redirectPolicy,
                 now: now))
-    }
-}
-
-/// Polls `condition` every 10 ms for at most 2 minutes, 20 under a
-/// sanitizer (generous: the whole suite runs in parallel on two cores).
-public func waitUntil(
-    _ condition: @Sendable () async -> Bool, sourceLocation: SourceLocation = #_sourceLocation
-) async throws {
-    // Two minutes; twenty under a sanitizer (`make test-tsan`/`test-asan`), which is several times slower.
-    let sanitized = ProcessInfo.processInfo.environment["WEBP_BRIDGE_SANITIZER"] != nil
-    let deadline = ContinuousClock.now + .seconds(sanitized ? 1_200 : 120)
-    while !(await condition()) {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(sanitized ? 20 : 2) minutes", sourceLocation: sourceLocation)
-            throw CancellationError()
-        }
-        // A poll interval: the wait ends on the condition, never on time.
-        try await Task.sleep(for: .milliseconds(10))
     }
 }

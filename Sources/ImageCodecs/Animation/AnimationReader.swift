@@ -26,7 +26,7 @@ public struct AnimationReader: AnimationFrames {
     ///
     /// - Throws: ``ImageCodecError`` when the headers are damaged or the
     ///   canvas, frame count or total pixels exceed `limits`.
-    public init?(_ data: Data, limits: DecodingLimits = .default) throws {
+    public init?(_ data: Data, limits: DecodingLimits = .default) throws(ImageCodecError) {
         let format = try ImageFormat.sniff(data)
         try limits.checkInput(byteCount: data.count, format: format)
         switch format {
@@ -68,8 +68,8 @@ public struct AnimationReader: AnimationFrames {
     /// canvas before the next is decoded.
     ///
     /// - Throws: ``ImageCodecError`` for damaged data, and what `body` throws.
-    public func forEachFrame(_ body: (AnimatedImage.Frame) throws -> Void) throws {
-        try visitFrames { frame in
+    public func forEachFrame(_ body: (AnimatedImage.Frame) throws(ImageCodecError) -> Void) throws(ImageCodecError) {
+        try visitFrames { frame throws(ImageCodecError) in
             try body(frame)
             return true
         }
@@ -78,9 +78,9 @@ public struct AnimationReader: AnimationFrames {
     /// The first composited frame, decoding nothing after it.
     ///
     /// - Throws: ``ImageCodecError`` for damaged data.
-    public func firstFrame() throws -> Image {
+    public func firstFrame() throws(ImageCodecError) -> Image {
         var first: Image?
-        try visitFrames { frame in
+        try visitFrames { frame throws(ImageCodecError) in
             first = frame.image
             return false
         }
@@ -89,9 +89,9 @@ public struct AnimationReader: AnimationFrames {
     }
 
     /// Calls `body` with each frame until it returns `false`.
-    private func visitFrames(_ body: (AnimatedImage.Frame) throws -> Bool) throws {
-        // The APNG and GIF decoders throw only ImageCodecError; anything else `body` throws waits here.
-        var failure: (any Error)?
+    private func visitFrames(_ body: (AnimatedImage.Frame) throws(ImageCodecError) -> Bool) throws(ImageCodecError) {
+        // The decoders' frame callbacks cannot throw; what `body` throws waits here.
+        var failure: ImageCodecError?
         func visit(_ frame: AnimatedImage.Frame) -> Bool {
             do {
                 return try body(frame)
@@ -102,7 +102,7 @@ public struct AnimationReader: AnimationFrames {
         }
         switch format {
         case .webp:
-            try data.withUnsafeBytes { raw in
+            try data.withRawBytes { raw throws(ImageCodecError) in
                 _ = try WebPDecoder(limits: limits).forEachAnimationFrame(raw) { visit($0) }
             }
         case .apng:

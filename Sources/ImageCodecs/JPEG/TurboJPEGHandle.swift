@@ -8,7 +8,7 @@ final class TurboJPEGHandle {
 
     enum Kind { case compress, decompress }
 
-    init(_ kind: Kind) throws {
+    init(_ kind: Kind) throws(ImageCodecError) {
         let handle = kind == .compress ? tjInitCompress() : tjInitDecompress()
         guard let handle else {
             throw ImageCodecError(.outOfMemory, format: .jpeg, "cannot create a TurboJPEG handle")
@@ -29,7 +29,7 @@ final class TurboJPEGHandle {
     /// Throws unless `result` is 0. Warnings are tolerated (as browsers show
     /// slightly damaged JPEGs) except a premature end of data, which is a
     /// truncated file.
-    func check(_ result: Int32, operation: String, byteCount: Int) throws {
+    func check(_ result: Int32, operation: String, byteCount: Int) throws(ImageCodecError) {
         guard result != 0 else { return }
         let message = lastMessage
         if message.localizedCaseInsensitiveContains("premature end") {

@@ -90,7 +90,7 @@ public struct GIFEncoder: Sendable {
     ///
     /// - Throws: ``ImageCodecError`` as ``encode(_:)-(AnimatedImage)`` does,
     ///   and what visiting the frames throws.
-    public func encode(_ animation: some AnimationFrames) throws -> Data {
+    public func encode(_ animation: some AnimationFrames) throws(ImageCodecError) -> Data {
         guard animation.loopCount >= 0 else {
             throw ImageCodecError.invalidArgument(.gif, "loop count must not be negative, got \(animation.loopCount)")
         }
@@ -105,22 +105,23 @@ public struct GIFEncoder: Sendable {
             let stream = try GIFFrameStream(
                 width: animation.canvasWidth, height: animation.canvasHeight, loopValue: loopValue,
                 disposal: disposal, maxColors: options.maxColors)
+            var needsBackgroundDisposal = false
             do {
-                try animation.forEachFrame { frame in
-                    if disposal == .keep && !frame.image.isOpaque { throw GIFNeedsBackgroundDisposal() }
+                try animation.forEachFrame { frame throws(ImageCodecError) in
+                    if disposal == .keep && !frame.image.isOpaque {
+                        needsBackgroundDisposal = true
+                        throw .visitStopped
+                    }
                     try stream.add(frame.image, delay: Self.centiseconds(frame.durationMilliseconds))
                 }
                 return try stream.finish()
-            } catch is GIFNeedsBackgroundDisposal {
+            } catch {
+                guard needsBackgroundDisposal else { throw error }
                 disposal = .background
             }
         }
     }
 }
-
-/// Thrown inside ``GIFEncoder/encode(_:)-(AnimationFrames)`` when a frame
-/// of an animation begun as opaque is not: the encoding starts over.
-private struct GIFNeedsBackgroundDisposal: Error {}
 
 /// Writes a GIF one frame at a time for ``GIFEncoder``: the screen (with
 /// the first frame's palette as the global colour table) and loop

@@ -52,12 +52,16 @@ public struct JPEGDecoder: Sendable {
     }
 
     /// Reads the header without decoding pixels.
-    public func readHeader(_ data: Data) throws -> Header {
+    ///
+    /// - Throws: ``ImageCodecError`` when the header is damaged or the data
+    ///   ends before it.
+    public func readHeader(_ data: Data) throws(ImageCodecError) -> Header {
         let handle = try TurboJPEGHandle(.decompress)
-        return try data.withUnsafeBytes { raw in try readHeader(raw, handle) }
+        return try data.withRawBytes { raw throws(ImageCodecError) in try readHeader(raw, handle) }
     }
 
-    private func readHeader(_ raw: UnsafeRawBufferPointer, _ handle: TurboJPEGHandle) throws -> Header {
+    private func readHeader(_ raw: UnsafeRawBufferPointer, _ handle: TurboJPEGHandle) throws(ImageCodecError) -> Header
+    {
         var width: Int32 = 0
         var height: Int32 = 0
         var subsampling: Int32 = 0
@@ -71,6 +75,11 @@ public struct JPEGDecoder: Sendable {
                 throw ImageCodecError.truncated(.jpeg, have: raw.count, need: nil)
             }
             throw ImageCodecError.corrupt(.jpeg, "reading the header: \(handle.lastMessage)")
+        }
+        // TurboJPEG answers a stream that ends before its frame header (a lone
+        // SOI, a tables-only stream) with success and a 0×0 image.
+        guard width > 0, height > 0 else {
+            throw ImageCodecError.truncated(.jpeg, have: raw.count, need: nil)
         }
         let space: JPEGColorSpace =
             switch TJCS(rawValue: UInt32(colorSpace)) {
@@ -89,10 +98,10 @@ public struct JPEGDecoder: Sendable {
     ///
     /// - Throws: ``ImageCodecError`` for truncated, corrupt or oversized
     ///   input, `.limitExceeded` for more scans than ``DecodingLimits/maxScans``.
-    public func decode(_ data: Data, options: Options = Options()) throws -> Image {
+    public func decode(_ data: Data, options: Options = Options()) throws(ImageCodecError) -> Image {
         try limits.checkInput(byteCount: data.count, format: .jpeg)
         let handle = try TurboJPEGHandle(.decompress)
-        return try data.withUnsafeBytes { raw in
+        return try data.withRawBytes { raw throws(ImageCodecError) in
             let header = try readHeader(raw, handle)
             try limits.checkFrame(width: header.width, height: header.height, format: .jpeg)
             try limits.checkScans(ofJPEG: raw)

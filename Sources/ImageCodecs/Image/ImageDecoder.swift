@@ -16,11 +16,14 @@ public struct ImageDecoder: Sendable {
     /// to ``DecodedImage/animated(_:)``, everything else to ``DecodedImage/still(_:)``.
     ///
     /// - Throws: ``ImageCodecError``, including ``ImageCodecError/Kind/unknownFormat``.
-    public func decode(_ data: Data) throws -> DecodedImage {
+    public func decode(_ data: Data) throws(ImageCodecError) -> DecodedImage {
         let sniffed = ImageFormat.sniffIfImage(data)
         try limits.checkInput(byteCount: data.count, format: sniffed)
         // Sniffed once; `sniff` runs again only to build the unknown-format error.
-        switch try sniffed ?? ImageFormat.sniff(data) {
+        // (Not `??`: its autoclosure would erase the error's type.)
+        let format: ImageFormat
+        if let sniffed { format = sniffed } else { format = try ImageFormat.sniff(data) }
+        switch format {
         case .webp:
             return try WebPDecoder(limits: limits).decodeAny(data)
         case .jpeg:
@@ -40,7 +43,8 @@ public struct ImageDecoder: Sendable {
     /// (never enlarged), using each codec's cheapest path: libwebp's scaler,
     /// TurboJPEG's DCT scaling, otherwise a full decode and ``ImageResizer``.
     /// An animation yields its first frame, and only that frame is decoded.
-    public func decodeStill(_ data: Data, fittingWidth maxWidth: Int? = nil, height maxHeight: Int? = nil) throws
+    public func decodeStill(_ data: Data, fittingWidth maxWidth: Int? = nil, height maxHeight: Int? = nil)
+        throws(ImageCodecError)
         -> Image
     {
         let format = try ImageFormat.sniff(data)
@@ -57,7 +61,12 @@ public struct ImageDecoder: Sendable {
             return try JPEGDecoder(limits: limits).decode(data, options: options)
         default:
             // An animation's first frame is decoded alone, never the frames after it.
-            let image = try AnimationReader(data, limits: limits)?.firstFrame() ?? decode(data).firstFrame
+            let image: Image
+            if let reader = try AnimationReader(data, limits: limits) {
+                image = try reader.firstFrame()
+            } else {
+                image = try decode(data).firstFrame
+            }
             let size = ImageResizer.fittingSize(
                 width: image.width, height: image.height, maxWidth: maxWidth, maxHeight: maxHeight)
             return try ImageResizer().resize(image, width: size.width, height: size.height)

@@ -39,7 +39,7 @@ public struct JPEGEncoder: Sendable {
     /// over white first (callers that care choose PNG instead).
     ///
     /// - Throws: ``ImageCodecError``.
-    public func encode(_ image: Image) throws -> Data {
+    public func encode(_ image: Image) throws(ImageCodecError) -> Data {
         guard (1...100).contains(options.quality) else {
             throw ImageCodecError.invalidArgument(.jpeg, "JPEG quality must be 1–100, got \(options.quality)")
         }

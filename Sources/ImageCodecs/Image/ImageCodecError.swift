@@ -73,6 +73,11 @@ extension ImageCodecError {
     static func invalidArgument(_ format: ImageFormat?, _ detail: String) -> ImageCodecError {
         ImageCodecError(.invalidArgument, format: format, detail)
     }
+
+    /// Thrown by an encoder's own frame visitor to stop visiting early (to
+    /// start over with other settings); the encoder catches it, so it never
+    /// reaches a caller.
+    static let visitStopped = ImageCodecError(.unsupported, format: nil, "frame visit stopped by the encoder")
 }
 
 extension Int {

@@ -24,11 +24,11 @@ public struct WebPFeatures: Sendable, Equatable {
     /// Reads the features of `data`.
     ///
     /// - Throws: ``ImageCodecError`` when the headers are truncated or invalid.
-    public init(_ data: Data) throws {
-        self = try data.withUnsafeBytes { raw in try WebPFeatures(raw) }
+    public init(_ data: Data) throws(ImageCodecError) {
+        self = try data.withRawBytes { raw throws(ImageCodecError) in try WebPFeatures(raw) }
     }
 
-    init(_ raw: UnsafeRawBufferPointer) throws {
+    init(_ raw: UnsafeRawBufferPointer) throws(ImageCodecError) {
         guard raw.count >= 12, raw.starts(with: ImageFormat.riffMagic) else {
             throw ImageCodecError.corrupt(.webp, "missing RIFF header")
         }

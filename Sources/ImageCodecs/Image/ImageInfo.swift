@@ -31,7 +31,7 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     /// Reads the info of `data`.
     ///
     /// - Throws: ``ImageCodecError`` when the format is unknown or the headers are damaged.
-    public init(_ data: Data, limits: DecodingLimits = .default) throws {
+    public init(_ data: Data, limits: DecodingLimits = .default) throws(ImageCodecError) {
         let format = try ImageFormat.sniff(data)
         switch format {
         case .webp:

@@ -20,7 +20,7 @@ public protocol AnimationFrames: Sendable {
     /// `body` returns unless `body` keeps it.
     ///
     /// - Throws: what decoding or `body` throws.
-    func forEachFrame(_ body: (AnimatedImage.Frame) throws -> Void) throws
+    func forEachFrame(_ body: (AnimatedImage.Frame) throws(ImageCodecError) -> Void) throws(ImageCodecError)
 }
 
 extension AnimatedImage: AnimationFrames {
@@ -28,7 +28,7 @@ extension AnimatedImage: AnimationFrames {
     public var frameCount: Int { frames.count }
 
     /// Calls `body` with each frame in order.
-    public func forEachFrame(_ body: (AnimatedImage.Frame) throws -> Void) throws {
+    public func forEachFrame(_ body: (AnimatedImage.Frame) throws(ImageCodecError) -> Void) throws(ImageCodecError) {
         for frame in frames { try body(frame) }
     }
 }

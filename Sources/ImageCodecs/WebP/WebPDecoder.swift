@@ -18,14 +18,16 @@ public struct WebPDecoder: Sendable {
     /// Decodes a still WebP (or the first frame of an animation) to RGBA.
     ///
     /// - Throws: ``ImageCodecError`` for truncated, corrupt or oversized input.
-    public func decode(_ data: Data) throws -> Image {
+    public func decode(_ data: Data) throws(ImageCodecError) -> Image {
         try decode(data, scaledTo: nil)
     }
 
     /// Decodes a still WebP scaled by libwebp's own scaler to fit inside
     /// `maxWidth`×`maxHeight`, keeping the aspect ratio and never enlarging.
     /// Either bound may be `nil`.
-    public func decode(_ data: Data, fittingWidth maxWidth: Int?, height maxHeight: Int?) throws -> Image {
+    public func decode(_ data: Data, fittingWidth maxWidth: Int?, height maxHeight: Int?) throws(ImageCodecError)
+        -> Image
+    {
         let features = try WebPFeatures(data)
         let size = ImageResizer.fittingSize(
             width: features.width, height: features.height, maxWidth: maxWidth, maxHeight: maxHeight)
@@ -35,7 +37,7 @@ public struct WebPDecoder: Sendable {
 
     /// Decodes any WebP: an animation to ``DecodedImage/animated(_:)``, a still
     /// image to ``DecodedImage/still(_:)``.
-    public func decodeAny(_ data: Data) throws -> DecodedImage {
+    public func decodeAny(_ data: Data) throws(ImageCodecError) -> DecodedImage {
         let features = try WebPFeatures(data)
         if features.isAnimated {
             return .animated(try decodeAnimation(data))
@@ -43,9 +45,9 @@ public struct WebPDecoder: Sendable {
         return .still(try decode(data))
     }
 
-    private func decode(_ data: Data, scaledTo target: (width: Int, height: Int)?) throws -> Image {
+    private func decode(_ data: Data, scaledTo target: (width: Int, height: Int)?) throws(ImageCodecError) -> Image {
         try limits.checkInput(byteCount: data.count, format: .webp)
-        return try data.withUnsafeBytes { raw in
+        return try data.withRawBytes { raw throws(ImageCodecError) in
             let features = try WebPFeatures(raw)
             if features.isAnimated {
                 // A still decode of an animation is its first composited frame.

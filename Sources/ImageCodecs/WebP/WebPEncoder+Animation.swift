@@ -6,7 +6,7 @@ extension WebPEncoder {
     /// only the changed rectangle of each frame.
     ///
     /// - Throws: ``ImageCodecError``.
-    public func encode(_ animation: AnimatedImage) throws -> Data {
+    public func encode(_ animation: AnimatedImage) throws(ImageCodecError) -> Data {
         try encodeFrames(animation)
     }
 
@@ -17,11 +17,11 @@ extension WebPEncoder {
     /// frame is visited.
     ///
     /// - Throws: ``ImageCodecError``, and what visiting the frames throws.
-    public func encode(_ animation: some AnimationFrames) throws -> Data {
+    public func encode(_ animation: some AnimationFrames) throws(ImageCodecError) -> Data {
         try encodeFrames(animation)
     }
 
-    private func encodeFrames(_ animation: some AnimationFrames) throws -> Data {
+    private func encodeFrames(_ animation: some AnimationFrames) throws(ImageCodecError) -> Data {
         var config = try makeConfig()
         var encoderOptions = WebPAnimEncoderOptions()
         guard WebPAnimEncoderOptionsInit(&encoderOptions) != 0 else {
@@ -38,7 +38,7 @@ extension WebPEncoder {
         defer { WebPAnimEncoderDelete(encoder) }
 
         var timestamp: Int32 = 0
-        try animation.forEachFrame { frame in
+        try animation.forEachFrame { frame throws(ImageCodecError) in
             var picture = try makePicture(frame.image, lossless: options.lossless)
             defer { WebPPictureFree(&picture) }
             guard WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {

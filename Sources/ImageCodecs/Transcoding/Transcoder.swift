@@ -64,7 +64,7 @@ public struct Transcoder: Sendable {
     /// - Throws: ``ImageCodecError`` when the input cannot be decoded, or
     ///   ``ImageCodecError/Kind/unsupported`` when the consumer can show none
     ///   of the possible outputs.
-    public func transcode(_ data: Data, for consumer: Capabilities) throws -> Output {
+    public func transcode(_ data: Data, for consumer: Capabilities) throws(ImageCodecError) -> Output {
         let format = try ImageFormat.sniff(data)
         if consumer.contains(format) {
             return Output(data: data, format: format, isTranscoded: false)

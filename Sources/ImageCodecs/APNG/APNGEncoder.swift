@@ -65,19 +65,24 @@ public struct APNGEncoder: Sendable {
     ///
     /// - Throws: ``ImageCodecError`` as ``encode(_:)-(AnimatedImage)`` does,
     ///   and what visiting the frames throws.
-    public func encode(_ animation: some AnimationFrames) throws -> Data {
+    public func encode(_ animation: some AnimationFrames) throws(ImageCodecError) -> Data {
         var writesAlpha = false
         while true {
             var writer = try APNGFrameWriter(
                 animation, writesAlpha: writesAlpha, compressionLevel: options.compressionLevel,
                 cropsToChangedRegion: options.cropsToChangedRegion)
+            var needsAlpha = false
             do {
-                try animation.forEachFrame { frame in
-                    if !writesAlpha && !frame.image.isOpaque { throw APNGNeedsAlpha() }
+                try animation.forEachFrame { frame throws(ImageCodecError) in
+                    if !writesAlpha && !frame.image.isOpaque {
+                        needsAlpha = true
+                        throw .visitStopped
+                    }
                     try writer.add(frame)
                 }
                 return try writer.finish()
-            } catch is APNGNeedsAlpha {
+            } catch {
+                guard needsAlpha else { throw error }
                 writesAlpha = true
             }
         }
@@ -161,7 +166,3 @@ public struct APNGEncoder: Sendable {
         return Image(width: rect.width, height: rect.height, pixels: pixels, hasAlpha: image.hasAlpha)
     }
 }
-
-/// Thrown inside ``APNGEncoder/encode(_:)-(AnimationFrames)`` when a frame of an
-/// animation promised opaque is not: the encoding starts over in RGBA.
-private struct APNGNeedsAlpha: Error {}

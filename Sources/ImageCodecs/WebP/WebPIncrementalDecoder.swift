@@ -45,7 +45,7 @@ public final class WebPIncrementalDecoder {
     /// - Throws: ``ImageCodecError`` for a corrupt stream, an animation (not
     ///   decodable incrementally) or an image over the limits.
     @discardableResult
-    public func append(_ chunk: Data) throws -> Progress {
+    public func append(_ chunk: Data) throws(ImageCodecError) -> Progress {
         guard !isComplete else { return .complete }
         received += chunk.count
         try limits.checkInput(byteCount: received, format: .webp)
@@ -56,7 +56,7 @@ public final class WebPIncrementalDecoder {
         return try feed(decoder, chunk)
     }
 
-    private func startIfHeadersComplete() throws -> Progress {
+    private func startIfHeadersComplete() throws(ImageCodecError) -> Progress {
         guard pending.count >= 12 else {
             let riff = ImageFormat.riffMagic.prefix(pending.count)
             guard pending.prefix(4).elementsEqual(riff.prefix(min(4, pending.count))) else {
@@ -67,11 +67,11 @@ public final class WebPIncrementalDecoder {
         guard ImageFormat.sniffIfImage(pending) == .webp else {
             throw ImageCodecError.corrupt(.webp, "missing RIFF/WEBP header")
         }
-        let headerResult: WebPFeatures? = try pending.withUnsafeBytes { raw in
+        let headerResult: WebPFeatures? = try pending.withRawBytes { raw throws(ImageCodecError) in
             declaredSize = WebPStatus.declaredFileSize(raw)
-            do {
+            do throws(ImageCodecError) {
                 return try WebPFeatures(raw)
-            } catch let error as ImageCodecError where error.kind == .truncated {
+            } catch  where error.kind == .truncated {
                 return nil
             }
         }
@@ -91,7 +91,7 @@ public final class WebPIncrementalDecoder {
         return try feed(created, buffered)
     }
 
-    private func feed(_ decoder: OpaquePointer, _ chunk: Data) throws -> Progress {
+    private func feed(_ decoder: OpaquePointer, _ chunk: Data) throws(ImageCodecError) -> Progress {
         let status = chunk.withUnsafeBytes { raw in
             WebPIAppend(decoder, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count)
         }
@@ -144,7 +144,7 @@ public final class WebPIncrementalDecoder {
     /// The complete image.
     ///
     /// - Throws: ``ImageCodecError/Kind/truncated`` when the stream has not ended.
-    public func finish() throws -> Image {
+    public func finish() throws(ImageCodecError) -> Image {
         guard isComplete, let image = partialImage() else {
             throw ImageCodecError.truncated(.webp, have: received, need: declaredSize)
         }

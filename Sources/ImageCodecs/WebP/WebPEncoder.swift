@@ -37,7 +37,7 @@ public struct WebPEncoder: Sendable {
     ///
     /// - Throws: ``ImageCodecError`` for invalid options or sizes above
     ///   16,383 pixels a side (WebP's format limit).
-    public func encode(_ image: Image) throws -> Data {
+    public func encode(_ image: Image) throws(ImageCodecError) -> Data {
         var config = try makeConfig()
         var picture = try makePicture(image, lossless: options.lossless)
         defer { WebPPictureFree(&picture) }
@@ -57,7 +57,7 @@ public struct WebPEncoder: Sendable {
         return Data(bytes: writer.pointee.mem, count: writer.pointee.size)
     }
 
-    func makeConfig() throws -> WebPConfig {
+    func makeConfig() throws(ImageCodecError) -> WebPConfig {
         guard (0...100).contains(options.quality) else {
             throw ImageCodecError.invalidArgument(.webp, "WebP quality must be 0–100, got \(options.quality)")
         }
@@ -86,7 +86,7 @@ public struct WebPEncoder: Sendable {
     }
 
     /// A picture holding `image`'s pixels; the caller frees it.
-    func makePicture(_ image: Image, lossless: Bool) throws -> WebPPicture {
+    func makePicture(_ image: Image, lossless: Bool) throws(ImageCodecError) -> WebPPicture {
         guard image.width <= maxDimension, image.height <= maxDimension else {
             throw ImageCodecError(
                 .invalidArgument, format: .webp,

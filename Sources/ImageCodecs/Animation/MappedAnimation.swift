@@ -7,12 +7,13 @@ public struct MappedAnimation<Base: AnimationFrames>: AnimationFrames {
     public let canvasWidth: Int
     /// The canvas height every transformed frame has.
     public let canvasHeight: Int
-    private let transform: @Sendable (Image) throws -> Image
+    private let transform: @Sendable (Image) throws(ImageCodecError) -> Image
 
     /// Creates an animation whose frames are `transform` applied to
     /// `base`'s; `transform` must return `canvasWidth`×`canvasHeight` images.
     public init(
-        _ base: Base, canvasWidth: Int, canvasHeight: Int, transform: @escaping @Sendable (Image) throws -> Image
+        _ base: Base, canvasWidth: Int, canvasHeight: Int,
+        transform: @escaping @Sendable (Image) throws(ImageCodecError) -> Image
     ) {
         self.base = base
         self.canvasWidth = canvasWidth
@@ -29,8 +30,8 @@ public struct MappedAnimation<Base: AnimationFrames>: AnimationFrames {
     ///
     /// - Throws: what the base, `transform` or `body` throws; an
     ///   ``ImageCodecError`` when `transform` returns another size.
-    public func forEachFrame(_ body: (AnimatedImage.Frame) throws -> Void) throws {
-        try base.forEachFrame { frame in
+    public func forEachFrame(_ body: (AnimatedImage.Frame) throws(ImageCodecError) -> Void) throws(ImageCodecError) {
+        try base.forEachFrame { frame throws(ImageCodecError) in
             let image = try transform(frame.image)
             guard image.width == canvasWidth, image.height == canvasHeight else {
                 throw ImageCodecError.invalidArgument(

@@ -9,15 +9,15 @@ extension WebPDecoder {
     /// against ``limits`` before the decoder allocates its canvas.
     ///
     /// - Throws: ``ImageCodecError``.
-    public func decodeAnimation(_ data: Data) throws -> AnimatedImage {
+    public func decodeAnimation(_ data: Data) throws(ImageCodecError) -> AnimatedImage {
         try limits.checkInput(byteCount: data.count, format: .webp)
-        return try data.withUnsafeBytes { raw in try decodeAnimation(raw, maxFrames: nil) }
+        return try data.withRawBytes { raw throws(ImageCodecError) in try decodeAnimation(raw, maxFrames: nil) }
     }
 
     /// Frame and loop counts of an animated WebP, read by the demuxer without
     /// decoding pixels.
-    public func animationInfo(_ data: Data) throws -> (frameCount: Int, loopCount: Int) {
-        try data.withUnsafeBytes { raw in
+    public func animationInfo(_ data: Data) throws(ImageCodecError) -> (frameCount: Int, loopCount: Int) {
+        try data.withRawBytes { raw throws(ImageCodecError) in
             var webpData = WebPData(bytes: try WebPStatus.bytes(of: raw), size: raw.count)
             guard let demux = WebPDemux(&webpData) else {
                 if let declaredSize = WebPStatus.declaredFileSize(raw), raw.count < declaredSize {
@@ -31,7 +31,7 @@ extension WebPDecoder {
     }
 
     /// Decodes up to `maxFrames` frames (all when `nil`).
-    func decodeAnimation(_ raw: UnsafeRawBufferPointer, maxFrames: Int?) throws -> AnimatedImage {
+    func decodeAnimation(_ raw: UnsafeRawBufferPointer, maxFrames: Int?) throws(ImageCodecError) -> AnimatedImage {
         var frames: [AnimatedImage.Frame] = []
         let header = try forEachAnimationFrame(raw) { frame in
             frames.append(frame)
@@ -48,8 +48,8 @@ extension WebPDecoder {
     ///
     /// - Throws: ``ImageCodecError``, and whatever `body` throws.
     func forEachAnimationFrame(
-        _ raw: UnsafeRawBufferPointer, _ body: (AnimatedImage.Frame) throws -> Bool
-    ) throws -> (canvasWidth: Int, canvasHeight: Int, loopCount: Int) {
+        _ raw: UnsafeRawBufferPointer, _ body: (AnimatedImage.Frame) throws(ImageCodecError) -> Bool
+    ) throws(ImageCodecError) -> (canvasWidth: Int, canvasHeight: Int, loopCount: Int) {
         var webpData = WebPData(bytes: try WebPStatus.bytes(of: raw), size: raw.count)
         let declaredSize = WebPStatus.declaredFileSize(raw)
 
