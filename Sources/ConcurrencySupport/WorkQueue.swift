@@ -9,7 +9,10 @@
 /// and each waiter is resumed exactly once, by whoever removes it.
 public final class WorkQueue: Sendable {
     /// Thrown when `queueLimit` jobs are already waiting.
-    public struct Full: Error, Sendable {}
+    public struct Full: Error, Sendable {
+        /// The error, for callers that map it (and their tests).
+        public init() {}
+    }
 
     private struct State {
         var running = 0

@@ -171,10 +171,8 @@ public final class ImageBridge: Sendable {
         let image: ImageDataResponse
         do {
             image = try await configuration.pipeline.data(for: request.url, redirects: redirects)
-        } catch let error as ImagePipelineError {
-            return failure(error, request: request, decision: decision)
         } catch {
-            return delivery(request, .cancelled)
+            return failure(error, request: request, decision: decision)
         }
         if Task.isCancelled { return delivery(request, .cancelled, image: image) }
         if CacheControl.containsNoTransform(image.headers["cache-control"]) {

@@ -177,7 +177,8 @@ struct ImagePipelineTests {
             let key = pipeline.cacheKey(for: origin.photo)
             await pipeline.waitUntilImageCallers(for: key, count: 2)
             first.cancel()
-            await #expect(throws: CancellationError.self) { try await first.value }
+            let cancelled = await #expect(throws: ImagePipelineError.self) { try await first.value }
+            #expect(cancelled?.isCancellation == true)
             origin.upstream.release()
             let image = try await second.value
             #expect(image.image.firstFrame.width == 750)
@@ -193,7 +194,8 @@ struct ImagePipelineTests {
             await origin.upstream.waitUntilHeld(1)
             #expect(pipeline.activeFetchCount == 1)
             task.cancel()
-            await #expect(throws: CancellationError.self) { try await task.value }
+            let cancelled = await #expect(throws: ImagePipelineError.self) { try await task.value }
+            #expect(cancelled?.isCancellation == true)
             await pipeline.waitUntilNoActiveFetch()
             // The loader closed its connection: once the held answer goes out,
             // the server finds nobody there and has no connection left.

@@ -64,20 +64,29 @@ public final class ImagePipeline: Sendable {
     ///     fetch per cache key and per choice: a reporting caller never gets
     ///     a followed redirect's bytes, nor a following caller a redirect.
     /// - Throws: ``ImagePipelineError`` when neither the variant nor the
-    ///   original can be had, or for a redirect under
-    ///   ``RedirectHandling/report``; `CancellationError` when cancelled.
-    public func data(for url: URL, redirects: RedirectHandling = .follow) async throws -> ImageDataResponse {
+    ///   original can be had, for a redirect under
+    ///   ``RedirectHandling/report``, and when cancelled
+    ///   (``ImagePipelineError/isCancellation``).
+    public func data(
+        for url: URL, redirects: RedirectHandling = .follow
+    ) async throws(ImagePipelineError) -> ImageDataResponse {
         let plan = plan(for: url)
         let tasks = redirects == .follow ? dataTasks : redirectReportingDataTasks
-        return try await tasks.value(for: plan.cacheKey) { [self] in
-            try await fetchData(plan, redirects: redirects)
+        do {
+            return try await tasks.value(for: plan.cacheKey) { [self] in
+                try await fetchData(plan, redirects: redirects)
+            }
+        } catch {
+            throw ImagePipelineError(error, url: url.absoluteString)
         }
     }
 
     /// The decoded image for `url`, from memory, disk or the network.
     ///
-    /// - Throws: ``ImagePipelineError``; `CancellationError` when cancelled.
-    public func image(for url: URL) async throws -> ImageResponse {
+    /// - Throws: ``ImagePipelineError``, also when cancelled
+    ///   (``ImagePipelineError/isCancellation``) or when the decode queue is
+    ///   full (``ImagePipelineError/isDecodeQueueFull``).
+    public func image(for url: URL) async throws(ImagePipelineError) -> ImageResponse {
         let plan = plan(for: url)
         if let image = configuration.memoryCache?.image(for: plan.cacheKey) {
             trafficMeter.recordMemoryHit()
@@ -85,8 +94,12 @@ public final class ImagePipeline: Sendable {
                 image: image, fetchedURL: plan.variantURL ?? url, cacheKey: plan.cacheKey,
                 isVariant: plan.variantURL != nil, isFallback: false, source: .memory, isFinal: true)
         }
-        return try await imageTasks.value(for: plan.cacheKey) { [self] in
-            try await loadImage(plan)
+        do {
+            return try await imageTasks.value(for: plan.cacheKey) { [self] in
+                try await loadImage(plan)
+            }
+        } catch {
+            throw ImagePipelineError(error, url: url.absoluteString)
         }
     }
 

@@ -1,10 +1,12 @@
+import ConcurrencySupport
 import Foundation
 import ImageCodecs
 
 /// Why the pipeline could not deliver an image: both the variant and the
-/// original failed (or there was no variant and the original failed), or
-/// the upstream redirected and the caller asked to be told
-/// (``RedirectHandling/report``).
+/// original failed (or there was no variant and the original failed), the
+/// upstream redirected and the caller asked to be told
+/// (``RedirectHandling/report``), the caller was cancelled, or the decode
+/// queue was full. The one error type the pipeline's entry points throw.
 public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
     private enum Kind: Sendable {
         case http(Int)
@@ -13,11 +15,18 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         case decoding(ImageCodecError)
         case redirect(ImageRedirect)
         case refusedRedirect(ImageRedirect, reason: String)
+        case cancelled
+        case decodeQueueFull
     }
 
     private let kind: Kind
     /// The URL whose failure is reported (the original's, after a fallback).
     public let url: String
+
+    private init(kind: Kind, url: String) {
+        self.kind = kind
+        self.url = url
+    }
 
     static func http(_ status: Int, url: String) -> ImagePipelineError { .init(kind: .http(status), url: url) }
     static func loading(_ error: DataLoadingError, url: String) -> ImagePipelineError {
@@ -35,6 +44,21 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
 
     static func refusedRedirect(_ redirect: ImageRedirect, reason: String) -> ImagePipelineError {
         .init(kind: .refusedRedirect(redirect, reason: reason), url: redirect.redirectedURL.absoluteString)
+    }
+
+    /// What the pipeline's internals threw, as the one error its entry
+    /// points throw: cancellation (the caller's task, or its fetch), a full
+    /// decode queue, a codec's failure; anything else cannot happen, and is
+    /// reported as a failure of `url` that names it rather than lost.
+    init(_ error: any Error, url: String) {
+        switch error {
+        case let error as ImagePipelineError: self = error
+        case is CancellationError: self.init(kind: .cancelled, url: url)
+        case is WorkQueue.Full: self.init(kind: .decodeQueueFull, url: url)
+        case let error as ImageCodecError: self.init(kind: .decoding(error), url: url)
+        case let error as DataLoadingError: self.init(kind: .loading(error), url: url)
+        default: self.init(kind: .notAnImage("unexpected failure: \(error)"), url: url)
+        }
     }
 
     /// The HTTP status the server answered, when that was the failure.
@@ -67,8 +91,19 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         return nil
     }
 
-    /// Whether the failure was a cancellation.
-    public var isCancellation: Bool { loadingError?.kind == .cancelled }
+    /// Whether the failure was a cancellation: the caller's task, or the transfer.
+    public var isCancellation: Bool {
+        if case .cancelled = kind { return true }
+        return loadingError?.kind == .cancelled
+    }
+
+    /// Whether the image could not be decoded now because the decode queue
+    /// was full (``ImagePipeline/Configuration/decodingConcurrency``): a
+    /// moment later it may be.
+    public var isDecodeQueueFull: Bool {
+        if case .decodeQueueFull = kind { return true }
+        return false
+    }
 
     public var description: String {
         switch kind {
@@ -80,6 +115,8 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
             "\(url): redirected (HTTP \(redirect.statusCode)) to \(redirect.location.absoluteString)"
         case .refusedRedirect(let redirect, let reason):
             "\(url): redirect (HTTP \(redirect.statusCode)) to \(redirect.location.absoluteString) not followed: \(reason)"
+        case .cancelled: "\(url): cancelled"
+        case .decodeQueueFull: "\(url): the decode queue is full"
         }
     }
 }
