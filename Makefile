@@ -33,8 +33,14 @@ build: deps ## Debug build
 release: deps ## Release build (.build/release/webp-bridge)
 	$(SWIFT) build -c release
 
-lint: ## swift format lint --strict over Sources, Tests and Benchmarks (the checked-in .swift-format)
+# swift format does not report lines it cannot break (string literals, comments), so lint also
+# counts columns itself, against the lineLength of .swift-format.
+LINE_LIMIT   := $(or $(shell sed -n 's/.*"lineLength": *\([0-9]*\).*/\1/p' .swift-format),120)
+
+lint: ## swift format lint --strict (the checked-in .swift-format), then no line longer than its lineLength
 	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Benchmarks $(wildcard Fuzz)
+	@find Sources Tests Benchmarks $(wildcard Fuzz) -name '*.swift' -print0 | xargs -0 awk -v limit=$(LINE_LIMIT) \
+	  'length > limit { printf "%s:%d: %d columns (limit %d)\n", FILENAME, FNR, length, limit; long = 1 } END { exit long }'
 
 test: deps lint ## Run the whole test suite (corpus suites need ../shared/corpus); lint first
 	$(SWIFT) test

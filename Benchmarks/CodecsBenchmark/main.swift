@@ -65,7 +65,8 @@ do {
         return image.pixelCount
     }
     print(
-        "decode \(webpFiles.count) \(String(format: "%.6f", decode.seconds)) \(String(format: "%.4f", decode.megapixels))"
+        "decode \(webpFiles.count) \(String(format: "%.6f", decode.seconds))"
+            + " \(String(format: "%.4f", decode.megapixels))"
     )
 
     let transcode = try measure(webpFiles) { data in
@@ -74,7 +75,8 @@ do {
         return image.pixelCount
     }
     print(
-        "transcode \(webpFiles.count) \(String(format: "%.6f", transcode.seconds)) \(String(format: "%.4f", transcode.megapixels))"
+        "transcode \(webpFiles.count) \(String(format: "%.6f", transcode.seconds))"
+            + " \(String(format: "%.4f", transcode.megapixels))"
     )
 
     let encode = try measure(pngFiles) { data in
@@ -83,7 +85,8 @@ do {
         return image.pixelCount
     }
     print(
-        "encode \(pngFiles.count) \(String(format: "%.6f", encode.seconds)) \(String(format: "%.4f", encode.megapixels))"
+        "encode \(pngFiles.count) \(String(format: "%.6f", encode.seconds))"
+            + " \(String(format: "%.4f", encode.megapixels))"
     )
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))

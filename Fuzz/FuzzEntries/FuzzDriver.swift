@@ -28,7 +28,8 @@ public enum FuzzDriver {
         #else
             let paths = CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("-") }
             guard !paths.isEmpty else {
-                print("usage: \(CommandLine.arguments[0]) FILE|FOLDER… (replays inputs; build with make fuzz to fuzz)")
+                print(
+                    "usage: \(CommandLine.arguments[0]) FILE|FOLDER… (replays inputs; build with make fuzz to fuzz)")
                 exit(2)
             }
             var count = 0

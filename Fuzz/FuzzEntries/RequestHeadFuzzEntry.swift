@@ -32,8 +32,8 @@ public enum RequestHeadFuzzEntry {
         if !answer.isEmpty {
             if let problem = ResponseHeadCheck.problem(in: answer) {
                 FuzzExpectation.fail(
-                    "malformed answer (\(problem)): \(String(decoding: answer.prefix(512), as: UTF8.self).debugDescription)"
-                )
+                    "malformed answer (\(problem)): "
+                        + String(decoding: answer.prefix(512), as: UTF8.self).debugDescription)
             }
         }
         let probe = Data("GET /probe HTTP/1.1\r\nHost: fuzz\r\nConnection: close\r\n\r\n".utf8)

@@ -35,7 +35,8 @@ public enum RewriteFuzzEntry {
                 let again = rewriter.rewrite(result.url)
                 FuzzExpectation.require(
                     again.url == result.url,
-                    "not idempotent (\(rewriter.configuration.rules[0].name)): \(url) → \(result.url) → \(again.url)")
+                    "not idempotent (\(rewriter.configuration.rules[0].name)): "
+                        + "\(url) → \(result.url) → \(again.url)")
                 FuzzExpectation.require(
                     again.cacheKey == result.cacheKey,
                     "a URL and its variant have different keys: \(result.cacheKey) vs \(again.cacheKey)")

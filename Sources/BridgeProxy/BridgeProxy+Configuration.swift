@@ -137,8 +137,8 @@ extension BridgeProxy {
                 }
                 guard upstream.query == nil, upstream.fragment == nil else {
                     throw .invalidConfiguration(
-                        "upstream '\(upstream.absoluteString)' has a query or fragment; give scheme, host, port and path only"
-                    )
+                        "upstream '\(upstream.absoluteString)' has a query or fragment;"
+                            + " give scheme, host, port and path only")
                 }
             case .forward(let hosts):
                 for host in hosts where ForwardAllowList.parse(host) == nil {

@@ -52,7 +52,8 @@ public struct HTTPRequestLog: Sendable, Equatable, CustomStringConvertible {
             / 100_000_000_000_000
         let statusText = status.map { String($0.code) } ?? "-"
         return
-            "\(remoteAddress ?? "-") \(Self.escaped(method.rawValue)) \(Self.escaped(target)) \(statusText) \(bodyBytes) \(tenths / 10).\(tenths % 10)ms"
+            "\(remoteAddress ?? "-") \(Self.escaped(method.rawValue)) \(Self.escaped(target))"
+            + " \(statusText) \(bodyBytes) \(tenths / 10).\(tenths % 10)ms"
             + (completed ? "" : " aborted")
     }
 

@@ -179,7 +179,8 @@ extension ImageOrigin {
 
     /// Identifies the file's content: inode, size and modification time.
     private func sourceTag(_ file: FileResolver.File) -> String {
-        "\(String(file.inode, radix: 16))-\(String(file.size, radix: 16))-\(String(Int(file.modified.timeIntervalSince1970 * 1000), radix: 16))"
+        let modified = Int(file.modified.timeIntervalSince1970 * 1000)
+        return "\(String(file.inode, radix: 16))-\(String(file.size, radix: 16))-\(String(modified, radix: 16))"
     }
 
     /// The format of a file from its first bytes.

@@ -34,8 +34,8 @@ public struct StyleSheet: Sendable, Equatable {
             file = try JSONDecoder().decode(File.self, from: json)
         } catch {
             throw StyleSheetError(
-                "styles file is not valid JSON of the form {\"separator\": \"-\", \"styles\": {\"name\": \"imageView2/...\"}}"
-            )
+                "styles file is not valid JSON of the form"
+                    + " {\"separator\": \"-\", \"styles\": {\"name\": \"imageView2/...\"}}")
         }
         let separatorTexts = file.separators ?? [file.separator ?? "-"]
         var separators: [Character] = []

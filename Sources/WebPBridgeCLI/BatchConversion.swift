@@ -35,8 +35,9 @@ struct BatchConversion: Sendable {
         let saved = bytesIn > 0 ? 100 * (1 - Double(bytesOut) / Double(bytesIn)) : 0
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         io.print(
-            "converted \(done.count) of \(files.count) files: \(bytesIn.formattedBytes) in, \(bytesOut.formattedBytes) out, "
-                + "saved \(String(format: "%.1f", saved))%, \(String(format: "%.2f", seconds)) s")
+            "converted \(done.count) of \(files.count) files: \(bytesIn.formattedBytes) in,"
+                + " \(bytesOut.formattedBytes) out, saved \(String(format: "%.1f", saved))%,"
+                + " \(String(format: "%.2f", seconds)) s")
         if !failed.isEmpty { throw CommandFailure("\(failed.count) of \(files.count) files failed") }
     }
 

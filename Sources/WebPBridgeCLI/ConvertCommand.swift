@@ -56,8 +56,8 @@ struct ConvertCommand: BridgeCommand {
             let fileExtension = (output as NSString).pathExtension
             guard let chosen = ImageConverter.OutputFormat(fileExtension: fileExtension) else {
                 throw UsageError(
-                    "cannot tell the output format from '\(output)' (use an extension: \(ImageConverter.OutputFormat.names))"
-                )
+                    "cannot tell the output format from '\(output)'"
+                        + " (use an extension: \(ImageConverter.OutputFormat.names))")
             }
             format = chosen
             mode = .single(input: parsed.positionals[0], output: output)

@@ -89,17 +89,17 @@ struct DemoCommand: BridgeCommand {
         io.print("building the sample site from \(photos.path) in \(site.path)")
         let manifest = try await DemoSite().build(photos: photos, into: site) { io.print("  " + $0) }
         io.print(
-            "  \(manifest.files.count) files: index.html, \(manifest.articles.count) article photos, \(manifest.logoPaths.count) logos, 1 animated GIF, CSS and JS"
-        )
+            "  \(manifest.files.count) files: index.html, \(manifest.articles.count) article photos,"
+                + " \(manifest.logoPaths.count) logos, 1 animated GIF, CSS and JS")
 
         let servers = try await DemoServers.start(site: site, width: width, makeBridge: Self.makeBridge)
         io.print(
-            "origin: \(servers.originURL.absoluteString)  (image origin, style \(DemoSiteOrigin.styleName), --auto-webp)"
-        )
+            "origin: \(servers.originURL.absoluteString)"
+                + "  (image origin, style \(DemoSiteOrigin.styleName), --auto-webp)")
         io.print("bridge: \(servers.bridgeURL.absoluteString)  (reverse proxy, qiniu-legacy preset, width \(width))")
         io.print(
-            "forward-bridge: \(servers.forwardBridgeURL.absoluteString)  (forward proxy for the origin's host; use as --proxy-server)"
-        )
+            "forward-bridge: \(servers.forwardBridgeURL.absoluteString)"
+                + "  (forward proxy for the origin's host; use as --proxy-server)")
         do {
             io.print("loading the front page and its images as an iOS WebView without WebP would…")
             let report = try await DemoClient(bridge: servers.bridgeURL, origin: servers.originURL).run()
@@ -114,8 +114,9 @@ struct DemoCommand: BridgeCommand {
             }
             if serve {
                 io.printError(
-                    "serving: open \(servers.bridgeURL.absoluteString)/ in a browser, or \(servers.originURL.absoluteString)/ through the proxy \(servers.forwardBridgeURL.absoluteString); SIGINT or SIGTERM stops"
-                )
+                    "serving: open \(servers.bridgeURL.absoluteString)/ in a browser,"
+                        + " or \(servers.originURL.absoluteString)/ through the proxy"
+                        + " \(servers.forwardBridgeURL.absoluteString); SIGINT or SIGTERM stops")
                 let signalName = await ServerLifecycle.waitForTerminationSignal()
                 io.printError("\(signalName) received: stopping the bridge and the origin")
             }

@@ -56,7 +56,8 @@ struct InfoCommand: BridgeCommand {
 
     static func json(_ info: ImageInfo) -> String {
         "{\"format\":\"\(info.format.rawValue)\",\"width\":\(info.width),\"height\":\(info.height),"
-            + "\"alpha\":\(info.alpha),\"frames\":\(info.frames),\"loopCount\":\(info.loopCount),\"bytes\":\(info.bytes)}"
+            + "\"alpha\":\(info.alpha),\"frames\":\(info.frames),\"loopCount\":\(info.loopCount),"
+            + "\"bytes\":\(info.bytes)}"
     }
 
     static func text(_ info: ImageInfo, file: String) -> String {

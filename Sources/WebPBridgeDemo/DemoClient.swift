@@ -15,7 +15,8 @@ import ImagePipeline
 package struct DemoClient: Sendable {
     /// iOS 13 Safari: WebKit without WebP (it came in iOS 14).
     static let webViewUserAgent =
-        "Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.2 Mobile/15E148 Safari/604.1"
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko)"
+        + " Version/13.1.2 Mobile/15E148 Safari/604.1"
     /// What that WebView sends for `<img>`: no `image/webp`.
     static let imageAccept = "image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5"
     /// What it sends for a page.

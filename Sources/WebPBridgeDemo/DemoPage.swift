@@ -11,7 +11,8 @@ enum DemoPage {
             let lead = index == 0 ? " card-lead" : ""
             cards += """
                     <article class="card\(lead)">
-                      <img src="\(article.photoPath)" width="\(article.photoWidth)" height="\(article.photoHeight)" alt="\(escape(article.headline))">
+                      <img src="\(article.photoPath)" width="\(article.photoWidth)" height="\(article.photoHeight)" \
+                alt="\(escape(article.headline))">
                       <div class="card-body">
                         <span class="section">\(escape(article.section))</span>
                         <h2>\(escape(article.headline))</h2>
@@ -43,7 +44,8 @@ enum DemoPage {
                   <h1>The Daily Meadow</h1>
                   <p class="tagline">News from the hills, the lakes and the trails</p>
                 </div>
-                <div class="live"><img src="\(manifest.animationPath)" width="128" height="128" alt="live"><span>Live updates</span></div>
+                <div class="live"><img src="\(manifest.animationPath)" width="128" height="128" alt="live"><span>Live \
+            updates</span></div>
               </header>
               <nav class="sections">\(DemoSite.Copy.sections.map { "<a href=\"#\">\($0)</a>" }.joined())</nav>
               <main class="grid">
@@ -53,7 +55,8 @@ enum DemoPage {
                 <div class="partners">
             \(partners)
                 </div>
-                <p class="small">A sample site built by <code>webp-bridge demo</code>: every photo is a full-size JPEG, as a CMS publishes it.</p>
+                <p class="small">A sample site built by <code>webp-bridge demo</code>: every photo is a full-size \
+            JPEG, as a CMS publishes it.</p>
               </footer>
             </body>
             </html>
@@ -65,33 +68,42 @@ enum DemoPage {
         :root { --ink: #1d2327; --muted: #5f6b73; --paper: #f6f4ef; --card: #fff; --accent: #2f7d5b; }
         * { box-sizing: border-box; }
         body { margin: 0; font: 16px/1.5 Georgia, "DejaVu Serif", serif; color: var(--ink); background: var(--paper); }
-        .masthead { display: flex; align-items: center; gap: 24px; max-width: 1240px; margin: 0 auto; padding: 24px 24px 8px; }
+        .masthead { display: flex; align-items: center; gap: 24px; max-width: 1240px; margin: 0 auto; \
+        padding: 24px 24px 8px; }
         .emblem { width: 88px; height: 88px; }
         .title h1 { margin: 0; font-size: 44px; letter-spacing: -0.5px; }
         .tagline { margin: 0; color: var(--muted); font-style: italic; }
-        .live { margin-left: auto; display: flex; align-items: center; gap: 8px; font: 600 14px/1 system-ui, sans-serif; color: #b3541e; }
+        .live { margin-left: auto; display: flex; align-items: center; gap: 8px; \
+        font: 600 14px/1 system-ui, sans-serif; color: #b3541e; }
         .live img { width: 48px; height: 48px; }
-        .sections { max-width: 1240px; margin: 0 auto 16px; padding: 8px 24px; border-top: 3px solid var(--ink); border-bottom: 1px solid #d8d3c8;
-          display: flex; gap: 20px; font: 600 14px/1.6 system-ui, sans-serif; text-transform: uppercase; letter-spacing: 0.06em; }
+        .sections { max-width: 1240px; margin: 0 auto 16px; padding: 8px 24px; border-top: 3px solid var(--ink); \
+        border-bottom: 1px solid #d8d3c8;
+          display: flex; gap: 20px; font: 600 14px/1.6 system-ui, sans-serif; text-transform: uppercase; \
+        letter-spacing: 0.06em; }
         .sections a { color: var(--ink); text-decoration: none; }
         .grid { max-width: 1240px; margin: 0 auto; padding: 0 24px 32px; display: grid; gap: 24px;
           grid-template-columns: repeat(auto-fill, minmax(270px, 1fr)); }
-        .card { background: var(--card); border-radius: 6px; overflow: hidden; box-shadow: 0 1px 3px rgba(0,0,0,.08); display: flex; flex-direction: column; }
-        .card img { width: 100%; height: auto; aspect-ratio: 3 / 2; object-fit: cover; display: block; background: #ddd; }
+        .card { background: var(--card); border-radius: 6px; overflow: hidden; box-shadow: 0 1px 3px rgba(0,0,0,.08); \
+        display: flex; flex-direction: column; }
+        .card img { width: 100%; height: auto; aspect-ratio: 3 / 2; object-fit: cover; display: block; \
+        background: #ddd; }
         .card-body { padding: 14px 16px 18px; display: flex; flex-direction: column; gap: 6px; }
         .card h2 { margin: 0; font-size: 20px; line-height: 1.25; }
         .card p { margin: 0; color: var(--muted); font-size: 15px; }
-        .section { font: 700 12px/1 system-ui, sans-serif; color: var(--accent); text-transform: uppercase; letter-spacing: 0.08em; }
+        .section { font: 700 12px/1 system-ui, sans-serif; color: var(--accent); text-transform: uppercase; \
+        letter-spacing: 0.08em; }
         .byline { font: 13px/1.4 system-ui, sans-serif; color: var(--muted); margin-top: auto; }
         .card-lead { grid-column: 1 / -1; flex-direction: row; }
         .card-lead img { width: 62%; aspect-ratio: 16 / 9; }
         .card-lead .card-body { justify-content: center; padding: 24px 28px; }
         .card-lead h2 { font-size: 32px; }
-        footer { max-width: 1240px; margin: 0 auto; padding: 24px; border-top: 1px solid #d8d3c8; color: var(--muted); text-align: center; }
+        footer { max-width: 1240px; margin: 0 auto; padding: 24px; border-top: 1px solid #d8d3c8; color: var(--muted); \
+        text-align: center; }
         .partners { display: flex; justify-content: center; gap: 32px; flex-wrap: wrap; }
         .partners img { width: 160px; height: auto; }
         .small { font-size: 13px; }
-        @media (max-width: 700px) { .card-lead { flex-direction: column; } .card-lead img { width: 100%; } .live span { display: none; } }
+        @media (max-width: 700px) { .card-lead { flex-direction: column; } .card-lead img { width: 100%; } \
+        .live span { display: none; } }
 
         """
 

@@ -62,7 +62,9 @@ package struct DemoReport: Sendable {
     var summaryLine: String {
         let totals = totals
         return
-            "saved \(Self.fixed(totals.savedPercent, 1))% of image bytes (\(Self.megabytes(totals.originalBytes)) → \(Self.megabytes(totals.wireBytes))), mean SSIM \(Self.fixed(totals.meanSSIM ?? 0, 3)), min SSIM \(Self.fixed(totals.minSSIM ?? 0, 3))"
+            "saved \(Self.fixed(totals.savedPercent, 1))% of image bytes"
+            + " (\(Self.megabytes(totals.originalBytes)) → \(Self.megabytes(totals.wireBytes))),"
+            + " mean SSIM \(Self.fixed(totals.meanSSIM ?? 0, 3)), min SSIM \(Self.fixed(totals.minSSIM ?? 0, 3))"
     }
 
     /// The table the command prints: one row per kind of image and one for
@@ -97,8 +99,8 @@ package struct DemoReport: Sendable {
                 + " \(Self.fixed(totals.deliveredSavedPercent, 1))% below the originals")
         lines.append("page, stylesheet and script: \(Self.humanBytes(pageBytes)) passed through")
         lines.append(
-            "wall time: \(Self.seconds(bridgeTime)) through the bridge (page and images, loaded in parallel); images directly: \(Self.seconds(directTime))"
-        )
+            "wall time: \(Self.seconds(bridgeTime)) through the bridge (page and images, loaded in parallel);"
+                + " images directly: \(Self.seconds(directTime))")
         for failure in failures {
             lines.append("FAILED \(failure.path): \(failure.failure ?? "")")
         }

@@ -24,12 +24,18 @@ extension DemoSite {
         ]
 
         private static let summaries = [
-            "Early mornings are clear and cool; locals say the best views come before the crowds, and the cafés open at seven.",
-            "A two-year survey found water older than anyone expected. The team now wants to measure how fast it is replaced.",
-            "Trails are marked, the huts are stocked and the guides are back. Bring layers: the weather turns within the hour.",
-            "The new footbridge is wider and lower, so families with buggies can finally reach the viewpoint without a detour.",
-            "Council members will vote next month on a plan to limit cars on summer weekends and add a shuttle from the station.",
-            "Birdwatchers counted forty species in a single afternoon, including two that had not been seen here for a decade.",
+            "Early mornings are clear and cool; locals say the best views come before the crowds,"
+                + " and the cafés open at seven.",
+            "A two-year survey found water older than anyone expected."
+                + " The team now wants to measure how fast it is replaced.",
+            "Trails are marked, the huts are stocked and the guides are back."
+                + " Bring layers: the weather turns within the hour.",
+            "The new footbridge is wider and lower, so families with buggies can finally reach the viewpoint"
+                + " without a detour.",
+            "Council members will vote next month on a plan to limit cars on summer weekends"
+                + " and add a shuttle from the station.",
+            "Birdwatchers counted forty species in a single afternoon,"
+                + " including two that had not been seen here for a decade.",
         ]
 
         private static let authors = [

@@ -83,7 +83,8 @@ extension WebPBridgeURLProtocol {
                     userInfo: [
                         NSURLErrorFailingURLErrorKey: next.url as Any,
                         NSLocalizedDescriptionKey:
-                            "\(from): more than \(Self.maxRedirects) redirects (the last one, HTTP \(status), to \(to))",
+                            "\(from): more than \(Self.maxRedirects) redirects"
+                            + " (the last one, HTTP \(status), to \(to))",
                     ])
                 send { $0.urlProtocol(self, didFailWithError: error) }
                 return false

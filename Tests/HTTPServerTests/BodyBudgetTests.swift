@@ -46,8 +46,8 @@ extension LiveTests {
                     for _ in 0..<40 {
                         let connection = try RawHTTPConnection(port: endpoint.port, timeout: 20)
                         try connection.write(
-                            "POST /up HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: \(body.count)\r\n\r\n"
-                        )
+                            "POST /up HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\n"
+                                + "Content-Length: \(body.count)\r\n\r\n")
                         let first = try connection.readResponse(head: true)
                         statuses.append(first.status)
                         if first.status == 100 {

@@ -15,8 +15,8 @@ extension LiveTests {
                 handle: { request in
                     .text(
                         .ok,
-                        "\(request.method) \(request.path) \(request.query ?? "-") \(request.headers["x-probe"] ?? "-") "
-                            + "\(request.remoteAddress ?? "-")")
+                        "\(request.method) \(request.path) \(request.query ?? "-") "
+                            + "\(request.headers["x-probe"] ?? "-") \(request.remoteAddress ?? "-")")
                 },
                 body: { _, endpoint in
                     let response = try await fetch(

@@ -13,7 +13,8 @@ import URLRewriting
     static let image = URL(string: "http://img.example.com/a.jpg")!
     static let variant = URL(string: "http://img.example.com/a.jpg?imageView2/2/w/750/format/webp/ignore-error/1")!
     static let safari =
-        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/14.1 Safari/605.1.15"
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko)"
+        + " Version/14.1 Safari/605.1.15"
 
     static let acceptCases: [(accept: String?, decodesWebP: Bool)] = [
         ("image/webp,*/*", true),

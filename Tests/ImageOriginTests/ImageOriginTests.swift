@@ -116,8 +116,8 @@ struct ImageOriginTests {
     @Test func stylesApplyWhenThePathNamesNoFile() async throws {
         let styles = try StyleSheet(
             json: Data(
-                #"{"separator": "-", "styles": {"WebPiOSW750": "imageView2/2/w/750/format/webp", "small": "imageView2/2/w/100"}}"#
-                    .utf8))
+                (#"{"separator": "-", "styles": {"WebPiOSW750": "imageView2/2/w/750/format/webp","#
+                    + #" "small": "imageView2/2/w/100"}}"#).utf8))
         let origin = try fixture.origin { $0.styles = styles }
         let styled = await origin.get("/photo.jpg-WebPiOSW750")
         #expect(styled.headers["Content-Type"] == "image/webp")

@@ -136,8 +136,8 @@ struct StyleSheetTests {
     @Test func parsesAndMatchesStyleSuffixes() throws {
         let sheet = try StyleSheet(
             json: Data(
-                #"{"separator": "-", "styles": {"WebPiOSW750": "imageView2/2/w/750/format/webp", "thumb": "imageMogr2/thumbnail/!50p"}}"#
-                    .utf8))
+                (#"{"separator": "-", "styles": {"WebPiOSW750": "imageView2/2/w/750/format/webp","#
+                    + #" "thumb": "imageMogr2/thumbnail/!50p"}}"#).utf8))
         let match = try #require(sheet.match("/photos/a-b.jpg-WebPiOSW750"))
         #expect(match.filePath == "/photos/a-b.jpg" && match.style == "WebPiOSW750")
         #expect(match.pipeline.outputFormat == .webp)

@@ -490,7 +490,8 @@ final class TestClock: Sendable {
         #expect(verified > 0, "the writer never stored anything; nothing was tested")
         #expect(cache.totalBytes <= Self.capacity)
         print(
-            "kill -9: \(delays.count) runs, \(killed) killed, stores reported \(lastIndex.values.map { $0 + 1 }.reduce(0, +)), "
+            "kill -9: \(delays.count) runs, \(killed) killed, "
+                + "stores reported \(lastIndex.values.map { $0 + 1 }.reduce(0, +)), "
                 + "\(killedMidWrite) killed mid-write (left a temp file), \(indexed) indexed at reopen, "
                 + "\(verified) entries (\(verifiedBytes) bytes) verified")
     }

@@ -79,7 +79,8 @@ import URLRewriting
         // A bucket that accepts only styles gets the style that asks for WebP at the width.
         .rewrites(qiniuStylesOnly, "http://img.example.com/photo.jpg", "http://img.example.com/photo.jpg-WebPiOSW750"),
         .rewrites(
-            qiniuStylesOnly, "http://img.example.com/photo.jpg?v=2", "http://img.example.com/photo.jpg-WebPiOSW750?v=2"),
+            qiniuStylesOnly, "http://img.example.com/photo.jpg?v=2",
+            "http://img.example.com/photo.jpg-WebPiOSW750?v=2"),
         .keeps(qiniuStylesOnly, "http://img.example.com/photo.jpg-WebPiOSW750", .alreadyWebP),
         .keeps(qiniuStylesOnly, "http://img.example.com/photo.jpg-unknown", .notRewritable),
         // Already WebP, signed, metadata.
@@ -147,7 +148,8 @@ import URLRewriting
         .keeps(Rules.tencent, "https://img.example.com/a.jpg?imageMogr2/format/webp/ignore-error/1", .alreadyWebP),
         .keeps(
             Rules.tencent,
-            "https://img.example.com/a.jpg?q-sign-algorithm=sha1&q-ak=AKID&q-sign-time=1;2&q-key-time=1;2&q-header-list=&q-url-param-list=&q-signature=abc",
+            "https://img.example.com/a.jpg?q-sign-algorithm=sha1&q-ak=AKID&q-sign-time=1;2&q-key-time=1;2"
+                + "&q-header-list=&q-url-param-list=&q-signature=abc",
             .signed),
     ]
 

@@ -80,7 +80,8 @@ import URLRewriting
             "width", "between 1 and 16383"
         ),
         (
-            #"{"rules": [{"hosts": ["x.com"], "dialect": "qiniu"}, {"name": "b", "hosts": ["y.com"], "dialect": "imgix", "quality": 101}]}"#,
+            #"{"rules": [{"hosts": ["x.com"], "dialect": "qiniu"},"#
+                + #" {"name": "b", "hosts": ["y.com"], "dialect": "imgix", "quality": 101}]}"#,
             #"rule 2 ("b")"#, "quality", "between 1 and 100"
         ),
         (
@@ -119,7 +120,8 @@ import URLRewriting
             #"rule 1 ("a")"#, "styles.t", "not Qiniu processing"
         ),
         (
-            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "qiniu", "stylesOnly": true, "width": 750, "styles": {"t": "imageView2/2/w/300/format/webp"}}]}"#,
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "qiniu", "stylesOnly": true, "width": 750,"#
+                + #" "styles": {"t": "imageView2/2/w/300/format/webp"}}]}"#,
             #"rule 1 ("a")"#, "styles", "at width 750"
         ),
         (
@@ -127,11 +129,13 @@ import URLRewriting
             "screen width"
         ),
         (
-            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "template", "template": "{scheme}://{host}{path}?w={width}"}]}"#,
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "template","#
+                + #" "template": "{scheme}://{host}{path}?w={width}"}]}"#,
             #"rule 1 ("a")"#, "width", "{width}"
         ),
         (
-            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "template", "template": "{scheme}://{host}{file}"}]}"#,
+            #"{"rules": [{"name": "a", "hosts": ["x.com"], "dialect": "template","#
+                + #" "template": "{scheme}://{host}{file}"}]}"#,
             #"rule 1 ("a")"#, "template", "unknown placeholder {file}"
         ),
         (
@@ -184,8 +188,8 @@ import URLRewriting
         } catch {
             #expect(
                 error.description
-                    == #"configuration rule 2 ("bad"), field 'width': must be between 1 and 16383 (WebP's limit), got 20000"#
-            )
+                    == #"configuration rule 2 ("bad"), field 'width': must be between 1 and 16383 (WebP's limit),"#
+                    + " got 20000")
         }
     }
 

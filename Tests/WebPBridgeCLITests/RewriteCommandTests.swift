@@ -49,7 +49,8 @@ import Testing
         #expect(result.status == 0)
         #expect(
             result.output == """
-                HTTP://IMG.example.com:80/a.jpg?imageView2/2/w/750/format/webp/q/80/ignore-error/1#top\thttp://img.example.com/a.jpg?imageView2/2/w/750/format/webp/q/80/ignore-error/1
+                HTTP://IMG.example.com:80/a.jpg?imageView2/2/w/750/format/webp/q/80/ignore-error/1#top\
+                \thttp://img.example.com/a.jpg?imageView2/2/w/750/format/webp/q/80/ignore-error/1
                 http://img.example.com.evil.example/a.jpg\thttp://img.example.com.evil.example/a.jpg
 
                 """)
@@ -63,9 +64,12 @@ import Testing
         #expect(result.status == 0)
         #expect(
             result.output == """
-                https://img.example.com/a.jpg?fm=webp\thttps://img.example.com/a.jpg?fm=webp\trule imgix: rewritten: added fm=webp
-                https://img.example.com/a.jpg?s=abc\thttps://img.example.com/a.jpg?s=abc\trule imgix: unchanged (signed): signed URL (s=)
-                https://other.example/a.jpg\thttps://other.example/a.jpg\tunchanged (no rule for the host): other.example
+                https://img.example.com/a.jpg?fm=webp\thttps://img.example.com/a.jpg?fm=webp\trule imgix: rewritten: \
+                added fm=webp
+                https://img.example.com/a.jpg?s=abc\thttps://img.example.com/a.jpg?s=abc\trule imgix: unchanged \
+                (signed): signed URL (s=)
+                https://other.example/a.jpg\thttps://other.example/a.jpg\tunchanged (no rule for the host): \
+                other.example
 
                 """)
     }
@@ -82,8 +86,10 @@ import Testing
         #expect(result.status == 0)
         #expect(
             result.output == """
-                https://a.example.com/x.png?imageMogr2/format/webp/ignore-error/1\thttps://a.example.com/x.png?imageMogr2/format/webp/ignore-error/1
-                https://b.example.com/y.jpg?imageMogr2/format/webp/ignore-error/1\thttps://b.example.com/y.jpg?imageMogr2/format/webp/ignore-error/1
+                https://a.example.com/x.png?imageMogr2/format/webp/ignore-error/1\
+                \thttps://a.example.com/x.png?imageMogr2/format/webp/ignore-error/1
+                https://b.example.com/y.jpg?imageMogr2/format/webp/ignore-error/1\
+                \thttps://b.example.com/y.jpg?imageMogr2/format/webp/ignore-error/1
 
                 """)
     }
@@ -95,13 +101,13 @@ import Testing
         let webView = await run(preset + ["--user-agent", "Mozilla/5.0 AppleWebKit/605.1.15", url])
         #expect(
             webView.output
-                == "\(variant)\t\(variant)\trule qiniu-legacy: rewritten: style suffix -WebPiOSW750; client: transcode\n"
-        )
+                == "\(variant)\t\(variant)\trule qiniu-legacy: rewritten: style suffix -WebPiOSW750;"
+                + " client: transcode\n")
         let native = await run(preset + ["--user-agent", "NewsApp/3.1", url])
         #expect(
             native.output
-                == "\(url)\t\(url)\trule qiniu-legacy: rewritten: style suffix -WebPiOSW750; client: pass through (User-Agent is not AppleWebKit)\n"
-        )
+                == "\(url)\t\(url)\trule qiniu-legacy: rewritten: style suffix -WebPiOSW750;"
+                + " client: pass through (User-Agent is not AppleWebKit)\n")
         let accepts = await run(["--preset", "qiniu", "--host", "img.host.com", "--accept", "image/webp,*/*", url])
         #expect(accepts.output.hasSuffix("?imageView2/0/format/webp/ignore-error/1\n"))
     }
@@ -117,8 +123,9 @@ import Testing
         #expect(result.status == 0)
         #expect(
             result.output
-                == "https://img.example.com/cdn-cgi/image/width=640,format=webp,onerror=redirect/u/p.jpg\thttps://img.example.com/cdn-cgi/image/width=640,format=webp,onerror=redirect/u/p.jpg\trule cf: rewritten: added /cdn-cgi/image/width=640,format=webp,onerror=redirect\n"
-        )
+                == "https://img.example.com/cdn-cgi/image/width=640,format=webp,onerror=redirect/u/p.jpg"
+                + "\thttps://img.example.com/cdn-cgi/image/width=640,format=webp,onerror=redirect/u/p.jpg"
+                + "\trule cf: rewritten: added /cdn-cgi/image/width=640,format=webp,onerror=redirect\n")
     }
 
     static let usageErrors: [(arguments: [String], message: String)] = [
@@ -135,7 +142,8 @@ import Testing
         ),
         (
             ["--preset", "webp", "--host", "a.com"],
-            "error: unknown preset 'webp' (presets: qiniu, qiniu-legacy, tencent-ci, aliyun-oss, huawei-obs, baidu-bos, cloudinary, imgix, cloudflare, thumbor)"
+            "error: unknown preset 'webp' (presets: qiniu, qiniu-legacy, tencent-ci, aliyun-oss, huawei-obs,"
+                + " baidu-bos, cloudinary, imgix, cloudflare, thumbor)"
         ),
         (["--preset", "template", "--host", "a.com"], "error: unknown preset 'template'"),
         (
@@ -180,8 +188,8 @@ import Testing
         #expect(invalid.output.isEmpty)
         #expect(
             invalid.error
-                == "error: \(file.path): configuration rule 1 (\"cf\"), field 'quality': must be between 1 and 100, got 0\n"
-        )
+                == "error: \(file.path): configuration rule 1 (\"cf\"), field 'quality':"
+                + " must be between 1 and 100, got 0\n")
 
         try Data("{not json".utf8).write(to: file)
         let malformed = await run(["--config", file.path, "https://img.example.com/a.jpg"])
@@ -200,7 +208,8 @@ import Testing
             result.output == """
                 OVERVIEW: Rewrite image URLs to their CDN's WebP variant and print cache keys.
 
-                USAGE: webp-bridge rewrite (--config FILE | --preset NAME --host HOST) [--width W] [--quality Q] [--user-agent UA] [--accept ACCEPT] [--explain] [URL...]
+                USAGE: webp-bridge rewrite (--config FILE | --preset NAME --host HOST) [--width W] [--quality Q] \
+                [--user-agent UA] [--accept ACCEPT] [--explain] [URL...]
 
                 ARGUMENTS:
                   URL                     Image URLs; read from standard input, one a line, when none are given.
@@ -220,7 +229,8 @@ import Testing
                 the cache key; --explain adds a tab and the rule and reason. With --user-agent
                 or --accept, the client policy decides: pass through, serve WebP or transcode.
 
-                Presets: qiniu, qiniu-legacy, tencent-ci, aliyun-oss, huawei-obs, baidu-bos, cloudinary, imgix, cloudflare, thumbor.
+                Presets: qiniu, qiniu-legacy, tencent-ci, aliyun-oss, huawei-obs, baidu-bos, cloudinary, imgix, \
+                cloudflare, thumbor.
 
                 """)
     }

@@ -97,8 +97,8 @@ public struct APNGDecoder: Sendable {
             guard image.width == frame.rect.width, image.height == frame.rect.height else {
                 throw ImageCodecError.corrupt(
                     .apng,
-                    "frame \(index) decodes to \(image.width)x\(image.height), fcTL says \(frame.rect.width)x\(frame.rect.height)"
-                )
+                    "frame \(index) decodes to \(image.width)x\(image.height),"
+                        + " fcTL says \(frame.rect.width)x\(frame.rect.height)")
             }
             declaresAlpha = declaresAlpha || image.hasAlpha
             var dispose = frame.disposeOp

@@ -185,8 +185,10 @@ public struct GIFDecoder: Sendable {
             } catch {
                 throw ImageCodecError(
                     .limitExceeded, format: .gif,
-                    "GIF frame \(frameNumber) of \(rect.width)x\(rect.height) at (\(rect.x), \(rect.y)) extends the \(width)x\(height) screen to \((rect.x + rect.width).formattedWithSeparators)x\((rect.y + rect.height).formattedWithSeparators), beyond the limit of \(limits.maxPixelsPerFrame.formattedWithSeparators) pixels per frame"
-                )
+                    "GIF frame \(frameNumber) of \(rect.width)x\(rect.height) at (\(rect.x), \(rect.y))"
+                        + " extends the \(width)x\(height) screen to \((rect.x + rect.width).formattedWithSeparators)"
+                        + "x\((rect.y + rect.height).formattedWithSeparators), beyond the limit of"
+                        + " \(limits.maxPixelsPerFrame.formattedWithSeparators) pixels per frame")
             }
         }
         try limits.checkAnimation(width: width, height: height, frames: frameNumber, format: .gif)

@@ -46,8 +46,8 @@ public struct DecodingLimits: Sendable, Equatable {
         guard byteCount <= maxInputBytes else {
             throw ImageCodecError(
                 .limitExceeded, format: format,
-                "\(format.map { "\($0) " } ?? "")input of \(byteCount.formattedWithSeparators) bytes exceeds the limit of \(maxInputBytes.formattedWithSeparators) bytes"
-            )
+                "\(format.map { "\($0) " } ?? "")input of \(byteCount.formattedWithSeparators) bytes"
+                    + " exceeds the limit of \(maxInputBytes.formattedWithSeparators) bytes")
         }
     }
 
@@ -60,8 +60,8 @@ public struct DecodingLimits: Sendable, Equatable {
         guard !overflow, pixels <= maxPixelsPerFrame else {
             throw ImageCodecError(
                 .limitExceeded, format: format,
-                "\(format) of \(width)x\(height) pixels exceeds the limit of \(maxPixelsPerFrame.formattedWithSeparators) pixels per frame"
-            )
+                "\(format) of \(width)x\(height) pixels exceeds the limit of"
+                    + " \(maxPixelsPerFrame.formattedWithSeparators) pixels per frame")
         }
     }
 
@@ -72,15 +72,15 @@ public struct DecodingLimits: Sendable, Equatable {
         guard frames <= maxFrames else {
             throw ImageCodecError(
                 .limitExceeded, format: format,
-                "\(format) animation of \(frames.formattedWithSeparators) frames exceeds the limit of \(maxFrames.formattedWithSeparators) frames"
-            )
+                "\(format) animation of \(frames.formattedWithSeparators) frames exceeds the limit of"
+                    + " \(maxFrames.formattedWithSeparators) frames")
         }
         let (total, overflow) = (width * height).multipliedReportingOverflow(by: frames)
         guard !overflow, total <= maxTotalPixels else {
             throw ImageCodecError(
                 .limitExceeded, format: format,
-                "\(format) animation of \(frames) frames at \(width)x\(height) exceeds the limit of \(maxTotalPixels.formattedWithSeparators) pixels in all"
-            )
+                "\(format) animation of \(frames) frames at \(width)x\(height) exceeds the limit of"
+                    + " \(maxTotalPixels.formattedWithSeparators) pixels in all")
         }
     }
 
@@ -91,8 +91,8 @@ public struct DecodingLimits: Sendable, Equatable {
         guard scans <= maxScans else {
             throw ImageCodecError(
                 .limitExceeded, format: .jpeg,
-                "JPEG of more than \(maxScans.formattedWithSeparators) scans exceeds the limit of \(maxScans.formattedWithSeparators) scans"
-            )
+                "JPEG of more than \(maxScans.formattedWithSeparators) scans exceeds the limit of"
+                    + " \(maxScans.formattedWithSeparators) scans")
         }
     }
 }

@@ -158,7 +158,8 @@ final class SPNGContext {
         }
         let advice =
             code == SPNG_ECHUNK_LIMITS.rawValue
-            ? "; metadata chunks may hold \(Self.maxAncillaryChunkBytes >> 20) MiB each (decompressed), \(Self.maxChunkCacheBytes >> 20) MiB in all"
+            ? "; metadata chunks may hold \(Self.maxAncillaryChunkBytes >> 20) MiB each (decompressed),"
+                + " \(Self.maxChunkCacheBytes >> 20) MiB in all"
             : ""
         throw ImageCodecError(
             kind, format: format, "\(prefix): \(operation): \(libraryMessage) (libspng error \(code))\(advice)")

@@ -94,7 +94,7 @@ public struct Transcoder: Sendable {
         }
         throw ImageCodecError(
             .unsupported, format: format,
-            "cannot transcode \(format) for a consumer that shows only \(consumer.map(\.description).sorted().joined(separator: ", "))"
-        )
+            "cannot transcode \(format) for a consumer that shows only "
+                + consumer.map(\.description).sorted().joined(separator: ", "))
     }
 }

@@ -114,7 +114,8 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         case .redirect(let redirect):
             "\(url): redirected (HTTP \(redirect.statusCode)) to \(redirect.location.absoluteString)"
         case .refusedRedirect(let redirect, let reason):
-            "\(url): redirect (HTTP \(redirect.statusCode)) to \(redirect.location.absoluteString) not followed: \(reason)"
+            "\(url): redirect (HTTP \(redirect.statusCode)) to \(redirect.location.absoluteString)"
+                + " not followed: \(reason)"
         case .cancelled: "\(url): cancelled"
         case .decodeQueueFull: "\(url): the decode queue is full"
         }

@@ -77,8 +77,8 @@ struct QiniuDialect: DialectRewriting {
             let wanted = width.map { "at width \($0)" } ?? "without a width"
             throw .invalid(
                 rule: rule, field: "styles",
-                "stylesOnly needs a style that asks for WebP \(wanted) (e.g. \"WebPW750\": \"imageView2/2/w/750/format/webp\")"
-            )
+                "stylesOnly needs a style that asks for WebP \(wanted)"
+                    + " (e.g. \"WebPW750\": \"imageView2/2/w/750/format/webp\")")
         }
     }
 

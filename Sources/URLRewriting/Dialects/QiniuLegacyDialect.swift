@@ -20,8 +20,8 @@ struct QiniuLegacyDialect: DialectRewriting {
         guard let width else {
             throw .invalid(
                 rule: rule, field: "width",
-                "qiniu-legacy needs the screen width in pixels (points × scale, e.g. 750) for its WebPiOSW<width> style"
-            )
+                "qiniu-legacy needs the screen width in pixels (points × scale, e.g. 750)"
+                    + " for its WebPiOSW<width> style")
         }
         styleSuffix = "-WebPiOSW\(width)"
         styleDetail = "style suffix \(styleSuffix)"
