@@ -45,15 +45,7 @@ public struct GIFEncoder: Sendable {
     ///   count, a canvas over 65,535 pixels a side or `maxColors` outside
     ///   2...255; `.encodingFailed` (with giflib's message) when giflib fails.
     public func encode(_ animation: AnimatedImage) throws(ImageCodecError) -> Data {
-        guard animation.loopCount >= 0 else {
-            throw ImageCodecError.invalidArgument(.gif, "loop count must not be negative, got \(animation.loopCount)")
-        }
-        let loopValue: Int? =
-            switch animation.loopCount {
-            case 0: 0
-            case 1: nil
-            default: min(animation.loopCount - 1, Int(UInt16.max))
-            }
+        let loopValue = try Self.loopValue(animation.loopCount)
         let timedFrames = animation.frames.map { ($0.image, Optional(Self.centiseconds($0.durationMilliseconds))) }
         return try encode(
             timedFrames, width: animation.canvasWidth, height: animation.canvasHeight, loopValue: loopValue)
@@ -64,6 +56,20 @@ public struct GIFEncoder: Sendable {
     /// - Throws: ``ImageCodecError`` as ``encode(_:)-(AnimatedImage)`` does.
     public func encode(_ image: Image) throws(ImageCodecError) -> Data {
         try encode([(image, nil)], width: image.width, height: image.height, loopValue: nil)
+    }
+
+    /// The NETSCAPE2.0 loop value for a play count (0 = forever): `nil`
+    /// (no extension) for one play, else the repeats after the first, at
+    /// most 65,535.
+    static func loopValue(_ loopCount: Int) throws(ImageCodecError) -> Int? {
+        guard loopCount >= 0 else {
+            throw ImageCodecError.invalidArgument(.gif, "loop count must not be negative, got \(loopCount)")
+        }
+        return switch loopCount {
+        case 0: 0
+        case 1: nil
+        default: min(loopCount - 1, Int(UInt16.max))
+        }
     }
 
     /// A duration in GIF's units: hundredths of a second, rounded, at most 65,535.
@@ -91,15 +97,7 @@ public struct GIFEncoder: Sendable {
     /// - Throws: ``ImageCodecError`` as ``encode(_:)-(AnimatedImage)`` does,
     ///   and what visiting the frames throws.
     public func encode(_ animation: some AnimationFrames) throws(ImageCodecError) -> Data {
-        guard animation.loopCount >= 0 else {
-            throw ImageCodecError.invalidArgument(.gif, "loop count must not be negative, got \(animation.loopCount)")
-        }
-        let loopValue: Int? =
-            switch animation.loopCount {
-            case 0: 0
-            case 1: nil
-            default: min(animation.loopCount - 1, Int(UInt16.max))
-            }
+        let loopValue = try Self.loopValue(animation.loopCount)
         var disposal = GIFWriter.Disposal.keep
         while true {
             let stream = try GIFFrameStream(

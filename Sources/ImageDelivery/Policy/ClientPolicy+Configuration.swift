@@ -22,16 +22,7 @@ extension ClientPolicy {
     /// - Throws: ``RewriteConfigurationError`` for malformed JSON or an
     ///   invalid `client` section, naming the field.
     public init(configurationJSON json: Data) throws(RewriteConfigurationError) {
-        let file: File
-        do {
-            file = try JSONDecoder().decode(File.self, from: json)
-        } catch let error as RewriteConfigurationError {
-            throw error
-        } catch DecodingError.dataCorrupted(let context) {
-            throw .malformed((context.underlyingError as? NSError)?.localizedDescription ?? context.debugDescription)
-        } catch {
-            throw .malformed(String(describing: error))
-        }
+        let file = try RewriteConfiguration.decode(File.self, fromJSON: json)
         self = file.client ?? .standard
     }
 

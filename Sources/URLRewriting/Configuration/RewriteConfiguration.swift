@@ -23,8 +23,17 @@ public struct RewriteConfiguration: Sendable, Hashable {
     /// - Throws: ``RewriteConfigurationError`` for malformed JSON, unknown or
     ///   mistyped fields and invalid values, naming the rule and the field.
     public init(json: Data) throws(RewriteConfigurationError) {
+        self = try Self.decode(RewriteConfiguration.self, fromJSON: json)
+    }
+
+    /// Decodes `type` from a configuration file's JSON — the rules here, the
+    /// client section in `ImageDelivery` — with the errors a configuration
+    /// reports: ``RewriteConfigurationError`` as thrown, malformed JSON named.
+    public static func decode<Value: Decodable>(
+        _ type: Value.Type, fromJSON json: Data
+    ) throws(RewriteConfigurationError) -> Value {
         do {
-            self = try JSONDecoder().decode(RewriteConfiguration.self, from: json)
+            return try JSONDecoder().decode(type, from: json)
         } catch let error as RewriteConfigurationError {
             throw error
         } catch DecodingError.dataCorrupted(let context) {
