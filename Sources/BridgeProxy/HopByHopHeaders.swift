@@ -31,26 +31,11 @@ enum HopByHopHeaders {
         return fields
     }
 
-    /// `content-type` → `Content-Type`: loaders lower-case names, and
-    /// although names are case-insensitive, people read them.
-    static func canonicalName(_ name: String) -> String {
-        if name.lowercased() == "etag" { return "ETag" }
-        return name.split(separator: "-", omittingEmptySubsequences: false)
-            .map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
-            .joined(separator: "-")
-    }
-
-    /// The response fields to send the client: end-to-end only, without
-    /// `Content-Length` (the server computes it from the body), and only
-    /// well-formed ones, whichever loader read them.
+    /// ``HopByHopFields/responseFieldsToForward(_:)`` as `HTTPHeaders`.
     static func responseFieldsToForward(_ headers: [String: String]) -> HTTPHeaders {
-        let connection = HopByHopFields.connectionNames(headers["connection"].map { [$0] } ?? [])
         var forwarded = HTTPHeaders()
-        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            guard name.lowercased() != "content-length", !HopByHopFields.isHopByHop(name, connectionNames: connection),
-                HTTPFieldSyntax.isValidField(name: name, value: value)
-            else { continue }
-            forwarded.add(name: canonicalName(name), value: value)
+        for field in HopByHopFields.responseFieldsToForward(headers) {
+            forwarded.add(name: field.name, value: field.value)
         }
         return forwarded
     }

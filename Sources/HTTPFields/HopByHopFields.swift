@@ -33,4 +33,33 @@ public enum HopByHopFields {
         }
         return names
     }
+
+    /// The fields of an upstream response that a client is to get, in name
+    /// order: end-to-end only, without `Content-Length` (whoever sends the
+    /// body computes it), only well-formed ones, names in their usual case
+    /// (``canonicalName(_:)``). Both bridges relay an upstream's answer
+    /// through this.
+    /// - Parameter fields: The response's fields as a loader read them
+    ///   (names in any case, repeated fields already joined).
+    public static func responseFieldsToForward(_ fields: [String: String]) -> [(name: String, value: String)] {
+        let connection = connectionNames(
+            fields.filter { $0.key.lowercased() == "connection" }.map(\.value))
+        var forwarded: [(name: String, value: String)] = []
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+            guard name.lowercased() != "content-length", !isHopByHop(name, connectionNames: connection),
+                HTTPFieldSyntax.isValidField(name: name, value: value)
+            else { continue }
+            forwarded.append((canonicalName(name), value))
+        }
+        return forwarded
+    }
+
+    /// `content-type` → `Content-Type`, `etag` → `ETag`: loaders lower-case
+    /// names, and although names are case-insensitive, people read them.
+    public static func canonicalName(_ name: String) -> String {
+        if name.lowercased() == "etag" { return "ETag" }
+        return name.split(separator: "-", omittingEmptySubsequences: false)
+            .map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
+            .joined(separator: "-")
+    }
 }

@@ -127,10 +127,3 @@ extension WebPBridgeURLProtocol {
         }
     }
 }
-
-extension String {
-    /// `cache-control` → `Cache-Control`.
-    var capitalizedHeaderName: String {
-        split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: "-")
-    }
-}

@@ -169,10 +169,7 @@ extension WebPBridgeURLProtocol {
             return .redirected(to: Self.redirectedRequest(request, to: location), status: response.statusCode)
         }
         var headers: [String: String] = [:]
-        for (name, value) in response.headers
-        where !["content-length", "transfer-encoding", "connection", "keep-alive"].contains(name) {
-            headers[name.capitalizedHeaderName] = value
-        }
+        for field in HopByHopFields.responseFieldsToForward(response.headers) { headers[field.name] = field.value }
         headers["Content-Length"] = String(response.body.count)
         if let handover {
             headers["Vary"] = VaryHeader.merging(handover.vary, into: headers["Vary"])

@@ -26,4 +26,15 @@ struct HopByHopFieldsTests {
         #expect(HopByHopFields.connectionNames([]).isEmpty)
         #expect(HopByHopFields.connectionNames(["", ","]).isEmpty)
     }
+
+    @Test func aRelayedResponseKeepsOnlyWellFormedEndToEndFields() {
+        let fields = HopByHopFields.responseFieldsToForward([
+            "content-type": "image/jpeg", "etag": "\"a\"", "connection": "close, x-secret", "x-secret": "1",
+            "keep-alive": "timeout=5", "transfer-encoding": "chunked", "content-length": "9", "x-bad": "a\r\nb",
+            "cache-control": "max-age=60",
+        ])
+        #expect(fields.map(\.name) == ["Cache-Control", "Content-Type", "ETag"])
+        #expect(fields.map(\.value) == ["max-age=60", "image/jpeg", "\"a\""])
+        #expect(HopByHopFields.canonicalName("x-webpbridge-wire-bytes") == "X-Webpbridge-Wire-Bytes")
+    }
 }
