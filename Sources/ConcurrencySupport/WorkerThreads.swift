@@ -91,10 +91,23 @@ public final class WorkerThreads: Sendable {
     }
 
     /// Runs `job` on one of the threads and returns its result.
+    ///
+    /// The result crosses over through a ``Lock`` as well as the
+    /// continuation: with the continuation alone, ThreadSanitizer reported
+    /// the caller's first read of an object `job` made (the origin's
+    /// `BodyBytes`) as a race, as it did for TestSupport's `blocking`; the
+    /// lock is a handover it sees.
     public func run<T: Sendable>(_ job: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            submit { continuation.resume(with: Result { try job() }) }
+        // Replaced by the job's result before the continuation resumes.
+        let outcome = Lock<Result<T, any Error>>(.failure(CancellationError()))
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            submit {
+                let result = Result<T, any Error> { try job() }
+                outcome.withLock { $0 = result }
+                continuation.resume()
+            }
         }
+        return try outcome.withLock { $0 }.get()
     }
 
     /// Threads now started (running or idle).
