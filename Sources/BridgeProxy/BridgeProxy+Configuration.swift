@@ -156,8 +156,9 @@ extension BridgeProxy {
             do {
                 try imageBridgeConfiguration.validate()
             } catch {
-                guard case .invalidConfiguration(let text) = error else { throw .invalidConfiguration("\(error)") }
-                throw .invalidConfiguration(text)
+                switch error {
+                case .invalidConfiguration(let text): throw .invalidConfiguration(text)
+                }
             }
             guard !viaToken.isEmpty, !viaToken.contains(where: { " \t,()\r\n".contains($0) }) else {
                 throw .invalidConfiguration(
@@ -170,8 +171,8 @@ extension BridgeProxy {
 extension BridgeProxy.Configuration {
     /// The image path's part of the configuration.
     var imageBridgeConfiguration: ImageBridge.Configuration {
-        var image = ImageBridge.Configuration(
-            pipeline: pipeline, rewriter: .some(rewriter), clientPolicy: clientPolicy, transcoder: transcoder)
+        var image = ImageBridge.Configuration(pipeline: pipeline, clientPolicy: clientPolicy, transcoder: transcoder)
+        image.rewriter = rewriter
         image.transcodeConcurrency = transcodeConcurrency
         image.transcodeQueueLimit = transcodeQueueLimit
         image.maxTranscodeInputBytes = limits.maxTranscodeInputBytes

@@ -80,7 +80,8 @@ extension BridgeProxy {
     private func record(_ delivery: Delivery) {
         if let image = delivery.image {
             recordImageSource(image.source)
-            recordUpstreamBytes(image.networkBytes, path: .image)
+            // A cache hit costs nothing upstream: no counter to touch on the hot path.
+            if image.networkBytes > 0 { recordUpstreamBytes(image.networkBytes, path: .image) }
             if image.isFallback { recordOriginalBytes(image.data.count) }
         }
         if let seconds = delivery.transcodeSeconds { recordTranscode(seconds: seconds) }

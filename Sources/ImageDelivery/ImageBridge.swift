@@ -54,11 +54,11 @@ public final class ImageBridge: Sendable {
         /// Creates a configuration; every parameter after `pipeline` has the
         /// documented default.
         public init(
-            pipeline: ImagePipeline, rewriter: Rewriter?? = nil, clientPolicy: ClientPolicy = .standard,
+            pipeline: ImagePipeline, clientPolicy: ClientPolicy = .standard,
             transcoder: Transcoder.Configuration = Transcoder.Configuration()
         ) {
             self.pipeline = pipeline
-            self.rewriter = rewriter ?? pipeline.configuration.rewriter
+            rewriter = pipeline.configuration.rewriter
             self.clientPolicy = clientPolicy
             self.transcoder = transcoder
             let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
