@@ -9,280 +9,332 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// Two sides share this manifest:
+/// - the portable products an app adds (rewriting, client policy, HTML
+///   rewriting, the pipeline, the bridge core, the URL protocol, the web-view
+///   bridge): pure Swift and Foundation, built by an Apple SDK alone, with
+///   ImageIO and URLSession there;
+/// - the Linux side: the C image codecs, libcurl, libmicrohttpd and what is
+///   built on them (the origin, the proxy, the CLI, the demo, benchmarks,
+///   fuzzers and most tests).
+/// An Apple build never sees the Linux side. On Linux,
+/// `WEBP_BRIDGE_MANIFEST_PLATFORM=apple` evaluates the manifest as an Apple
+/// build would: `make portability` checks that view.
+#if os(Linux)
+    let linuxSide = Context.environment["WEBP_BRIDGE_MANIFEST_PLATFORM"] != "apple"
+#else
+    let linuxSide = false
+#endif
+
+/// On Linux the pipeline decodes with the C codecs and fetches with libcurl;
+/// on Apple platforms with ImageIO and URLSession (guarded by `canImport`).
+let platformAdapters: [Target.Dependency] = linuxSide ? ["ImageCodecs", "CCurl"] : []
+
+let portableProducts: [Product] = [
+    .library(name: "ImageCoding", targets: ["ImageCoding"]),
+    .library(name: "URLRewriting", targets: ["URLRewriting"]),
+    .library(name: "HTTPFields", targets: ["HTTPFields"]),
+    .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
+    .library(name: "ImageDelivery", targets: ["ImageDelivery"]),
+    .library(name: "WebPURLProtocol", targets: ["WebPURLProtocol"]),
+]
+
+let linuxProducts: [Product] = [
+    .executable(name: "webp-bridge", targets: ["webp-bridge"]),
+    .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+    .library(name: "HTTPServer", targets: ["HTTPServer"]),
+    .library(name: "ImageOrigin", targets: ["ImageOrigin"]),
+    .library(name: "BridgeProxy", targets: ["BridgeProxy"]),
+]
+
+let portableTargets: [Target] = [
+    // The project's lock (a pthread mutex on Linux, os_unfair_lock on Apple platforms), its worker
+    // threads, and WorkQueue, the bounded queue that decoding, transcoding and prefetching share.
+    .target(
+        name: "ConcurrencySupport",
+        swiftSettings: swiftSettings),
+    // Image types, format sniffing, decoding limits, the codec protocol and the Transcoder's
+    // decisions; ImageIOCodec on Apple platforms.
+    .target(
+        name: "ImageCoding",
+        swiftSettings: swiftSettings),
+    // HTTP semantics (Cache-Control, Accept, ETag, Via, Vary, hop-by-hop fields, dates).
+    .target(
+        name: "HTTPFields",
+        swiftSettings: swiftSettings),
+    .target(
+        name: "URLRewriting",
+        dependencies: ["HTTPFields"],
+        swiftSettings: swiftSettings),
+    // The cost-bounded LRU behind the pipeline's and the origin's memory caches.
+    .target(
+        name: "CacheSupport",
+        swiftSettings: swiftSettings),
+    .target(
+        name: "ImagePipeline",
+        dependencies: ["ConcurrencySupport", "ImageCoding", "URLRewriting", "HTTPFields", "CacheSupport"]
+            + platformAdapters,
+        swiftSettings: swiftSettings),
+    // The image path both bridges adapt: client policy, claim, fetch, bounded transcode, delivery.
+    .target(
+        name: "ImageDelivery",
+        dependencies: ["ConcurrencySupport", "ImageCoding", "ImagePipeline", "URLRewriting", "HTTPFields"],
+        swiftSettings: swiftSettings),
+    .target(
+        name: "WebPURLProtocol",
+        dependencies: [
+            "ConcurrencySupport", "HTTPFields", "ImageDelivery", "ImagePipeline", "URLRewriting", "ImageCoding",
+        ],
+        swiftSettings: swiftSettings),
+    // Test helpers that build everywhere: the off-the-global-executor trait, a seeded generator.
+    .target(
+        name: "TestTraits",
+        dependencies: ["ConcurrencySupport"],
+        path: "Tests/Helpers/TestTraits",
+        swiftSettings: swiftSettings),
+]
+
+/// The tests an Apple build runs: those whose dependencies are all portable.
+let portableTestTargets: [Target] = [
+    .testTarget(
+        name: "ImageCodingTests",
+        dependencies: ["TestTraits", "ImageCoding"],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "URLRewritingTests",
+        dependencies: ["TestTraits", "URLRewriting"],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "ConcurrencySupportTests",
+        dependencies: ["TestTraits", "ConcurrencySupport"],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "CacheSupportTests",
+        dependencies: ["TestTraits", "CacheSupport"],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "HTTPFieldsTests",
+        dependencies: ["TestTraits", "HTTPFields"],
+        swiftSettings: swiftSettings),
+]
+
+let linuxTargets: [Target] = [
+    // System libraries (Debian -dev packages; Homebrew on macOS).
+    .systemLibrary(
+        name: "CWebP", pkgConfig: "libwebp",
+        providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+    .systemLibrary(
+        name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+        providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+    .systemLibrary(
+        name: "CSPNG", pkgConfig: "spng",
+        providers: [.apt(["libspng-dev"]), .brew(["libspng"])]),
+    .systemLibrary(
+        name: "CGIF",
+        providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
+    .systemLibrary(
+        name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+        providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
+    .systemLibrary(
+        name: "CCurl", pkgConfig: "libcurl",
+        providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
+
+    // Libraries, lowest first.
+    // The C codecs: libwebp, TurboJPEG, libspng, giflib behind CImageCodec.
+    .target(
+        name: "ImageCodecs",
+        dependencies: ["ConcurrencySupport", "ImageCoding", "CWebP", "CTurboJPEG", "CSPNG", "CGIF"],
+        swiftSettings: swiftSettings),
+    .target(
+        name: "HTTPServer",
+        dependencies: ["ConcurrencySupport", "CMicroHTTPD", "HTTPFields"],
+        swiftSettings: swiftSettings),
+    .target(
+        name: "ImageOrigin",
+        dependencies: [
+            "ConcurrencySupport", "HTTPServer", "HTTPFields", "CacheSupport", "ImageCodecs", "URLRewriting",
+        ],
+        swiftSettings: swiftSettings),
+    .target(
+        name: "BridgeProxy",
+        dependencies: [
+            "ConcurrencySupport", "HTTPServer", "HTTPFields", "ImageDelivery", "ImagePipeline", "URLRewriting",
+            "ImageCodecs", "CacheSupport",
+        ],
+        swiftSettings: swiftSettings),
+    // The `demo` command's sample site, servers, client and report; the CLI hands it its bridges.
+    .target(
+        name: "WebPBridgeDemo",
+        dependencies: ["ImageCodecs", "HTTPServer", "ImageOrigin", "ImagePipeline", "BridgeProxy"],
+        swiftSettings: swiftSettings),
+    .target(
+        name: "WebPBridgeCLI",
+        dependencies: [
+            "ConcurrencySupport",
+            "ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin", "ImagePipeline", "ImageDelivery",
+            "WebPURLProtocol", "BridgeProxy", "WebPBridgeDemo",
+        ],
+        swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "webp-bridge",
+        dependencies: ["WebPBridgeCLI"],
+        swiftSettings: swiftSettings),
+    .target(
+        name: "TestSupport",
+        dependencies: ["ImageCodecs", "HTTPServer", "TestTraits"],
+        swiftSettings: swiftSettings),
+
+    // Benchmarks (run by `make bench-…`, never by tests).
+    .executableTarget(
+        name: "codecs-benchmark",
+        dependencies: ["ConcurrencySupport", "ImageCodecs"],
+        path: "Benchmarks/CodecsBenchmark",
+        swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "rewrite-benchmark",
+        dependencies: ["URLRewriting", "TestSupport"],
+        path: "Benchmarks/RewriteBenchmark",
+        swiftSettings: swiftSettings),
+    // Resident memory over a long run: a loader alone, or the whole pipeline.
+    .executableTarget(
+        name: "loader-memory",
+        dependencies: [
+            "ConcurrencySupport", "ImagePipeline", "HTTPServer", "ImageOrigin", "ImageCodecs", "URLRewriting",
+            "TestSupport",
+        ],
+        path: "Benchmarks/LoaderMemory",
+        swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "pipeline-benchmark",
+        dependencies: [
+            "ConcurrencySupport", "ImagePipeline", "HTTPServer", "ImageOrigin", "ImageCodecs", "URLRewriting",
+            "TestSupport",
+        ],
+        path: "Benchmarks/PipelineBenchmark",
+        swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "HTTPServerBenchmark",
+        dependencies: ["HTTPServer"],
+        path: "Benchmarks/HTTPServerBenchmark",
+        swiftSettings: swiftSettings),
+
+    // Test helpers: built with the tests, never shipped.
+    // Writes disk cache entries until killed: the kill -9 test's child.
+    .executableTarget(
+        name: "cache-writer",
+        dependencies: ["ImagePipeline", "TestSupport"],
+        path: "Tests/Helpers/CacheWriter",
+        swiftSettings: swiftSettings),
+    // A live image origin with injected faults, for the pipeline's and the URL protocol's tests.
+    .target(
+        name: "PipelineTestSupport",
+        dependencies: [
+            "ConcurrencySupport", "HTTPServer", "ImageOrigin", "ImagePipeline", "ImageCodecs", "URLRewriting",
+            "TestSupport",
+        ],
+        path: "Tests/Helpers/PipelineTestSupport",
+        swiftSettings: swiftSettings),
+
+    // Fuzzing (`make fuzz`): the entries each fuzz target calls, shared with the
+    // crasher replay test, and one executable per target (libFuzzer when built
+    // with -sanitize=fuzzer -D FUZZING, a replayer of input files otherwise). One
+    // source file each, not main.swift, so SwiftPM passes -parse-as-library.
+    .target(
+        name: "FuzzEntries",
+        dependencies: ["ImageCodecs", "URLRewriting", "ImageDelivery", "ImageOrigin", "HTTPServer"],
+        path: "Fuzz/FuzzEntries",
+        swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "fuzz-decode", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-decode",
+        swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "fuzz-transcode", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-transcode",
+        swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "fuzz-processing", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-processing",
+        swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "fuzz-rewrite", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-rewrite",
+        swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "fuzz-request-head", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-request-head",
+        swiftSettings: swiftSettings),
+
+    // Tests.
+    .testTarget(
+        name: "ImageCodecsTests",
+        dependencies: ["ImageCodecs", "TestSupport", "TestTraits"],
+        exclude: ["Scripts"],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "HTTPServerTests",
+        dependencies: ["TestTraits", "ConcurrencySupport", "HTTPServer", "TestSupport"],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "ImageOriginTests",
+        dependencies: ["ImageOrigin", "HTTPServer", "HTTPFields", "ImageCodecs", "TestSupport", "TestTraits"],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "ImagePipelineTests",
+        dependencies: [
+            "TestTraits",
+            "ConcurrencySupport",
+            "ImagePipeline", "ImageOrigin", "HTTPServer", "URLRewriting", "ImageCodecs",
+            "TestSupport", "PipelineTestSupport",
+        ],
+        swiftSettings: swiftSettings),
+    // The behaviour table of the image path: the core, the proxy and the URL protocol.
+    .testTarget(
+        name: "ImageDeliveryTests",
+        dependencies: [
+            "TestTraits", "ConcurrencySupport", "ImageDelivery", "BridgeProxy", "WebPURLProtocol", "HTTPServer",
+            "ImagePipeline", "URLRewriting", "ImageCodecs", "TestSupport",
+        ],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "WebPURLProtocolTests",
+        dependencies: [
+            "TestTraits",
+            "ConcurrencySupport", "ImageDelivery", "WebPURLProtocol", "ImagePipeline", "URLRewriting", "ImageCodecs",
+            "TestSupport", "PipelineTestSupport",
+        ],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "BridgeProxyTests",
+        dependencies: [
+            "TestTraits",
+            "ConcurrencySupport", "BridgeProxy", "ImageDelivery", "HTTPServer", "HTTPFields", "ImagePipeline",
+            "ImageOrigin",
+            "URLRewriting", "ImageCodecs", "TestSupport",
+        ],
+        swiftSettings: swiftSettings),
+    // The test tree's own rules (every suite has a time limit), read from Tests/.
+    .testTarget(
+        name: "TestTreeTests",
+        dependencies: ["TestTraits"],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "WebPBridgeCLITests",
+        dependencies: [
+            "ConcurrencySupport", "WebPBridgeCLI", "WebPBridgeDemo", "ImageCodecs", "ImageOrigin", "HTTPServer",
+            "TestSupport", "TestTraits",
+        ],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "WebPBridgeDemoTests",
+        dependencies: ["WebPBridgeDemo", "ImageCodecs", "TestSupport", "TestTraits"],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "FuzzRegressionTests",
+        dependencies: ["FuzzEntries", "TestTraits"],
+        swiftSettings: swiftSettings),
+]
+
 let package = Package(
     name: "WebPBridge",
-    platforms: [.macOS(.v15)],
-    products: [
-        .executable(name: "webp-bridge", targets: ["webp-bridge"]),
-        .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
-        .library(name: "URLRewriting", targets: ["URLRewriting"]),
-        .library(name: "HTTPServer", targets: ["HTTPServer"]),
-        .library(name: "ImageOrigin", targets: ["ImageOrigin"]),
-        .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
-        .library(name: "ImageDelivery", targets: ["ImageDelivery"]),
-        .library(name: "WebPURLProtocol", targets: ["WebPURLProtocol"]),
-        .library(name: "BridgeProxy", targets: ["BridgeProxy"]),
-    ],
-    targets: [
-        // System libraries (Debian -dev packages; Homebrew on macOS).
-        .systemLibrary(
-            name: "CWebP", pkgConfig: "libwebp",
-            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
-        .systemLibrary(
-            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
-            providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
-        .systemLibrary(
-            name: "CSPNG", pkgConfig: "spng",
-            providers: [.apt(["libspng-dev"]), .brew(["libspng"])]),
-        .systemLibrary(
-            name: "CGIF",
-            providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
-        .systemLibrary(
-            name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
-            providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
-        .systemLibrary(
-            name: "CCurl", pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
-
-        // Libraries, lowest first.
-        // The project's lock (a pthread mutex on Linux, os_unfair_lock on Apple platforms), its worker
-        // threads, and WorkQueue, the bounded queue that decoding, transcoding and prefetching share.
-        .target(
-            name: "ConcurrencySupport",
-            swiftSettings: swiftSettings),
-        .target(
-            name: "ImageCodecs",
-            dependencies: ["ConcurrencySupport", "CWebP", "CTurboJPEG", "CSPNG", "CGIF"],
-            swiftSettings: swiftSettings),
-        // HTTP semantics (Cache-Control, Accept, ETag, Via, Vary, hop-by-hop fields, dates):
-        // Foundation only, so an app on an Apple platform builds it alone.
-        .target(
-            name: "HTTPFields",
-            swiftSettings: swiftSettings),
-        .target(
-            name: "URLRewriting",
-            dependencies: ["HTTPFields"],
-            swiftSettings: swiftSettings),
-        // The cost-bounded LRU behind the pipeline's and the origin's memory caches.
-        .target(
-            name: "CacheSupport",
-            swiftSettings: swiftSettings),
-        .target(
-            name: "HTTPServer",
-            dependencies: ["ConcurrencySupport", "CMicroHTTPD", "HTTPFields"],
-            swiftSettings: swiftSettings),
-        .target(
-            name: "ImageOrigin",
-            dependencies: [
-                "ConcurrencySupport", "HTTPServer", "HTTPFields", "CacheSupport", "ImageCodecs", "URLRewriting",
-            ],
-            swiftSettings: swiftSettings),
-        .target(
-            name: "ImagePipeline",
-            dependencies: ["ConcurrencySupport", "ImageCodecs", "URLRewriting", "HTTPFields", "CacheSupport", "CCurl"],
-            swiftSettings: swiftSettings),
-        // The image path both bridges adapt: client policy, claim, fetch, bounded transcode, delivery.
-        .target(
-            name: "ImageDelivery",
-            dependencies: ["ConcurrencySupport", "ImageCodecs", "ImagePipeline", "URLRewriting", "HTTPFields"],
-            swiftSettings: swiftSettings),
-        .target(
-            name: "WebPURLProtocol",
-            dependencies: [
-                "ConcurrencySupport", "HTTPFields", "ImageDelivery", "ImagePipeline", "URLRewriting", "ImageCodecs",
-            ],
-            swiftSettings: swiftSettings),
-        .target(
-            name: "BridgeProxy",
-            dependencies: [
-                "ConcurrencySupport", "HTTPServer", "HTTPFields", "ImageDelivery", "ImagePipeline", "URLRewriting",
-                "ImageCodecs", "CacheSupport",
-            ],
-            swiftSettings: swiftSettings),
-        // The `demo` command's sample site, servers, client and report; the CLI hands it its bridges.
-        .target(
-            name: "WebPBridgeDemo",
-            dependencies: ["ImageCodecs", "HTTPServer", "ImageOrigin", "ImagePipeline", "BridgeProxy"],
-            swiftSettings: swiftSettings),
-        .target(
-            name: "WebPBridgeCLI",
-            dependencies: [
-                "ConcurrencySupport",
-                "ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin", "ImagePipeline", "ImageDelivery",
-                "WebPURLProtocol", "BridgeProxy", "WebPBridgeDemo",
-            ],
-            swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "webp-bridge",
-            dependencies: ["WebPBridgeCLI"],
-            swiftSettings: swiftSettings),
-        .target(
-            name: "TestSupport",
-            dependencies: ["ImageCodecs", "HTTPServer"],
-            swiftSettings: swiftSettings),
-
-        // Benchmarks (run by `make bench-…`, never by tests).
-        .executableTarget(
-            name: "codecs-benchmark",
-            dependencies: ["ConcurrencySupport", "ImageCodecs"],
-            path: "Benchmarks/CodecsBenchmark",
-            swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "rewrite-benchmark",
-            dependencies: ["URLRewriting", "TestSupport"],
-            path: "Benchmarks/RewriteBenchmark",
-            swiftSettings: swiftSettings),
-        // Resident memory over a long run: a loader alone, or the whole pipeline.
-        .executableTarget(
-            name: "loader-memory",
-            dependencies: [
-                "ConcurrencySupport", "ImagePipeline", "HTTPServer", "ImageOrigin", "ImageCodecs", "URLRewriting",
-                "TestSupport",
-            ],
-            path: "Benchmarks/LoaderMemory",
-            swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "pipeline-benchmark",
-            dependencies: [
-                "ConcurrencySupport", "ImagePipeline", "HTTPServer", "ImageOrigin", "ImageCodecs", "URLRewriting",
-                "TestSupport",
-            ],
-            path: "Benchmarks/PipelineBenchmark",
-            swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "HTTPServerBenchmark",
-            dependencies: ["HTTPServer"],
-            path: "Benchmarks/HTTPServerBenchmark",
-            swiftSettings: swiftSettings),
-
-        // Test helpers: built with the tests, never shipped.
-        // Writes disk cache entries until killed: the kill -9 test's child.
-        .executableTarget(
-            name: "cache-writer",
-            dependencies: ["ImagePipeline", "TestSupport"],
-            path: "Tests/Helpers/CacheWriter",
-            swiftSettings: swiftSettings),
-        // A live image origin with injected faults, for the pipeline's and the URL protocol's tests.
-        .target(
-            name: "PipelineTestSupport",
-            dependencies: [
-                "ConcurrencySupport", "HTTPServer", "ImageOrigin", "ImagePipeline", "ImageCodecs", "URLRewriting",
-                "TestSupport",
-            ],
-            path: "Tests/Helpers/PipelineTestSupport",
-            swiftSettings: swiftSettings),
-        // A Swift Testing trait for CPU-bound suites (runs their tests off the global executor).
-        .target(
-            name: "TestTraits",
-            dependencies: ["ConcurrencySupport"],
-            path: "Tests/Helpers/TestTraits",
-            swiftSettings: swiftSettings),
-
-        // Fuzzing (`make fuzz`): the entries each fuzz target calls, shared with the
-        // crasher replay test, and one executable per target (libFuzzer when built
-        // with -sanitize=fuzzer -D FUZZING, a replayer of input files otherwise). One
-        // source file each, not main.swift, so SwiftPM passes -parse-as-library.
-        .target(
-            name: "FuzzEntries",
-            dependencies: ["ImageCodecs", "URLRewriting", "ImageDelivery", "ImageOrigin", "HTTPServer"],
-            path: "Fuzz/FuzzEntries",
-            swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "fuzz-decode", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-decode",
-            swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "fuzz-transcode", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-transcode",
-            swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "fuzz-processing", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-processing",
-            swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "fuzz-rewrite", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-rewrite",
-            swiftSettings: swiftSettings),
-        .executableTarget(
-            name: "fuzz-request-head", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-request-head",
-            swiftSettings: swiftSettings),
-
-        // Tests.
-        .testTarget(
-            name: "ImageCodecsTests",
-            dependencies: ["ImageCodecs", "TestSupport", "TestTraits"],
-            exclude: ["Scripts"],
-            swiftSettings: swiftSettings),
-        .testTarget(
-            name: "URLRewritingTests",
-            dependencies: ["TestTraits", "URLRewriting", "TestSupport"],
-            swiftSettings: swiftSettings),
-        .testTarget(
-            name: "HTTPFieldsTests",
-            dependencies: ["TestTraits", "HTTPFields"],
-            swiftSettings: swiftSettings),
-        .testTarget(
-            name: "ConcurrencySupportTests",
-            dependencies: ["TestTraits", "ConcurrencySupport", "TestSupport"],
-            swiftSettings: swiftSettings),
-        .testTarget(
-            name: "CacheSupportTests",
-            dependencies: ["TestTraits", "CacheSupport", "TestSupport"],
-            swiftSettings: swiftSettings),
-        .testTarget(
-            name: "HTTPServerTests",
-            dependencies: ["TestTraits", "ConcurrencySupport", "HTTPServer", "TestSupport"],
-            swiftSettings: swiftSettings),
-        .testTarget(
-            name: "ImageOriginTests",
-            dependencies: ["ImageOrigin", "HTTPServer", "HTTPFields", "ImageCodecs", "TestSupport", "TestTraits"],
-            swiftSettings: swiftSettings),
-        .testTarget(
-            name: "ImagePipelineTests",
-            dependencies: ["TestTraits", 
-                "ConcurrencySupport",
-                "ImagePipeline", "ImageOrigin", "HTTPServer", "URLRewriting", "ImageCodecs",
-                "TestSupport", "PipelineTestSupport",
-            ],
-            swiftSettings: swiftSettings),
-        // The behaviour table of the image path: the core, the proxy and the URL protocol.
-        .testTarget(
-            name: "ImageDeliveryTests",
-            dependencies: [
-                "TestTraits", "ConcurrencySupport", "ImageDelivery", "BridgeProxy", "WebPURLProtocol", "HTTPServer",
-                "ImagePipeline", "URLRewriting", "ImageCodecs", "TestSupport",
-            ],
-            swiftSettings: swiftSettings),
-        .testTarget(
-            name: "WebPURLProtocolTests",
-            dependencies: ["TestTraits", 
-                "ConcurrencySupport", "ImageDelivery", "WebPURLProtocol", "ImagePipeline", "URLRewriting", "ImageCodecs",
-                "TestSupport", "PipelineTestSupport",
-            ],
-            swiftSettings: swiftSettings),
-        .testTarget(
-            name: "BridgeProxyTests",
-            dependencies: ["TestTraits", 
-                "ConcurrencySupport", "BridgeProxy", "ImageDelivery", "HTTPServer", "HTTPFields", "ImagePipeline", "ImageOrigin",
-                "URLRewriting", "ImageCodecs", "TestSupport",
-            ],
-            swiftSettings: swiftSettings),
-        // The test tree's own rules (every suite has a time limit), read from Tests/.
-        .testTarget(
-            name: "TestTreeTests",
-            dependencies: ["TestTraits"],
-            swiftSettings: swiftSettings),
-        .testTarget(
-            name: "WebPBridgeCLITests",
-            dependencies: [
-                "ConcurrencySupport", "WebPBridgeCLI", "WebPBridgeDemo", "ImageCodecs", "ImageOrigin", "HTTPServer",
-                "TestSupport", "TestTraits",
-            ],
-            swiftSettings: swiftSettings),
-        .testTarget(
-            name: "WebPBridgeDemoTests",
-            dependencies: ["WebPBridgeDemo", "ImageCodecs", "TestSupport", "TestTraits"],
-            swiftSettings: swiftSettings),
-        .testTarget(
-            name: "FuzzRegressionTests",
-            dependencies: ["FuzzEntries", "TestTraits"],
-            swiftSettings: swiftSettings),
-    ],
+    // iOS 16 / macOS 13: Duration and ImageIO's AVIF decoding start there (Nuke's floor too).
+    platforms: [.iOS(.v16), .macOS(.v13)],
+    products: portableProducts + (linuxSide ? linuxProducts : []),
+    targets: portableTargets + portableTestTargets + (linuxSide ? linuxTargets : []),
     swiftLanguageModes: [.v6]
 )

@@ -23,7 +23,7 @@ func runTranscoderThroughput(_ arguments: [String]) -> Never {
         return data
     }
     // As BridgeProxy.Configuration builds it, and as the bridge calls it.
-    let transcoder = Transcoder(configuration: Transcoder.Configuration())
+    let transcoder = Transcoder(codec: CImageCodec())
     let first: Transcoder.Output
     do {
         first = try transcoder.transcode(files[0], for: Transcoder.withoutWebP)

@@ -10,7 +10,7 @@ public enum TranscodeFuzzEntry {
     /// Transcodes `data` for each consumer. Any outcome but a result or an
     /// ``ImageCodecError`` is a finding; so is a result the consumer cannot show.
     public static func run(_ data: Data) {
-        let transcoder = Transcoder()
+        let transcoder = Transcoder(codec: CImageCodec())
         for consumer in consumers {
             FuzzExpectation.typedCodecError {
                 let output = try transcoder.transcode(data, for: consumer)

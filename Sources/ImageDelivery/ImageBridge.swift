@@ -1,7 +1,7 @@
 public import ConcurrencySupport
 import Foundation
 import HTTPFields
-public import ImageCodecs
+public import ImageCoding
 public import ImagePipeline
 public import URLRewriting
 
@@ -117,7 +117,8 @@ public final class ImageBridge: Sendable {
         self.configuration = configuration
         transcodeQueue = WorkQueue(
             concurrency: configuration.transcodeConcurrency, queueLimit: configuration.transcodeQueueLimit)
-        transcoder = Transcoder(configuration: configuration.transcoder)
+        transcoder = Transcoder(
+            codec: configuration.pipeline.configuration.codec, configuration: configuration.transcoder)
         vary = configuration.clientPolicy.varyFields
     }
 

@@ -1,5 +1,5 @@
 import ConcurrencySupport
-public import ImageCodecs
+public import ImageCoding
 public import ImageDelivery
 public import ImagePipeline
 
@@ -63,11 +63,10 @@ public final class WebPBridgeURLProtocol: URLProtocol {
         /// Binds `pipeline` with `policy` and the image path's default limits.
         public init(
             pipeline: ImagePipeline, policy: ClientPolicy = .legacy, deviceClass: DeviceClass? = nil,
-            transcoder: Transcoder = Transcoder()
+            transcoder: Transcoder.Configuration = Transcoder.Configuration()
         ) {
             self.init(
-                imageBridge: ImageBridge(
-                    pipeline: pipeline, clientPolicy: policy, transcoder: transcoder.configuration),
+                imageBridge: ImageBridge(pipeline: pipeline, clientPolicy: policy, transcoder: transcoder),
                 deviceClass: deviceClass)
         }
     }

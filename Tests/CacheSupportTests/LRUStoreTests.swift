@@ -1,4 +1,3 @@
-import TestSupport
 import TestTraits
 import Testing
 

@@ -69,11 +69,11 @@ struct AnimationStreamingTests {
         #expect(Transcoder.Configuration().limits.maxTotalPixels == 100_000_000)
         let webp = try SyntheticAnimatedWebP.make(canvasWidth: 1000, canvasHeight: 1000, frameCount: 101)
         let error = try #require(throws: ImageCodecError.self) {
-            _ = try Transcoder().transcode(webp, for: Transcoder.withoutWebP)
+            _ = try Transcoder(codec: CImageCodec()).transcode(webp, for: Transcoder.withoutWebP)
         }
         #expect(error.kind == .limitExceeded)
         let small = try SyntheticAnimatedWebP.make(canvasWidth: 100, canvasHeight: 100, frameCount: 100)
-        let output = try Transcoder().transcode(small, for: Transcoder.withoutWebP)
+        let output = try Transcoder(codec: CImageCodec()).transcode(small, for: Transcoder.withoutWebP)
         #expect(output.format == .apng)
         #expect(try ImageInfo(output.data).frames == 100)
     }

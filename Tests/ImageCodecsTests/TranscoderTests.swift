@@ -6,7 +6,7 @@ import Testing
 
 @Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct TranscoderTests {
-    let transcoder = Transcoder()
+    let transcoder = Transcoder(codec: CImageCodec())
 
     @Test func opaqueWebPBecomesJPEG() throws {
         let webp = try WebPEncoder().encode(SyntheticImages.photo(width: 120, height: 80))

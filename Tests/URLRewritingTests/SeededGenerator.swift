@@ -1,4 +1,4 @@
-import TestSupport
+import TestTraits
 
 /// Random but valid URLs around a rule's host: look-alike hosts, every kind
 /// of path and query, ports, user info and fragments.

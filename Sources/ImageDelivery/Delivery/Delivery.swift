@@ -1,5 +1,5 @@
 public import Foundation
-public import ImageCodecs
+public import ImageCoding
 public import ImagePipeline
 
 /// The image path's answer to one request, for an adapter to send as it

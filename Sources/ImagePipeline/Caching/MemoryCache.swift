@@ -1,7 +1,7 @@
 import CacheSupport
 import ConcurrencySupport
 import Foundation
-public import ImageCodecs
+public import ImageCoding
 
 /// Decoded images in memory: an LRU bounded in bytes — pixel bytes plus
 /// each key and the store's bookkeeping (see `LRUStore`); a key longer than

@@ -1,5 +1,5 @@
 import Foundation
-import ImageCodecs
+import ImageCoding
 
 /// A cheap check that bytes are a whole image before they are cached or
 /// served: a recognised format whose end marker is present. Catches HTML

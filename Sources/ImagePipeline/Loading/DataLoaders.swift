@@ -1,10 +1,11 @@
-#if os(Linux)
-    /// The loader each platform should use by default: ``CurlDataLoader`` on
-    /// Linux, where URLSession grows without bound in a long-running process.
+#if canImport(CCurl)
+    /// The loader each platform should use by default: `CurlDataLoader` on
+    /// Linux (where the manifest provides libcurl), where URLSession grows
+    /// without bound in a long-running process.
     public typealias DefaultDataLoader = CurlDataLoader
 #else
     /// The loader each platform should use by default: ``URLSessionDataLoader``
-    /// on Apple platforms.
+    /// on Apple platforms (and wherever libcurl is not provided).
     public typealias DefaultDataLoader = URLSessionDataLoader
 #endif
 

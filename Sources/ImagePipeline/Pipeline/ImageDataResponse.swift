@@ -1,5 +1,5 @@
 public import Foundation
-public import ImageCodecs
+public import ImageCoding
 
 /// Encoded image bytes from the pipeline, with where they came from.
 public struct ImageDataResponse: Sendable, Equatable {

@@ -1,5 +1,5 @@
 public import Foundation
-public import ImageCodecs
+public import ImageCoding
 public import URLRewriting
 
 extension ImagePipeline {
@@ -16,6 +16,9 @@ extension ImagePipeline {
         public var dataCache: (any DataCaching)?
         /// Keeps decoded images; `nil` for none.
         public var memoryCache: MemoryCache?
+        /// Decodes images: by default ``ImagePipeline/platformCodec``, the
+        /// C libraries on Linux and ImageIO on Apple platforms.
+        public var codec: any ImageCodec
         /// Bounds on what is decoded.
         public var decodingLimits: DecodingLimits
         /// Decodes running at once. Default: the number of cores.
@@ -45,7 +48,8 @@ extension ImagePipeline {
 
         public init(
             rewriter: Rewriter? = nil, dataLoader: any DataLoading, dataCache: (any DataCaching)? = MemoryDataCache(),
-            memoryCache: MemoryCache? = MemoryCache(), decodingLimits: DecodingLimits = .default,
+            memoryCache: MemoryCache? = MemoryCache(), codec: any ImageCodec = ImagePipeline.platformCodec,
+            decodingLimits: DecodingLimits = .default,
             decodingConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
             negativeCacheLifetime: TimeInterval = 300,
             negativeCacheBytes: Int = NegativeCache.defaultCapacityBytes, requestTimeout: Duration = .seconds(30),
@@ -58,6 +62,7 @@ extension ImagePipeline {
             self.dataLoader = dataLoader
             self.dataCache = dataCache
             self.memoryCache = memoryCache
+            self.codec = codec
             self.decodingLimits = decodingLimits
             self.decodingConcurrency = max(1, decodingConcurrency)
             self.negativeCacheLifetime = negativeCacheLifetime

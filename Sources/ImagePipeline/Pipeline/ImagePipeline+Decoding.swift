@@ -1,6 +1,6 @@
 import ConcurrencySupport
 import Foundation
-import ImageCodecs
+import ImageCoding
 
 extension ImagePipeline {
     /// Fetches and decodes; a variant that fetches but does not decode is
@@ -37,9 +37,19 @@ extension ImagePipeline {
         }
     }
 
-    /// Decodes on the bounded decode queue, off the caller's executor.
+    /// Decodes with the configured codec on the bounded decode queue, off
+    /// the caller's executor. The format is sniffed here, the same on every
+    /// platform; a format the codec cannot decode is `.unsupported`.
     func decode(_ data: Data) async throws -> DecodedImage {
-        let decoder = ImageDecoder(limits: configuration.decodingLimits)
-        return try await decodeQueue.run { try decoder.decode(data) }
+        let codec = configuration.codec
+        let limits = configuration.decodingLimits
+        return try await decodeQueue.run { () throws(ImageCodecError) -> DecodedImage in
+            let format = try ImageFormat.sniff(data)
+            guard codec.decodableFormats.contains(format) else {
+                throw ImageCodecError(.unsupported, format: format, "\(codec.name) cannot decode \(format)")
+            }
+            try limits.checkInput(byteCount: data.count, format: format)
+            return try codec.decode(data, format: format, limits: limits)
+        }
     }
 }

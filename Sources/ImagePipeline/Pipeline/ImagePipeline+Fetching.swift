@@ -1,5 +1,5 @@
 import Foundation
-import ImageCodecs
+import ImageCoding
 
 extension ImagePipeline {
     /// Disk, then network; the variant first unless it failed recently or is

@@ -1,5 +1,5 @@
 public import Foundation
-import ImageCodecs
+import ImageCoding
 
 extension ImagePipeline {
     /// The image for `url`, progressively: while a WebP arrives from the
@@ -38,7 +38,8 @@ extension ImagePipeline {
         }
         // Stream the variant's bytes into an incremental decoder; partial
         // images are a preview only, so any failure here just skips them.
-        let partials = PartialImageFeed(limits: configuration.decodingLimits) { image in
+        let decoder = configuration.codec.makeProgressiveDecoder(limits: configuration.decodingLimits)
+        let partials = PartialImageFeed(decoder: decoder) { image in
             continuation.yield(
                 ImageResponse(
                     image: .still(image), fetchedURL: variantURL, cacheKey: plan.cacheKey, isVariant: true,
@@ -71,28 +72,30 @@ extension ImagePipeline {
     }
 }
 
-/// Feeds chunks to a WebP incremental decoder and reports a partial image
-/// each time another eighth of the rows is decoded. Chunks arrive one at a
-/// time from the loader, so a lock only guards against misuse.
+/// Feeds chunks to the codec's progressive decoder and reports a partial
+/// image each time another eighth of the rows is decoded; without such a
+/// decoder (ImageIO's codec has none) it reports nothing. Chunks arrive one
+/// at a time from the loader, so a lock only guards against misuse.
 private final class PartialImageFeed: @unchecked Sendable {
     // @unchecked: the decoder is used only under `lock`.
     private let lock = NSLock()
-    private let decoder: WebPIncrementalDecoder
+    private let decoder: (any ProgressiveImageDecoder)?
     private var reportedRows = 0
     private var failed = false
     private let report: (Image) -> Void
 
-    init(limits: DecodingLimits, report: @escaping (Image) -> Void) {
-        decoder = WebPIncrementalDecoder(limits: limits)
+    init(decoder: (any ProgressiveImageDecoder)?, report: @escaping (Image) -> Void) {
+        self.decoder = decoder
+        failed = decoder == nil
         self.report = report
     }
 
     func append(_ chunk: Data) {
         lock.lock()
         defer { lock.unlock() }
-        guard !failed else { return }
+        guard !failed, let decoder else { return }
         do {
-            guard case .decoding(let rows, let height) = try decoder.append(chunk), height > 0 else { return }
+            guard let (rows, height) = try decoder.feed(chunk), height > 0 else { return }
             if rows - reportedRows >= max(1, height / 8), let image = decoder.partialImage() {
                 reportedRows = rows
                 report(image)

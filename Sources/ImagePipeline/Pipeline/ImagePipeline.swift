@@ -1,6 +1,6 @@
 import ConcurrencySupport
 public import Foundation
-import ImageCodecs
+import ImageCoding
 import URLRewriting
 
 /// Loads images: rewrites each URL to its WebP variant, fetches it once

@@ -1,6 +1,6 @@
 import ConcurrencySupport
 import Foundation
-import ImageCodecs
+import ImageCoding
 
 /// Why the pipeline could not deliver an image: both the variant and the
 /// original failed (or there was no variant and the original failed), the

@@ -1,6 +1,6 @@
 import ConcurrencySupport
 import Foundation
-import ImageCodecs
+import ImageCoding
 
 /// Runs prefetches at low priority, a bounded number at a time, and cancels
 /// them on request. Holds only task handles; the pipeline does the work.

@@ -8,12 +8,12 @@
 /// whole image's work again for each (a 94 KB file of 5,000 scans took 13
 /// seconds), so ``JPEGDecoder`` refuses one with more scans than
 /// ``DecodingLimits/maxScans`` before decoding.
-enum JPEGScanCounter {
+package enum JPEGScanCounter {
     /// The number of scans in `bytes`, counting no further than `limit + 1`
     /// (enough to tell that a limit is exceeded). A truncated or damaged
     /// stream yields the scans found before the damage; the decoder reports
     /// the damage itself.
-    static func count(_ bytes: UnsafeRawBufferPointer, stoppingAbove limit: Int = .max) -> Int {
+    package static func count(_ bytes: UnsafeRawBufferPointer, stoppingAbove limit: Int = .max) -> Int {
         let end = bytes.count
         guard end >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return 0 }
         var scans = 0

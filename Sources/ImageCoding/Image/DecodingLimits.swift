@@ -86,7 +86,7 @@ public struct DecodingLimits: Sendable, Equatable {
 
     /// Throws unless the JPEG in `bytes` has at most ``maxScans`` scans,
     /// counted by walking its segments (linear in its size, no decoding).
-    func checkScans(ofJPEG bytes: UnsafeRawBufferPointer) throws(ImageCodecError) {
+    package func checkScans(ofJPEG bytes: UnsafeRawBufferPointer) throws(ImageCodecError) {
         let scans = JPEGScanCounter.count(bytes, stoppingAbove: maxScans)
         guard scans <= maxScans else {
             throw ImageCodecError(

@@ -1,11 +1,11 @@
 /// Walks the chunks of a PNG stream without decoding anything. Shared by
 /// format sniffing and the APNG decoder.
-struct PNGChunkReader {
+package struct PNGChunkReader {
     /// One chunk: its four-letter type and the range of its data.
-    struct Chunk {
-        var type: UInt32
-        var dataRange: Range<Int>
-        var typeName: String {
+    package struct Chunk {
+        package var type: UInt32
+        package var dataRange: Range<Int>
+        package var typeName: String {
             String(
                 decoding: [
                     UInt8(type >> 24), UInt8((type >> 16) & 0xFF), UInt8((type >> 8) & 0xFF), UInt8(type & 0xFF),
@@ -13,31 +13,31 @@ struct PNGChunkReader {
         }
     }
 
-    static func fourCC(_ name: StaticString) -> UInt32 {
+    package static func fourCC(_ name: StaticString) -> UInt32 {
         name.withUTF8Buffer { $0.reduce(0) { ($0 << 8) | UInt32($1) } }
     }
 
     // swift-format-ignore: AlwaysUseLowerCamelCase
     // The PNG specification's chunk name, case and all (its case bits mean something).
-    static let IHDR = fourCC("IHDR")
+    package static let IHDR = fourCC("IHDR")
     // swift-format-ignore: AlwaysUseLowerCamelCase
     // The PNG specification's chunk name, case and all (its case bits mean something).
-    static let IDAT = fourCC("IDAT")
+    package static let IDAT = fourCC("IDAT")
     // swift-format-ignore: AlwaysUseLowerCamelCase
     // The PNG specification's chunk name, case and all (its case bits mean something).
-    static let IEND = fourCC("IEND")
-    static let acTL = fourCC("acTL")
-    static let fcTL = fourCC("fcTL")
-    static let fdAT = fourCC("fdAT")
+    package static let IEND = fourCC("IEND")
+    package static let acTL = fourCC("acTL")
+    package static let fcTL = fourCC("fcTL")
+    package static let fdAT = fourCC("fdAT")
     // swift-format-ignore: AlwaysUseLowerCamelCase
     // The PNG specification's chunk name, case and all (its case bits mean something).
-    static let PLTE = fourCC("PLTE")
-    static let tRNS = fourCC("tRNS")
+    package static let PLTE = fourCC("PLTE")
+    package static let tRNS = fourCC("tRNS")
 
     /// The chunks of `bytes` after the signature, in order. Stops at `IEND`,
     /// at the end of the data, or at a chunk whose length runs past the end
     /// (then `truncated` is true).
-    static func chunks(_ bytes: UnsafeBufferPointer<UInt8>) -> (chunks: [Chunk], truncated: Bool) {
+    package static func chunks(_ bytes: UnsafeBufferPointer<UInt8>) -> (chunks: [Chunk], truncated: Bool) {
         var result: [Chunk] = []
         var offset = 8
         while offset + 8 <= bytes.count {
@@ -55,7 +55,7 @@ struct PNGChunkReader {
     }
 
     /// `true` when an `acTL` chunk appears before the first `IDAT`.
-    static func containsAnimationControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func containsAnimationControl(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var offset = 8
         while offset + 8 <= bytes.count {
             let length = Int(readUInt32(bytes, at: offset))
@@ -69,12 +69,12 @@ struct PNGChunkReader {
         return false
     }
 
-    static func readUInt32(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32 {
+    package static func readUInt32(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32 {
         UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8
             | UInt32(bytes[offset + 3])
     }
 
-    static func readUInt16(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt16 {
+    package static func readUInt16(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt16 {
         UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
     }
 }

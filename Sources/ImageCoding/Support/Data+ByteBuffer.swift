@@ -1,11 +1,11 @@
-import Foundation
+package import Foundation
 
 extension Data {
     /// Calls `body` with the bytes of the data, keeping `body`'s typed error.
     ///
     /// `Data.withUnsafeBytes` is `rethrows`, which erases a typed error to
     /// `any Error`; decoders that throw ``ImageCodecError`` use this instead.
-    func withByteBuffer<Result>(
+    package func withByteBuffer<Result>(
         _ body: (UnsafeBufferPointer<UInt8>) throws(ImageCodecError) -> Result
     ) throws(ImageCodecError) -> Result {
         try withRawBytes { raw throws(ImageCodecError) in try body(raw.bindMemory(to: UInt8.self)) }
@@ -13,7 +13,7 @@ extension Data {
 
     /// Calls `body` with the raw bytes of the data, keeping `body`'s typed
     /// error (see ``withByteBuffer(_:)``).
-    func withRawBytes<Result>(
+    package func withRawBytes<Result>(
         _ body: (UnsafeRawBufferPointer) throws(ImageCodecError) -> Result
     ) throws(ImageCodecError) -> Result {
         let outcome = withUnsafeBytes { raw in

@@ -56,7 +56,7 @@ public struct ImageCodecError: Error, Sendable, Equatable, CustomStringConvertib
 }
 
 extension ImageCodecError {
-    static func truncated(_ format: ImageFormat, have: Int, need: Int?) -> ImageCodecError {
+    package static func truncated(_ format: ImageFormat, have: Int, need: Int?) -> ImageCodecError {
         if let need {
             return ImageCodecError(
                 .truncated, format: format,
@@ -66,23 +66,23 @@ extension ImageCodecError {
             .truncated, format: format, "truncated \(format): data ends after \(have.formattedWithSeparators) bytes")
     }
 
-    static func corrupt(_ format: ImageFormat, _ detail: String) -> ImageCodecError {
+    package static func corrupt(_ format: ImageFormat, _ detail: String) -> ImageCodecError {
         ImageCodecError(.corrupt, format: format, "corrupt \(format): \(detail)")
     }
 
-    static func invalidArgument(_ format: ImageFormat?, _ detail: String) -> ImageCodecError {
+    package static func invalidArgument(_ format: ImageFormat?, _ detail: String) -> ImageCodecError {
         ImageCodecError(.invalidArgument, format: format, detail)
     }
 
     /// Thrown by an encoder's own frame visitor to stop visiting early (to
     /// start over with other settings); the encoder catches it, so it never
     /// reaches a caller.
-    static let visitStopped = ImageCodecError(.unsupported, format: nil, "frame visit stopped by the encoder")
+    package static let visitStopped = ImageCodecError(.unsupported, format: nil, "frame visit stopped by the encoder")
 }
 
 extension Int {
     /// `82878` → `"82,878"`, independent of locale so messages are stable.
-    var formattedWithSeparators: String {
+    package var formattedWithSeparators: String {
         let digits = String(magnitude)
         var result = ""
         for (offset, character) in digits.enumerated() {

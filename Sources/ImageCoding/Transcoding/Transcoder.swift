@@ -7,7 +7,9 @@ public import Foundation
 /// Opaque versus transparent is decided from the pixels, never from a name
 /// or a declared alpha channel. The format is sniffed from the bytes, never
 /// taken from a URL or `Content-Type` (a CDN's `ignore-error/1` may answer a
-/// WebP request with the original JPEG).
+/// WebP request with the original JPEG). The decisions are made here, the
+/// same on every platform; the platform's ``ImageCodec`` only decodes and
+/// encodes.
 public struct Transcoder: Sendable {
     /// Transcoding settings with documented defaults.
     public struct Configuration: Sendable, Equatable {
@@ -50,9 +52,13 @@ public struct Transcoder: Sendable {
         public var mimeType: String { format.mimeType }
     }
 
+    /// What decodes and encodes.
+    public let codec: any ImageCodec
     public var configuration: Configuration
 
-    public init(configuration: Configuration = Configuration()) {
+    /// Creates a transcoder over `codec`.
+    public init(codec: any ImageCodec, configuration: Configuration = Configuration()) {
+        self.codec = codec
         self.configuration = configuration
     }
 
@@ -69,32 +75,28 @@ public struct Transcoder: Sendable {
         if consumer.contains(format) {
             return Output(data: data, format: format, isTranscoded: false)
         }
-        let image: Image
-        if let animation = try AnimationReader(data, limits: configuration.limits) {
-            if animation.frameCount > 1, consumer.contains(.apng) {
-                // Frame by frame: decode one, encode it, drop it.
-                let encoder = APNGEncoder(options: .init(compressionLevel: configuration.pngCompressionLevel))
-                return Output(data: try encoder.encode(animation), format: .apng, isTranscoded: true)
-            }
-            image = try animation.firstFrame()
-        } else {
-            image = try ImageDecoder(limits: configuration.limits).decode(data).firstFrame
+        let limits = configuration.limits
+        try limits.checkInput(byteCount: data.count, format: format)
+        if consumer.contains(.apng),
+            let apng = try codec.encodeAnimationAsAPNG(
+                data, format: format, compressionLevel: configuration.pngCompressionLevel, limits: limits)
+        {
+            return Output(data: apng, format: .apng, isTranscoded: true)
         }
+        let image = try codec.decodeStill(data, format: format, maxWidth: nil, maxHeight: nil, limits: limits)
+        let encoding: StillEncoding
         if image.isOpaque, consumer.contains(.jpeg) {
-            let encoder = JPEGEncoder(options: .init(quality: configuration.jpegQuality))
-            return Output(data: try encoder.encode(image), format: .jpeg, isTranscoded: true)
+            encoding = .jpeg(quality: configuration.jpegQuality)
+        } else if consumer.contains(.png) {
+            encoding = .png(compressionLevel: configuration.pngCompressionLevel)
+        } else if consumer.contains(.jpeg) {
+            encoding = .jpeg(quality: configuration.jpegQuality)
+        } else {
+            throw ImageCodecError(
+                .unsupported, format: format,
+                "cannot transcode \(format) for a consumer that shows only "
+                    + consumer.map(\.description).sorted().joined(separator: ", "))
         }
-        if consumer.contains(.png) {
-            let encoder = PNGEncoder(options: .init(compressionLevel: configuration.pngCompressionLevel))
-            return Output(data: try encoder.encode(image), format: .png, isTranscoded: true)
-        }
-        if consumer.contains(.jpeg) {
-            let encoder = JPEGEncoder(options: .init(quality: configuration.jpegQuality))
-            return Output(data: try encoder.encode(image), format: .jpeg, isTranscoded: true)
-        }
-        throw ImageCodecError(
-            .unsupported, format: format,
-            "cannot transcode \(format) for a consumer that shows only "
-                + consumer.map(\.description).sorted().joined(separator: ", "))
+        return Output(data: try codec.encode(image, as: encoding), format: encoding.format, isTranscoded: true)
     }
 }

@@ -26,19 +26,6 @@ public func blocking<Value: Sendable>(_ work: @escaping @Sendable () throws -> V
     return try outcome.withLock { $0! }.get()
 }
 
-extension ChildProcess {
-    /// ``run(_:_:timeout:measuringPeakMemory:)`` on a thread of its own (see
-    /// ``blocking(_:)``): waiting for the child never holds a worker of the
-    /// queue that runs the servers' handler tasks.
-    public static func runOffThePool(
-        _ executable: URL, _ arguments: [String], timeout: Double = 300, measuringPeakMemory: Bool = false
-    ) async throws -> Outcome {
-        try await blocking {
-            try run(executable, arguments, timeout: timeout, measuringPeakMemory: measuringPeakMemory)
-        }
-    }
-}
-
 extension FileHandle {
     /// Reads (on a thread of its own) until a whole first line has arrived
     /// or the stream ends; returns everything read, which may go past the

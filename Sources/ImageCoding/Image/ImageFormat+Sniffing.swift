@@ -38,9 +38,9 @@ extension ImageFormat {
         }
     }
 
-    static let riffMagic: [UInt8] = Array("RIFF".utf8)
-    static let webpMagic: [UInt8] = Array("WEBP".utf8)
-    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    static let gif87Magic: [UInt8] = Array("GIF87a".utf8)
-    static let gif89Magic: [UInt8] = Array("GIF89a".utf8)
+    package static let riffMagic: [UInt8] = Array("RIFF".utf8)
+    package static let webpMagic: [UInt8] = Array("WEBP".utf8)
+    package static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    package static let gif87Magic: [UInt8] = Array("GIF87a".utf8)
+    package static let gif89Magic: [UInt8] = Array("GIF89a".utf8)
 }
