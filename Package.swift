@@ -203,6 +203,17 @@ let package = Package(
             name: "fuzz-request-head", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-request-head",
             swiftSettings: swiftSettings),
 
+        // The portability check `make test` runs first (`make portability`): the Apple view of this
+        // manifest must reach no system library, no unguarded Linux import, no API above the floor.
+        // A Linux-side tool (Foundation only), never a product, so it is not part of what it checks.
+        .target(
+            name: "PortabilityCheck",
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "portability-check",
+            dependencies: ["PortabilityCheck"],
+            swiftSettings: swiftSettings),
+
         // Tests.
         .testTarget(
             name: "ImageCodecsTests",
@@ -282,6 +293,10 @@ let package = Package(
         .testTarget(
             name: "FuzzRegressionTests",
             dependencies: ["FuzzEntries", "TestTraits"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "PortabilityCheckTests",
+            dependencies: ["PortabilityCheck", "TestSupport", "TestTraits"],
             swiftSettings: swiftSettings),
     ],
     swiftLanguageModes: [.v6]
