@@ -24,6 +24,8 @@ struct SourceScanner {
     /// One `#if` chain being read: the conditions of its earlier branches and
     /// of the current one (`nil` for `#else`).
     private struct ConditionalBlock {
+        /// The line of its `#if`.
+        var line: Int
         var earlier: [CompilationCondition] = []
         var current: CompilationCondition?
 
@@ -98,7 +100,7 @@ struct SourceScanner {
                 let condition = CompilationCondition(tokens: Array(tokens.dropFirst()))
                 switch directive {
                 case "#if":
-                    blocks.append(ConditionalBlock(current: condition))
+                    blocks.append(ConditionalBlock(line: lineNumber, current: condition))
                 case "#endif":
                     if blocks.popLast() == nil {
                         problems.append(
@@ -162,8 +164,8 @@ struct SourceScanner {
                 position += 1
             }
         }
-        if !blocks.isEmpty {
-            problems.append(.init(rule: .unreadableSource, file: file, line: lines.count, reason: "#if without #endif"))
+        for block in blocks {
+            problems.append(.init(rule: .unreadableSource, file: file, line: block.line, reason: "#if without #endif"))
         }
         var seen: Set<Finding> = []
         return (findings.filter { seen.insert($0.0).inserted }, problems)
