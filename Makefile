@@ -8,7 +8,7 @@ DEBIAN_PKGS  := pkg-config libwebp-dev libturbojpeg0-dev libspng-dev libgif-dev 
 BREW_PKGS    := pkg-config webp jpeg-turbo libspng giflib libmicrohttpd curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps build release lint test test-tsan test-asan demo bench-codecs bench-http clean
+.PHONY: help deps build release lint portability test test-tsan test-asan demo bench-codecs bench-http clean
 
 CORPUS       ?= $(if $(WEBP_BRIDGE_CORPUS),$(WEBP_BRIDGE_CORPUS),../shared/corpus)
 
@@ -42,7 +42,13 @@ lint: ## swift format lint --strict (the checked-in .swift-format), then no line
 	@find Sources Tests Benchmarks $(wildcard Fuzz) -name '*.swift' -print0 | xargs -0 awk -v limit=$(LINE_LIMIT) \
 	  'length > limit { printf "%s:%d: %d columns (limit %d)\n", FILENAME, FNR, length, limit; long = 1 } END { exit long }'
 
-test: deps lint ## Run the whole test suite (corpus suites need ../shared/corpus); lint first
+# The Apple products, as WEBP_BRIDGE_MANIFEST_PLATFORM=apple makes the manifest show them: no system library,
+# no unguarded Glibc/FoundationNetworking/Synchronization import, no API above the declared floor.
+portability: ## Check that the products for Apple platforms would build there (README: Portability check)
+	$(SWIFT) build --product portability-check
+	"$$($(SWIFT) build --show-bin-path)/portability-check" --swift "$(SWIFT)"
+
+test: deps lint portability ## Run the whole test suite (corpus suites need ../shared/corpus); lint and portability first
 	$(SWIFT) test
 
 test-tsan: deps ## The whole suite under ThreadSanitizer (own build folder: .build-tsan)

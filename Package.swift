@@ -260,6 +260,17 @@ let linuxTargets: [Target] = [
         name: "fuzz-request-head", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-request-head",
         swiftSettings: swiftSettings),
 
+    // The portability check (`make portability`, run by `make test`): the Apple view of the
+    // manifest must reach no system library, no unguarded Linux import, no API above the floor.
+    // A Linux-side tool (Foundation only), never a product, so it is not part of what it checks.
+    .target(
+        name: "PortabilityCheck",
+        swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "portability-check",
+        dependencies: ["PortabilityCheck"],
+        swiftSettings: swiftSettings),
+
     // Tests.
     .testTarget(
         name: "ImageCodecsTests",
@@ -327,6 +338,10 @@ let linuxTargets: [Target] = [
     .testTarget(
         name: "FuzzRegressionTests",
         dependencies: ["FuzzEntries", "TestTraits"],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "PortabilityCheckTests",
+        dependencies: ["PortabilityCheck", "TestSupport", "TestTraits"],
         swiftSettings: swiftSettings),
 ]
 

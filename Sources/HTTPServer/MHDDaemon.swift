@@ -30,9 +30,7 @@ final class MHDDaemon: @unchecked Sendable {
                 "cannot listen on '\(configuration.host)': not a numeric IPv4 or IPv6 address "
                     + "(use e.g. 127.0.0.1, 0.0.0.0 or ::1)")
         }
-        var flags =
-            MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-            | MHD_USE_ERROR_LOG.rawValue
+        var flags = Self.pollingMode | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let options = Self.options(for: configuration, connectionLimit: core.connectionLimit)
         let retained = Unmanaged.passRetained(core)
@@ -54,6 +52,20 @@ final class MHDDaemon: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// The internal thread's event loop. epoll exists only on Linux, and
+    /// microhttpd.h says `MHD_USE_EPOLL_INTERNAL_THREAD` makes
+    /// `MHD_start_daemon` fail on a system without it; `poll()` is the next
+    /// best there (MHD_USE_AUTO's own order is epoll, poll, select). Explicit
+    /// rather than MHD_USE_AUTO, so no platform silently falls back to
+    /// `select()` and its FD_SETSIZE limit on connections.
+    static var pollingMode: UInt32 {
+        #if os(Linux)
+            MHD_USE_EPOLL_INTERNAL_THREAD.rawValue
+        #else
+            MHD_USE_POLL_INTERNAL_THREAD.rawValue
+        #endif
+    }
 
     /// Connections now open.
     var openConnections: Int { stopped ? 0 : Int(webpbridge_daemon_current_connections(pointer)) }
