@@ -37,6 +37,7 @@ let portableProducts: [Product] = [
     .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
     .library(name: "ImageDelivery", targets: ["ImageDelivery"]),
     .library(name: "WebPURLProtocol", targets: ["WebPURLProtocol"]),
+    .library(name: "WebViewBridge", targets: ["WebViewBridge"]),
 ]
 
 let linuxProducts: [Product] = [
@@ -85,6 +86,12 @@ let portableTargets: [Target] = [
         dependencies: [
             "ConcurrencySupport", "HTTPFields", "ImageDelivery", "ImagePipeline", "URLRewriting", "ImageCoding",
         ],
+        swiftSettings: swiftSettings),
+    // A WKWebView's custom scheme answered from the image path: the portable decisions, and the
+    // WKURLSchemeHandler adapter (compiled where WebKit exists).
+    .target(
+        name: "WebViewBridge",
+        dependencies: ["HTTPFields", "ImageDelivery", "ImagePipeline", "URLRewriting"],
         swiftSettings: swiftSettings),
     // Test helpers that build everywhere: the off-the-global-executor trait, a seeded generator.
     .target(
@@ -298,7 +305,8 @@ let linuxTargets: [Target] = [
     .testTarget(
         name: "ImageDeliveryTests",
         dependencies: [
-            "TestTraits", "ConcurrencySupport", "ImageDelivery", "BridgeProxy", "WebPURLProtocol", "HTTPServer",
+            "TestTraits", "ConcurrencySupport", "ImageDelivery", "BridgeProxy", "WebPURLProtocol", "WebViewBridge",
+            "HTTPServer",
             "ImagePipeline", "URLRewriting", "ImageCodecs", "TestSupport",
         ],
         swiftSettings: swiftSettings),

@@ -1,12 +1,12 @@
 import HTTPFields
 import ImageDelivery
-public import ImagePipeline
+import ImagePipeline
 
 #if canImport(FoundationNetworking)
-    public import Foundation
+    import Foundation
     import FoundationNetworking
 #else
-    public import Foundation
+    import Foundation
 #endif
 
 extension WebPBridgeURLProtocol {
@@ -71,7 +71,7 @@ extension WebPBridgeURLProtocol {
             send { $0.urlProtocol(self, didFailWithError: URLError(.cancelled)) }
         case .upstreamFailure(let error, let url):
             let failure = URLError(
-                Self.urlErrorCode(for: error),
+                error.urlErrorCode,
                 userInfo: [
                     NSURLErrorFailingURLErrorKey: facts.url, NSLocalizedDescriptionKey: "\(url): \(error.message)",
                 ])
@@ -111,19 +111,6 @@ extension WebPBridgeURLProtocol {
         send { client in
             client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
             client.urlProtocolDidFinishLoading(self)
-        }
-    }
-
-    /// The `URLError` code matching a loader's failure.
-    public static func urlErrorCode(for error: DataLoadingError) -> URLError.Code {
-        switch error.kind {
-        case .timedOut: .timedOut
-        case .cannotConnect: .cannotConnectToHost
-        case .cancelled: .cancelled
-        case .tooLarge: .dataLengthExceedsMaximum
-        case .unsupportedURL: .unsupportedURL
-        case .networkFailure: .networkConnectionLost
-        default: .cannotDecodeContentData
         }
     }
 }

@@ -159,7 +159,7 @@ extension WebPBridgeURLProtocol {
             response = try await loader.load(dataRequest)
         } catch {
             let failure = URLError(
-                Self.urlErrorCode(for: error),
+                error.urlErrorCode,
                 userInfo: [NSURLErrorFailingURLErrorKey: url, NSLocalizedDescriptionKey: error.message])
             send { $0.urlProtocol(self, didFailWithError: failure) }
             return .finished

@@ -10,6 +10,7 @@ import TestTraits
 import Testing
 import URLRewriting
 import WebPURLProtocol
+import WebViewBridge
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -120,6 +121,7 @@ struct DeliveryTableTests {
     enum Adapter: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case core, proxy
         case urlProtocol = "URL protocol"
+        case schemeHandler = "scheme handler"
         var testDescription: String { rawValue }
     }
 
@@ -136,6 +138,7 @@ struct DeliveryTableTests {
             case .proxy:
                 answers = try await Self.throughProxy(row, url: url, upstream: upstream, cap: site.transcodeCap)
             case .urlProtocol: answers = try await Self.throughURLProtocol(row, url: url, cap: site.transcodeCap)
+            case .schemeHandler: answers = try await Self.throughSchemeBridge(row, url: url, cap: site.transcodeCap)
             }
             let answer = try #require(answers.last)
             #expect(answer.observed.matches(row.expected), "\(answer.observed) is not \(row.expected)")
@@ -274,6 +277,32 @@ struct DeliveryTableTests {
         case 200 where image:
             return body.flatMap { ImageFormat.sniffIfImage($0) }.map(Observed.image) ?? .original(status: 200)
         default: return .original(status: status)
+        }
+    }
+
+    // MARK: Scheme handler
+
+    /// What `WebPBridgeSchemeHandler` would hand a web view: the portable
+    /// bridge it adapts, asked for the row's URL in the custom scheme.
+    static func throughSchemeBridge(_ row: Row, url: URL, cap: Int) async throws -> [Answer] {
+        let bridge = try imageBridge(row, cap: cap)
+        let schemeBridge = WebViewSchemeBridge(imageBridge: bridge)
+        let customURL = try #require(schemeBridge.scheme.customURL(for: url))
+        return try await askAll(row, queue: bridge.transcodeQueue) { ifNoneMatch in
+            var fields = ["Accept": row.accept, "User-Agent": row.userAgent]
+            if let cacheControl = row.cacheControl { fields["Cache-Control"] = cacheControl }
+            if let ifNoneMatch { fields["If-None-Match"] = ifNoneMatch }
+            switch await schemeBridge.respond(to: SchemeRequest(url: customURL, fields: fields)) {
+            case .response(let response):
+                return Answer(
+                    observed: observed(
+                        status: response.statusCode, contentType: response.field("Content-Type"),
+                        retryAfter: response.field("Retry-After"), body: response.body,
+                        image: response.field("ETag") != nil),
+                    vary: response.field("Vary"), etag: response.field("ETag"), body: response.body)
+            case .failed:
+                return Answer(observed: .upstreamFailure)
+            }
         }
     }
 

@@ -121,3 +121,19 @@ public struct DataLoadingError: Error, Sendable, Equatable, CustomStringConverti
 
     public var description: String { message }
 }
+
+extension DataLoadingError {
+    /// The `URLError` code a URL-loading client (`URLProtocol`, a web view's
+    /// scheme handler) expects for this failure; the one mapping both use.
+    public var urlErrorCode: URLError.Code {
+        switch kind {
+        case .timedOut: .timedOut
+        case .cannotConnect: .cannotConnectToHost
+        case .cancelled: .cancelled
+        case .tooLarge: .dataLengthExceedsMaximum
+        case .unsupportedURL: .unsupportedURL
+        case .networkFailure: .networkConnectionLost
+        default: .cannotDecodeContentData
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import ImageDelivery
+import ImagePipeline
+import TestTraits
+import Testing
+import URLRewriting
+import WebViewBridge
+
+/// What the web view's scheme bridge refuses before anything reaches the
+/// network (the image behaviours are rows of ``DeliveryTableTests``).
+@Suite(.timeLimit(.suiteBound))
+struct SchemeBridgeTests {
+    /// A loader that records every request, so a refusal is shown to fetch nothing.
+    final class RecordingLoader: DataLoading, @unchecked Sendable {
+        // @unchecked: `urls` is only touched under `lock`.
+        private let lock = NSLock()
+        private var urls: [URL] = []
+        var requested: [URL] { lock.withLock { urls } }
+
+        func load(_ request: DataRequest, onChunk: (@Sendable (Data) -> Void)?) async throws(DataLoadingError)
+            -> DataResponse
+        {
+            lock.withLock { urls.append(request.url) }
+            return DataResponse(url: request.url, statusCode: 200, headers: ["content-type": "text/plain"], body: Data("ok".utf8))
+        }
+    }
+
+    static func bridge(_ loader: RecordingLoader) throws -> WebViewSchemeBridge {
+        let preset = try RewritePreset.configuration(named: "qiniu", host: "img.example.com", width: 640)
+        let pipeline = ImagePipeline(
+            configuration: .init(rewriter: try Rewriter(configuration: preset), dataLoader: loader, memoryCache: nil))
+        return WebViewSchemeBridge(imageBridge: ImageBridge(pipeline: pipeline))
+    }
+
+    @Test(arguments: [
+        ("POST", "webp-bridge-https://img.example.com/a.jpg", 405),
+        ("GET", "https://img.example.com/a.jpg", 400),
+        ("GET", "other-https://img.example.com/a.jpg", 400),
+        ("GET", "webp-bridge-ftp://img.example.com/a.jpg", 400),
+        ("GET", "webp-bridge-https://user:secret@img.example.com/a.jpg", 400),
+        ("GET", "webp-bridge-https://evil.example.net/a.jpg", 403),
+        ("GET", "webp-bridge-https://img.example.com.evil.net/a.jpg", 403),
+        ("GET", "webp-bridge-http://169.254.169.254/latest/meta-data", 403),
+    ])
+    func refusesWithoutFetching(method: String, url: String, status: Int) async throws {
+        let loader = RecordingLoader()
+        let bridge = try Self.bridge(loader)
+        let answer = await bridge.respond(to: SchemeRequest(method: method, url: try #require(URL(string: url))))
+        guard case .response(let response) = answer else {
+            Issue.record("\(url): \(answer)")
+            return
+        }
+        #expect(response.statusCode == status)
+        #expect(response.field("Content-Type") == "text/plain; charset=utf-8")
+        #expect(loader.requested.isEmpty, "nothing fetched for a refused request")
+    }
+
+    /// A URL on a host the rules name but that no rule rewrites (not an
+    /// image) is fetched as it is, with its own answer relayed.
+    @Test func anUnrewrittenURLOnANamedHostIsFetchedAsItIs() async throws {
+        let loader = RecordingLoader()
+        let bridge = try Self.bridge(loader)
+        let url = try #require(URL(string: "webp-bridge-https://img.example.com/styles/site.css"))
+        guard case .response(let response) = await bridge.respond(to: SchemeRequest(url: url)) else {
+            Issue.record("no response")
+            return
+        }
+        #expect(response.statusCode == 200)
+        #expect(response.body == Data("ok".utf8))
+        #expect(response.field("Content-Length") == "2")
+        #expect(loader.requested == [URL(string: "https://img.example.com/styles/site.css")!])
+    }
+}
