@@ -1,6 +1,6 @@
-# A real browser through the bridge: `include e2e/e2e.mk` from the Makefile
+# Real browsers through the bridge: `include e2e/e2e.mk` from the Makefile
 # (after demo.mk). See e2e/run.sh for what it checks and how.
 .PHONY: e2e
 
-e2e: deps ## Headless Chromium through the bridge (reverse and forward): every image renders, transcoded
+e2e: deps ## Chromium and WebKitGTK through the bridge (legacy and --rewrite-html paths); installs them
 	bash e2e/run.sh

@@ -1,48 +1,92 @@
 #!/usr/bin/env bash
-# A real browser through the bridge: headless Chromium loads the demo's news
-# site through `webp-bridge demo --serve` (origin + bridge on loopback) and
-# the page itself reports whether every image rendered and arrived in a
-# type a WebView without WebP can show. Saves a screenshot per mode.
+# Real browsers through the bridge, on the demo's news site (`webp-bridge
+# demo --serve`: origin + qiniu-legacy bridge on loopback). Each mode prints
+# one summary line (images, types seen, bytes to the browser, wire bytes)
+# and 'N passed, N failed'; screenshots and logs go to .build/e2e/.
 #
-#   e2e/run.sh                  both modes
-#   E2E_MODES=reverse e2e/run.sh
+#   e2e/run.sh                        every mode
+#   E2E_MODES="reverse webkit-modern" e2e/run.sh
 #
 # Modes:
-#   reverse  Chromium opens the bridge's URL; the bridge fetches from the origin.
-#   forward  Chromium opens the origin's URL with --proxy-server=<bridge>
-#            (and --proxy-bypass-list='<-loopback>', since Chromium never
-#            proxies loopback otherwise).
+#   reverse        headless Chromium (the iOS 13 WebView's User-Agent) opens the
+#                  bridge's URL; the bridge fetches from the origin.
+#   forward        the same, opening the origin's URL with --proxy-server=<bridge>
+#                  (and --proxy-bypass-list='<-loopback>', since Chromium never
+#                  proxies loopback otherwise).
+#   webkit-legacy  the legacy path in a real WebKit engine: WebKitGTK's
+#                  MiniBrowser, driven by WebKitWebDriver under Xvfb, opens the
+#                  bridge's URL with its own User-Agent (AppleWebKit/605.1.15,
+#                  an image Accept that lists image/webp). The qiniu-legacy
+#                  policy keys on 'AppleWebKit', so it is served as an old iOS
+#                  WebView: every image renders, every image is JPEG/PNG/GIF,
+#                  the bridge served no WebP and transcoded for it.
+#   webkit-modern  the modern path: the same browser opens
+#                  `webp-bridge proxy --rewrite-html` (the `accept` policy, the
+#                  same qiniu-legacy rule) in front of the demo's origin. Every
+#                  image renders; every image URL in the page (currentSrc) is
+#                  its variant as `webp-bridge rewrite` gives it; the proxy
+#                  transcoded nothing (its /__bridge/metrics); and the image
+#                  bytes the browser received equal, per image and in sum, the
+#                  demo's wire bytes (demo-report.json: what its bridge
+#                  received from the origin, i.e. what a WebP client needs).
 #
-# How the check works: the site's own script (static/site.js) runs a check
+# How the checks work: the site's own script (static/site.js) runs a check
 # when the page's URL has '?e2e': once every <img> has loaded or failed it
-# writes a JSON verdict (naturalWidth and Resource Timing's contentType per
-# image) into <pre id="e2e-result">. 'chromium --headless --dump-dom' prints
-# the DOM after load (with --virtual-time-budget so scripts and images
-# settle), and e2e/check_page.py reads the verdict. No WebDriver, no
-# DevTools client: one browser run per mode, plus one for the screenshot.
+# writes a JSON verdict (naturalWidth, Resource Timing's contentType and
+# encodedBodySize per image) into <pre id="e2e-result">. Chromium:
+# 'chromium --headless --dump-dom' prints the DOM after load (with
+# --virtual-time-budget so scripts and images settle). WebKit:
+# e2e/webkit_page.py speaks W3C WebDriver over plain HTTP (e2e/webdriver.py,
+# standard library only; it says why not selenium), waits for the verdict,
+# saves it as JSON with the browser's User-Agent, and takes the screenshot.
+# e2e/check_page.py checks the legacy modes, e2e/check_variants.py the
+# modern one (their headers say exactly what each compares). The bridge's
+# metrics are scraped before and after each browser run.
 #
-# Everything is bounded in time, and the demo's servers are always stopped.
-# Output: .build/e2e/ (DOM dumps, screenshots, logs). Exits non-zero on any failure.
+# Installs what it needs when missing (Debian: chromium; webkit2gtk-driver,
+# xvfb, xauth). Everything is bounded in time; the demo, the proxy, the
+# driver, Xvfb and the browser are always stopped. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 OUT=${E2E_OUT:-.build/e2e}
-MODES=${E2E_MODES:-reverse forward}
+MODES=${E2E_MODES:-reverse forward webkit-legacy webkit-modern}
 SERVE_TIMEOUT=${E2E_SERVE_TIMEOUT:-600}   # building the site + the demo's own measurement
 BROWSER_TIMEOUT=${E2E_BROWSER_TIMEOUT:-120}
+START_TIMEOUT=${E2E_START_TIMEOUT:-60}    # WebKitWebDriver under Xvfb, the modern proxy
+WIDTH=750                                 # the screen width both bridges ask variants for
 WEBVIEW_UA="Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/13.1.2 Mobile/15E148 Safari/604.1"
 SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 
 mkdir -p "$OUT"
-rm -f "$OUT"/*.dom "$OUT"/*.png "$OUT"/*.log
+rm -f "$OUT"/*.dom "$OUT"/*.png "$OUT"/*.log "$OUT"/*.prom "$OUT"/webkit-*.json
 
-# 1. Chromium (Debian's package) when missing.
-if ! command -v chromium >/dev/null; then
-  echo "e2e: installing chromium"
+wants() { [[ " $MODES " == *" $1"* ]]; }   # wants webkit: any webkit-* mode
+
+# 1. The browsers (Debian's packages) when missing.
+missing_packages() {
+  for package in "$@"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || echo "$package"
+  done
+}
+install_missing() {
+  local missing
+  missing=$(missing_packages "$@" | xargs)
+  [ -z "$missing" ] && return 0
+  echo "e2e: installing $missing"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+}
+if wants reverse || wants forward; then
+  install_missing chromium
+  echo "e2e: $(chromium --version 2>/dev/null | head -n 1)"
 fi
-echo "e2e: $(chromium --version 2>/dev/null | head -n 1)"
+if wants webkit; then
+  # WebKitWebDriver, and the MiniBrowser of libwebkit2gtk-4.1-0 that it drives; Xvfb, since
+  # WebKitGTK without a display (--headless) hangs.
+  install_missing webkit2gtk-driver xvfb xauth
+  echo "e2e: WebKitGTK $(dpkg-query -W -f='${Version}' libwebkit2gtk-4.1-0 2>/dev/null)"
+fi
 
 # 2. The release binary and the sample photos.
 swift build -c release --product webp-bridge 2>&1 | tail -n 1
@@ -54,61 +98,135 @@ else
   IMAGES=.build/demo-cache/mate-backgrounds/usr/share/backgrounds/mate/nature
 fi
 
-# 3. The demo's servers, stopped whatever happens.
+# 3. Everything started here is stopped whatever happens: the demo and the modern proxy by
+# pid, the driver by its process group (xvfb-run, Xvfb, WebKitWebDriver, MiniBrowser and
+# WebKit's own processes).
 DEMO_PID=""
+PROXY_PID=""
+DRIVER_PGID=""
 PROFILE=$(mktemp -d)
+stop() {   # stop PID: SIGTERM, up to 10 s, then SIGKILL
+  local pid=$1
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
 cleanup() {
-  if [ -n "$DEMO_PID" ] && kill -0 "$DEMO_PID" 2>/dev/null; then
-    kill -TERM "$DEMO_PID" 2>/dev/null || true
-    for _ in $(seq 1 100); do kill -0 "$DEMO_PID" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$DEMO_PID" 2>/dev/null || true
-    wait "$DEMO_PID" 2>/dev/null || true
+  if [ -n "$DRIVER_PGID" ]; then
+    kill -TERM -- "-$DRIVER_PGID" 2>/dev/null || true
+    for _ in $(seq 1 50); do kill -0 -- "-$DRIVER_PGID" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL -- "-$DRIVER_PGID" 2>/dev/null || true
   fi
+  stop "$PROXY_PID"
+  stop "$DEMO_PID"
   rm -rf "$PROFILE"
 }
 trap cleanup EXIT INT TERM
 
-timeout --signal=TERM "$((SERVE_TIMEOUT + 900))" "$BIN" demo --serve --images "$IMAGES" \
+# wait_for_line FILE PATTERN PID WHAT: until FILE has a line matching PATTERN, bounded.
+wait_for_line() {
+  local deadline=$((SECONDS + $5))
+  until grep -q "$2" "$1"; do
+    if ! kill -0 "$3" 2>/dev/null; then
+      echo "e2e: FAIL $4 stopped before it was ready:"; tail -n 20 "$1"; return 1
+    fi
+    if [ $SECONDS -ge $deadline ]; then
+      echo "e2e: FAIL $4 was not ready after $5 s"; tail -n 20 "$1"; return 1
+    fi
+    sleep 1
+  done
+}
+
+timeout --signal=TERM "$((SERVE_TIMEOUT + 900))" "$BIN" demo --serve --images "$IMAGES" --width "$WIDTH" \
   --report "$OUT/demo-report.html" >"$OUT/demo.log" 2>&1 &
 DEMO_PID=$!
 echo "e2e: started webp-bridge demo --serve (pid $DEMO_PID); waiting for its servers"
-deadline=$((SECONDS + SERVE_TIMEOUT))
-until grep -q '^serving: ' "$OUT/demo.log"; do
-  if ! kill -0 "$DEMO_PID" 2>/dev/null; then
-    echo "e2e: FAIL the demo stopped before serving:"; tail -n 20 "$OUT/demo.log"; exit 1
-  fi
-  if [ $SECONDS -ge $deadline ]; then
-    echo "e2e: FAIL the demo was not serving after ${SERVE_TIMEOUT}s"; tail -n 20 "$OUT/demo.log"; exit 1
-  fi
-  sleep 1
-done
+wait_for_line "$OUT/demo.log" '^serving: ' "$DEMO_PID" "the demo" "$SERVE_TIMEOUT" || exit 1
 ORIGIN=$(sed -n 's/^origin: \(http:[^ ]*\).*/\1/p' "$OUT/demo.log" | head -n 1)
 BRIDGE=$(sed -n 's/^bridge: \(http:[^ ]*\).*/\1/p' "$OUT/demo.log" | head -n 1)
 FORWARD=$(sed -n 's/^forward-bridge: \(http:[^ ]*\).*/\1/p' "$OUT/demo.log" | head -n 1)
+FIGURES=$OUT/demo-report.json
 grep '^saved ' "$OUT/demo.log" || true
-echo "e2e: origin $ORIGIN, bridge $BRIDGE, forward bridge $FORWARD"
+echo "e2e: origin $ORIGIN, bridge $BRIDGE, forward bridge $FORWARD; the demo's figures in $FIGURES"
 
-# 4. Chromium, once per mode for the check and once for the screenshot.
+# 4. WebKitWebDriver under Xvfb on a free loopback port, when a WebKit mode runs.
+DRIVER=""
+start_driver() {
+  local port
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  # setsid: the driver and everything it starts get a process group of their own, to stop at once.
+  setsid timeout --signal=TERM "$((BROWSER_TIMEOUT * 6 + START_TIMEOUT))" \
+    xvfb-run -a -s "-screen 0 1280x2048x24" WebKitWebDriver --port="$port" --host=local \
+    >"$OUT/webkit-driver.log" 2>&1 &
+  DRIVER_PGID=$!
+  DRIVER=http://127.0.0.1:$port
+  local deadline=$((SECONDS + START_TIMEOUT))
+  until python3 -c 'import sys, webdriver; sys.exit(0 if webdriver.status(sys.argv[1]) else 1)' "$DRIVER" \
+      2>/dev/null; do
+    if ! kill -0 "$DRIVER_PGID" 2>/dev/null || [ $SECONDS -ge $deadline ]; then
+      echo "e2e: FAIL WebKitWebDriver did not get ready on $DRIVER (see $OUT/webkit-driver.log)"
+      tail -n 20 "$OUT/webkit-driver.log"; return 1
+    fi
+    sleep 0.5
+  done
+  echo "e2e: WebKitWebDriver on $DRIVER, under Xvfb"
+}
+export PYTHONPATH=e2e${PYTHONPATH:+:$PYTHONPATH} PYTHONDONTWRITEBYTECODE=1
+
+# 5. The modern path's proxy: `proxy --rewrite-html`, the `accept` policy, the demo's rule.
+PROXY=""
+start_modern_proxy() {
+  if ! "$BIN" proxy --help 2>&1 | grep -q -- --rewrite-html; then
+    echo "e2e: webkit-modern: FAIL this webp-bridge has no 'proxy --rewrite-html' (issue #12 item 3):" \
+      "the modern path cannot run until it is merged"
+    return 1
+  fi
+  local host=${ORIGIN#http://}
+  host=${host%%:*}
+  # The demo's bridge runs `--preset qiniu-legacy --host HOST --width WIDTH`; the same rule, with
+  # the `accept` policy instead of the preset's legacy one.
+  cat >"$OUT/modern-rules.json" <<JSON
+{
+  "rules": [{ "name": "demo", "hosts": ["$host"], "dialect": "qiniu-legacy", "width": $WIDTH }],
+  "client": { "webpSupport": "accept" }
+}
+JSON
+  timeout --signal=TERM "$((BROWSER_TIMEOUT * 2 + START_TIMEOUT))" "$BIN" proxy --upstream "$ORIGIN" \
+    --config "$OUT/modern-rules.json" --rewrite-html --listen 127.0.0.1:0 >"$OUT/webkit-modern-proxy.log" 2>&1 &
+  PROXY_PID=$!
+  wait_for_line "$OUT/webkit-modern-proxy.log" '^listening on http://' "$PROXY_PID" "the modern proxy" \
+    "$START_TIMEOUT" || return 1
+  PROXY=$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$OUT/webkit-modern-proxy.log" | head -n 1)
+  echo "e2e: webkit-modern: proxy --rewrite-html on $PROXY (upstream $ORIGIN, accept policy)"
+}
+
+scrape() {   # scrape BASE FILE: the bridge's Prometheus text
+  curl -fsS --max-time 10 "$1/__bridge/metrics" >"$2" && return 0
+  echo "e2e: FAIL cannot scrape $1/__bridge/metrics"
+  return 1
+}
+
+# 6. The modes.
 browser() {
   timeout --signal=KILL "$BROWSER_TIMEOUT" chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
     --no-first-run --hide-scrollbars --user-data-dir="$PROFILE/$1" --user-agent="$WEBVIEW_UA" \
     --virtual-time-budget=30000 "${@:2}"
 }
 
-status=0
-for mode in $MODES; do
-  case $mode in
-    reverse) page=$BRIDGE; proxy=() ;;
-    forward) page=$ORIGIN; proxy=(--proxy-server="${FORWARD#http://}" --proxy-bypass-list='<-loopback>') ;;
-    *) echo "e2e: unknown mode '$mode'"; status=1; continue ;;
-  esac
-  echo "e2e: $mode: opening $page/ ${proxy[*]:-}"
+chromium_mode() {   # chromium_mode MODE PAGE BRIDGE [PROXY ARGS...]
+  local mode=$1 page=$2 bridge=$3 status=0
+  local proxy=("${@:4}")
+  echo "e2e: $mode: chromium opens $page/ ${proxy[*]:-}"
+  scrape "$bridge" "$OUT/$mode-before.prom" || return 1
   if ! browser "$mode-check" "${proxy[@]}" --dump-dom "$page/?e2e=1" >"$OUT/$mode.dom" 2>"$OUT/$mode-chromium.log"; then
     echo "e2e: $mode: FAIL chromium did not finish within ${BROWSER_TIMEOUT}s (see $OUT/$mode-chromium.log)"
-    status=1
-  elif ! python3 e2e/check_page.py "$OUT/$mode.dom" "$ORIGIN" "$mode"; then
-    status=1
+    return 1
   fi
+  scrape "$bridge" "$OUT/$mode-after.prom" || return 1
+  python3 e2e/check_page.py "$OUT/$mode.dom" "$ORIGIN" "$mode" --demo-report "$FIGURES" \
+    --metrics "$OUT/$mode-before.prom" "$OUT/$mode-after.prom" || status=1
   if browser "$mode-shot" "${proxy[@]}" --window-size=1280,2000 --screenshot="$OUT/$mode.png" "$page/" \
       >/dev/null 2>>"$OUT/$mode-chromium.log" && [ -s "$OUT/$mode.png" ]; then
     echo "e2e: $mode: screenshot $OUT/$mode.png"
@@ -116,6 +234,49 @@ for mode in $MODES; do
     echo "e2e: $mode: FAIL no screenshot"
     status=1
   fi
+  return $status
+}
+
+webkit_page() {   # webkit_page MODE PAGE: the verdict in OUT/MODE.json, the screenshot in OUT/MODE.png
+  echo "e2e: $1: WebKitGTK MiniBrowser opens $2/"
+  if ! timeout --signal=KILL "$BROWSER_TIMEOUT" python3 e2e/webkit_page.py "$DRIVER" "$2/" "$OUT/$1"; then
+    echo "e2e: $1: FAIL no verdict from WebKit within ${BROWSER_TIMEOUT}s (see $OUT/webkit-driver.log)"
+    return 1
+  fi
+  echo "e2e: $1: screenshot $OUT/$1.png"
+}
+
+status=0
+for mode in $MODES; do
+  case $mode in
+    reverse)
+      chromium_mode reverse "$BRIDGE" "$BRIDGE" || status=1 ;;
+    forward)
+      chromium_mode forward "$ORIGIN" "$FORWARD" \
+        --proxy-server="${FORWARD#http://}" --proxy-bypass-list='<-loopback>' || status=1 ;;
+    webkit-legacy|webkit-modern)
+      if [ -z "$DRIVER" ] && ! start_driver; then status=1; continue; fi
+      if [ $mode = webkit-legacy ]; then
+        if scrape "$BRIDGE" "$OUT/$mode-before.prom" && webkit_page "$mode" "$BRIDGE" \
+            && scrape "$BRIDGE" "$OUT/$mode-after.prom"; then
+          python3 e2e/check_page.py "$OUT/$mode.json" "$ORIGIN" "$mode" --webkit --demo-report "$FIGURES" \
+            --metrics "$OUT/$mode-before.prom" "$OUT/$mode-after.prom" || status=1
+        else
+          status=1
+        fi
+      else
+        if ! start_modern_proxy; then status=1; continue; fi
+        if scrape "$PROXY" "$OUT/$mode-before.prom" && webkit_page "$mode" "$PROXY" \
+            && scrape "$PROXY" "$OUT/$mode-after.prom"; then
+          python3 e2e/check_variants.py "$OUT/$mode.json" "$mode" --origin "$ORIGIN" --proxy "$PROXY" \
+            --rules "$OUT/modern-rules.json" --bin "$BIN" --demo-report "$FIGURES" \
+            --metrics "$OUT/$mode-before.prom" "$OUT/$mode-after.prom" || status=1
+        else
+          status=1
+        fi
+      fi ;;
+    *) echo "e2e: unknown mode '$mode'"; status=1 ;;
+  esac
 done
 
 if [ $status -eq 0 ]; then echo "e2e: passed"; else echo "e2e: FAILED"; fi

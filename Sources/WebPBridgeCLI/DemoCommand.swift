@@ -21,7 +21,8 @@ struct DemoCommand: BridgeCommand {
             every image directly from the origin. Prints the bytes saved and the luma SSIM of each
             delivered image against its original scaled to the same size; the last line reads
             'saved NN.N% of image bytes (A MB → B MB), mean SSIM 0.xxx, min SSIM 0.xxx'. Writes an HTML
-            report with every image side by side and a bar chart.
+            report with every image side by side and a bar chart, and its figures as JSON beside it
+            (demo-report.json).
 
             Source photos: --images DIR, else the photos that 'make demo-photos' unpacks from Debian's
             mate-backgrounds package into \(DemoCommand.cachedPhotos).
@@ -105,7 +106,11 @@ struct DemoCommand: BridgeCommand {
             let report = try await DemoClient(bridge: servers.bridgeURL, origin: servers.originURL).run()
             let reportURL = URL(fileURLWithPath: reportPath)
             let folder = try report.writeHTML(to: reportURL)
-            io.print("report: \(reportURL.path) (images in \(folder.lastPathComponent)/ beside it)")
+            let figuresURL = DemoReport.jsonURL(besideHTML: reportURL)
+            try report.writeJSON(to: figuresURL)
+            io.print(
+                "report: \(reportURL.path) (images in \(folder.lastPathComponent)/ beside it;"
+                    + " figures in \(figuresURL.lastPathComponent))")
             io.print("")
             io.writeOutput(report.table)
             if !report.failures.isEmpty {

@@ -76,6 +76,33 @@ struct DemoReportTests {
         #expect(html.contains(DemoReport.fixed(report.totals.savedPercent, 1) + "%"))
     }
 
+    @Test("the JSON figures hold every image's bytes and the totals, as the table counts them")
+    func json() throws {
+        let folder = try TemporaryDirectory()
+        var report = sample
+        report.images[3].failure = "the bridge answered 502"
+        let url = DemoReport.jsonURL(besideHTML: folder.file("demo-report.html"))
+        #expect(url.lastPathComponent == "demo-report.json")
+        #expect(DemoReport.jsonURL(besideHTML: folder.file("figures.json")).lastPathComponent == "figures.json.json")
+        try report.writeJSON(to: url)
+
+        let read = try JSONDecoder().decode(DemoReport.Figures.self, from: Data(contentsOf: url))
+        #expect(read == report.figures)
+        #expect(read.images.map(\.path) == report.images.map(\.path))
+        #expect(read.images.map(\.wireBytes) == [200_000, 100_000, 450_000, 100_000])
+        #expect(read.images[3].failure == "the bridge answered 502" && read.images[0].failure == nil)
+        #expect(read.images[0].ssim == 0.96)
+        #expect(read.totals == .init(images: 4, originalBytes: 5_500_000, wireBytes: 850_000, deliveredBytes: 650_000))
+        #expect(read.pageBytes == 20_000 && read.origin == "http://127.0.0.1:2")
+        // Keys a shell script reads, spelt as it reads them.
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let totals = try #require(object["totals"] as? [String: Any])
+        #expect(totals["wireBytes"] as? Int == 850_000)
+        let first = try #require((object["images"] as? [[String: Any]])?.first)
+        #expect(first["path"] as? String == "/images/article-01.jpg" && first["wireBytes"] as? Int == 200_000)
+    }
+
     @Test("measuring: the original is scaled to the delivered size before SSIM")
     func measureScaled() throws {
         let photo = SyntheticImages.photo(width: 400, height: 300, seed: 4)
