@@ -21,7 +21,8 @@ struct SchemeBridgeTests {
             -> DataResponse
         {
             lock.withLock { urls.append(request.url) }
-            return DataResponse(url: request.url, statusCode: 200, headers: ["content-type": "text/plain"], body: Data("ok".utf8))
+            return DataResponse(
+                url: request.url, statusCode: 200, headers: ["content-type": "text/plain"], body: Data("ok".utf8))
         }
     }
 
