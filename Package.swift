@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "webp-bridge", targets: ["webp-bridge"]),
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
         .library(name: "URLRewriting", targets: ["URLRewriting"]),
+        .library(name: "HTMLRewriting", targets: ["HTMLRewriting"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "ImageOrigin", targets: ["ImageOrigin"]),
         .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
@@ -62,6 +63,11 @@ let package = Package(
         .target(
             name: "URLRewriting",
             dependencies: ["HTTPFields"],
+            swiftSettings: swiftSettings),
+        // A streaming HTML rewriter: image URLs to their variants, every other byte as written (pure Swift).
+        .target(
+            name: "HTMLRewriting",
+            dependencies: ["URLRewriting"],
             swiftSettings: swiftSettings),
         // The cost-bounded LRU behind the pipeline's and the origin's memory caches.
         .target(
@@ -212,6 +218,10 @@ let package = Package(
         .testTarget(
             name: "URLRewritingTests",
             dependencies: ["TestTraits", "URLRewriting", "TestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HTMLRewritingTests",
+            dependencies: ["TestTraits", "HTMLRewriting", "URLRewriting", "TestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPFieldsTests",
