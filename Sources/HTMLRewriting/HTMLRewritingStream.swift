@@ -90,16 +90,25 @@ public struct HTMLRewritingStream: Sendable {
     ///   longer than `chunk`).
     public mutating func rewrite(_ chunk: some Sequence<UInt8>) -> [UInt8] {
         var output: [UInt8] = []
+        output.reserveCapacity(chunk.underestimatedCount + 64)
+        rewrite(chunk, appendingTo: &output)
+        return output
+    }
+
+    /// Rewrites the next chunk of the document, appending the output that
+    /// is final so far to `output` (no allocation per chunk when the
+    /// caller reuses its buffer).
+    public mutating func rewrite(_ chunk: some Sequence<UInt8>, appendingTo output: inout [UInt8]) {
         let handled: Void? = chunk.withContiguousStorageIfAvailable { process($0, into: &output) }
         if handled == nil {
             Array(chunk).withUnsafeBufferPointer { process($0, into: &output) }
         }
-        return output
     }
 
     /// Rewrites the next chunk of the document.
     public mutating func rewrite(_ chunk: Data) -> [UInt8] {
         var output: [UInt8] = []
+        output.reserveCapacity(chunk.count + 64)
         chunk.withUnsafeBytes { process($0.bindMemory(to: UInt8.self), into: &output) }
         return output
     }
@@ -118,7 +127,6 @@ public struct HTMLRewritingStream: Sendable {
     }
 
     private mutating func process(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
-        output.reserveCapacity(input.count + 64)
         var index = 0
         let count = input.count
         while index < count {
