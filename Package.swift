@@ -115,7 +115,7 @@ let package = Package(
             dependencies: [
                 "ConcurrencySupport",
                 "ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin", "ImagePipeline", "ImageDelivery",
-                "WebPURLProtocol", "BridgeProxy", "WebPBridgeDemo",
+                "WebPURLProtocol", "BridgeProxy", "WebPBridgeDemo", "HTMLRewriting",
             ],
             swiftSettings: swiftSettings),
         .executableTarget(
