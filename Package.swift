@@ -33,6 +33,7 @@ let platformAdapters: [Target.Dependency] = linuxSide ? ["ImageCodecs", "CCurl"]
 let portableProducts: [Product] = [
     .library(name: "ImageCoding", targets: ["ImageCoding"]),
     .library(name: "URLRewriting", targets: ["URLRewriting"]),
+    .library(name: "HTMLRewriting", targets: ["HTMLRewriting"]),
     .library(name: "HTTPFields", targets: ["HTTPFields"]),
     .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
     .library(name: "ImageDelivery", targets: ["ImageDelivery"]),
@@ -66,6 +67,11 @@ let portableTargets: [Target] = [
     .target(
         name: "URLRewriting",
         dependencies: ["HTTPFields"],
+        swiftSettings: swiftSettings),
+    // A streaming HTML rewriter: image URLs to their variants, every other byte as written (pure Swift).
+    .target(
+        name: "HTMLRewriting",
+        dependencies: ["URLRewriting"],
         swiftSettings: swiftSettings),
     // The cost-bounded LRU behind the pipeline's and the origin's memory caches.
     .target(
@@ -118,6 +124,10 @@ let portableTestTargets: [Target] = [
     .testTarget(
         name: "CacheSupportTests",
         dependencies: ["TestTraits", "CacheSupport"],
+        swiftSettings: swiftSettings),
+    .testTarget(
+        name: "HTMLRewritingTests",
+        dependencies: ["TestTraits", "HTMLRewriting", "URLRewriting"],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "HTTPFieldsTests",
@@ -179,7 +189,7 @@ let linuxTargets: [Target] = [
         dependencies: [
             "ConcurrencySupport",
             "ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin", "ImagePipeline", "ImageDelivery",
-            "WebPURLProtocol", "BridgeProxy", "WebPBridgeDemo",
+            "WebPURLProtocol", "BridgeProxy", "WebPBridgeDemo", "HTMLRewriting",
         ],
         swiftSettings: swiftSettings),
     .executableTarget(

@@ -12,6 +12,7 @@ public enum WebPBridge {
         ConvertCommand.self,
         InfoCommand.self,
         RewriteCommand.self,
+        RewriteHTMLCommand.self,
         FetchCommand.self,
         OriginCommand.self,
         ProxyCommand.self,

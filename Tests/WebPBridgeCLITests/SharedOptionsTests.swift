@@ -17,7 +17,7 @@ struct SharedOptionsTests {
         let takers = WebPBridge.commands.filter { command in
             command.configuration.options.contains { $0.primaryName == "--config" }
         }
-        #expect(Set(takers.map { $0.configuration.commandName }) == ["rewrite", "fetch", "proxy"])
+        #expect(Set(takers.map { $0.configuration.commandName }) == ["rewrite", "rewrite-html", "fetch", "proxy"])
         for command in takers {
             let options = command.configuration.options
             let start = try #require(options.firstIndex { $0.primaryName == "--config" })

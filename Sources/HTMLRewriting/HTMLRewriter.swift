@@ -1,0 +1,92 @@
+public import Foundation
+public import URLRewriting
+
+/// Rewrites the image URLs of an HTML document to their WebP variants, with
+/// the same ``Rewriter`` — so the same rules and cache keys — as the
+/// pipeline and both bridges, and leaves every other byte as it was.
+///
+/// Rewritten: `<img src srcset>`, `<picture><source srcset>`,
+/// `<link rel=preload as=image href imagesrcset>`, and `url(...)` in `style`
+/// attributes and `<style>` elements. Left alone: scripts, comments, CDATA,
+/// `data:` URLs, hosts no rule names, `<meta property=og:image>` (fetched by
+/// other sites' crawlers, which may not decode WebP), and malformed markup.
+/// Attribute values are read with their character references decoded
+/// (`&amp;`), and a replaced URL is written back encoded for its quoting.
+/// Relative URLs resolve against ``Configuration/baseURL`` and then the
+/// document's first `<base href>`; a rewritten URL is written absolute (or
+/// in ``Configuration/scheme``), an untouched one as it was.
+///
+/// It streams: ``makeStream()`` takes chunks of any size and returns output
+/// as soon as it is final, holding back at most one tag
+/// (``Configuration/maxTagBytes``) or one CSS `url(...)`. Bytes are read as
+/// an ASCII-compatible encoding (UTF-8, Latin-1, GBK…). A value type,
+/// `Sendable`; each stream is one document's state.
+public struct HTMLRewriter: Sendable {
+    /// What the rewriter was created with.
+    public let configuration: Configuration
+
+    /// Creates a rewriter.
+    /// - Parameter configuration: The rules, base URL, scheme and bounds.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Creates a rewriter with `rewriter`'s rules, resolving relative URLs against `baseURL`.
+    public init(rewriter: Rewriter, baseURL: URL? = nil) {
+        self.init(configuration: Configuration(rewriter: rewriter, baseURL: baseURL))
+    }
+
+    /// A stream for one document.
+    public func makeStream() -> HTMLRewritingStream {
+        HTMLRewritingStream(configuration: configuration)
+    }
+
+    /// Rewrites a whole document held in memory.
+    public func rewrite(_ document: [UInt8]) -> [UInt8] {
+        var stream = makeStream()
+        var output = stream.rewrite(document)
+        output += stream.finish()
+        return output
+    }
+
+    /// Rewrites a whole document given as a string (before `loadHTMLString(_:baseURL:)`, say).
+    public func rewrite(_ document: String) -> String {
+        String(decoding: rewrite(Array(document.utf8)), as: UTF8.self)
+    }
+}
+
+extension HTMLRewriter {
+    /// The rewriter's rules and bounds, with documented defaults.
+    public struct Configuration: Sendable {
+        /// The rules: the same ``Rewriter`` the pipeline uses, so a page's
+        /// variants are the URLs (and cache keys) the pipeline fetches.
+        public var rewriter: Rewriter
+        /// What relative URLs resolve against; `nil` leaves relative URLs
+        /// alone unless the document has a `<base href>` with an absolute URL.
+        public var baseURL: URL?
+        /// When set, variants are written in this custom scheme
+        /// (`webp-bridge-https://…`) for a web view's scheme handler.
+        public var scheme: WebViewScheme?
+        /// When set, a variant whose URL starts with this prefix followed by
+        /// `/` is written as the path after it: a reverse proxy in front of
+        /// `http://upstream:8081/base` passes its upstream URL here, so the
+        /// client fetches `/a.jpg?…` through the proxy. Default `nil`.
+        public var localPrefix: String?
+        /// The longest start tag held back to be rewritten, in bytes
+        /// (at least 256). A longer one passes through untouched as it
+        /// arrives: the bound on what a stream holds. Default 64 KiB.
+        public var maxTagBytes: Int
+
+        /// Creates a configuration; every parameter after `rewriter` has the documented default.
+        public init(
+            rewriter: Rewriter, baseURL: URL? = nil, scheme: WebViewScheme? = nil, localPrefix: String? = nil,
+            maxTagBytes: Int = 64 << 10
+        ) {
+            self.rewriter = rewriter
+            self.baseURL = baseURL
+            self.scheme = scheme
+            self.localPrefix = localPrefix
+            self.maxTagBytes = maxTagBytes
+        }
+    }
+}
