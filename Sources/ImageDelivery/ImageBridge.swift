@@ -135,13 +135,30 @@ public final class ImageBridge: Sendable {
         }
         let rewrite = rewriter.rewrite(request.url)
         guard rewrite.isRewritten || rewrite.reason.kind == .alreadyWebP else { return .passThrough(vary: nil) }
-        let client = ClientRequest(
-            url: request.url, userAgent: request.userAgent, accept: request.accept,
-            deviceClass: request.deviceClass ?? DeviceClass.guessed(fromUserAgent: request.userAgent))
-        let decision = configuration.clientPolicy.decision(for: client, rewrite: rewrite)
+        let decision = configuration.clientPolicy.decision(for: Self.client(of: request), rewrite: rewrite)
         if case .passThrough = decision { return .passThrough(vary: vary) }
         if CacheControl.containsNoTransform(request.cacheControl) { return .passThrough(vary: vary) }
         return .image(decision)
+    }
+
+    /// Whether a page (HTML) answered to `request` may name the variants
+    /// instead of the originals: a `GET` or `HEAD` without `no-transform`
+    /// from a client whose images the policy serves variants to (as they
+    /// are or transcoded, since they come back through a bridge). The
+    /// proxy's `--rewrite-html` asks this; such pages carry ``vary``.
+    public func rewritesPage(_ request: DeliveryRequest) -> Bool {
+        guard request.method == "GET" || request.method == "HEAD", configuration.rewriter != nil,
+            !CacheControl.containsNoTransform(request.cacheControl)
+        else { return false }
+        return configuration.clientPolicy.servesVariants(to: Self.client(of: request))
+    }
+
+    /// The client as the policy sees it, its device class guessed from its
+    /// `User-Agent` unless given.
+    private static func client(of request: DeliveryRequest) -> ClientRequest {
+        ClientRequest(
+            url: request.url, userAgent: request.userAgent, accept: request.accept,
+            deviceClass: request.deviceClass ?? DeviceClass.guessed(fromUserAgent: request.userAgent))
     }
 
     // MARK: Delivering

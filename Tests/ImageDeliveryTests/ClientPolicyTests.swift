@@ -1,5 +1,6 @@
 import Foundation
 import ImageDelivery
+import ImagePipeline
 import TestTraits
 import Testing
 import URLRewriting
@@ -128,5 +129,79 @@ import URLRewriting
         #expect(ClientPolicy(excludedDeviceClasses: [.tablet]).varyFields == "Accept, User-Agent")
         #expect(DeviceClass.guessed(fromUserAgent: DeliveryTableTests.iPad) == .tablet)
         #expect(DeviceClass.guessed(fromUserAgent: "curl/8") == nil)
+    }
+}
+
+/// Which page requests may get a page naming the variants (the proxy's
+/// `--rewrite-html`): the clients whose images the policy serves variants to.
+@Suite(.timeLimit(.suiteBound)) struct PageRewritingDecisionTests {
+    static let pageAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    static let chromePageAccept =
+        "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8"
+    static let webKit =
+        "Mozilla/5.0 (X11; Ubuntu; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15"
+    static let chrome =
+        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131 Safari/537.36"
+    static let iPad = "Mozilla/5.0 (iPad; CPU OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile"
+    static let page = URL(string: "http://site.example.com/index.html")!
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        var name: String
+        var policy: ClientPolicy
+        var method = "GET"
+        var userAgent: String?
+        var accept: String?
+        var cacheControl: [String] = []
+        var rewrites: Bool
+        var testDescription: String { name }
+    }
+
+    static let rows: [Row] = [
+        Row(
+            name: "accept policy: WebKit's page Accept lists no WebP, its images are transcoded or served",
+            policy: .standard, userAgent: webKit, accept: pageAccept, rewrites: true),
+        Row(
+            name: "accept policy without transcodes: a page Accept without WebP keeps the originals",
+            policy: ClientPolicy(transcodesForOtherClients: false), userAgent: webKit, accept: pageAccept,
+            rewrites: false),
+        Row(
+            name: "accept policy without transcodes: Chrome's page Accept lists WebP",
+            policy: ClientPolicy(transcodesForOtherClients: false), userAgent: chrome, accept: chromePageAccept,
+            rewrites: true),
+        Row(
+            name: "legacy policy: an AppleWebKit client's images are transcoded", policy: .legacy,
+            userAgent: webKit, accept: pageAccept, rewrites: true),
+        Row(
+            name: "legacy policy: any other client keeps the originals", policy: .legacy,
+            userAgent: "curl/8.0", accept: "*/*", rewrites: false),
+        Row(
+            name: "legacy policy: an excluded tablet keeps the originals", policy: .legacy, userAgent: iPad,
+            accept: pageAccept, rewrites: false),
+        Row(
+            name: "no-transform from the client keeps the page as it is", policy: .standard, userAgent: webKit,
+            accept: pageAccept, cacheControl: ["no-cache, no-transform"], rewrites: false),
+        Row(
+            name: "only GET and HEAD pages are rewritten", policy: .standard, method: "POST", userAgent: webKit,
+            accept: pageAccept, rewrites: false),
+    ]
+
+    @Test(arguments: rows)
+    func decides(_ row: Row) throws {
+        let pipeline = ImagePipeline(
+            configuration: .init(rewriter: ClientPolicyTests.rewriter, dataLoader: NoLoader(), memoryCache: nil))
+        let bridge = ImageBridge(pipeline: pipeline, clientPolicy: row.policy)
+        let request = DeliveryRequest(
+            method: row.method, url: Self.page, accept: row.accept, userAgent: row.userAgent,
+            cacheControl: row.cacheControl)
+        #expect(bridge.rewritesPage(request) == row.rewrites)
+    }
+
+    /// Never asked: deciding about a page fetches nothing.
+    struct NoLoader: DataLoading {
+        func load(_ request: DataRequest, onChunk: (@Sendable (Data) -> Void)?) async throws(DataLoadingError)
+            -> DataResponse
+        {
+            throw DataLoadingError(.unsupportedURL, "no network in this test")
+        }
     }
 }

@@ -57,26 +57,54 @@ public struct ClientPolicy: Sendable, Hashable {
     /// - Returns: pass through, serve WebP or transcode. A URL that already asks
     ///   for WebP is served as is to WebP clients and transcoded for the others.
     public func decision(for request: ClientRequest, rewrite: RewriteResult) -> ClientDecision {
-        if let deviceClass = request.deviceClass, excludedDeviceClasses.contains(deviceClass) {
-            return .passThrough(reason: "device class '\(deviceClass)' is excluded")
-        }
         let webPURL: URL
         switch rewrite.reason.kind {
         case .rewritten: webPURL = rewrite.url
         case .alreadyWebP: webPURL = request.url
-        default: return .passThrough(reason: "not rewritten")
+        default:
+            if case .passThrough(let reason) = treatment(of: request) { return .passThrough(reason: reason) }
+            return .passThrough(reason: "not rewritten")
+        }
+        switch treatment(of: request) {
+        case .webP: return .serveWebP(webPURL)
+        case .transcode: return .transcode(webPURL)
+        case .passThrough(let reason): return .passThrough(reason: reason)
+        }
+    }
+
+    /// What the policy does with this client's images, whatever the URL:
+    /// the one rule behind ``decision(for:rewrite:)`` and
+    /// ``servesVariants(to:)``.
+    enum Treatment {
+        case webP, transcode
+        case passThrough(String)
+    }
+
+    func treatment(of request: ClientRequest) -> Treatment {
+        if let deviceClass = request.deviceClass, excludedDeviceClasses.contains(deviceClass) {
+            return .passThrough("device class '\(deviceClass)' is excluded")
         }
         switch webPSupport {
         case .acceptHeader:
-            if AcceptHeader.acceptsWebP(request.accept) { return .serveWebP(webPURL) }
-            return transcodesForOtherClients
-                ? .transcode(webPURL) : .passThrough(reason: "client does not accept image/webp")
+            if AcceptHeader.acceptsWebP(request.accept) { return .webP }
+            return transcodesForOtherClients ? .transcode : .passThrough("client does not accept image/webp")
         case .legacyAppleWebKit:
             guard let userAgent = request.userAgent, userAgent.contains("AppleWebKit") else {
-                return .passThrough(reason: "User-Agent is not AppleWebKit")
+                return .passThrough("User-Agent is not AppleWebKit")
             }
-            return .transcode(webPURL)
+            return .transcode
         }
+    }
+
+    /// Whether this client's image requests get variants — as they are or
+    /// transcoded — rather than the originals: what decides whether a page
+    /// for it may name the variants (the proxy's `--rewrite-html`). Asked of
+    /// the page request's own fields: under ``WebPSupport/acceptHeader`` with
+    /// transcodes off, only a client whose page `Accept` lists `image/webp`
+    /// (Chrome's does, WebKit's does not) gets the variants named.
+    public func servesVariants(to request: ClientRequest) -> Bool {
+        if case .passThrough = treatment(of: request) { return false }
+        return true
     }
 
     /// Rewrites `request.url` with `rewriter` and decides, in one call.
