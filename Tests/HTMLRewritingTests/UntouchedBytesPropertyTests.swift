@@ -1,7 +1,6 @@
 import Foundation
 import HTMLRewriting
 import TestTraits
-import TestTraits
 import Testing
 
 /// Generated documents (seeded): the only change the rewriter makes is
