@@ -64,8 +64,11 @@ extension HTMLRewriter {
         /// What relative URLs resolve against; `nil` leaves relative URLs
         /// alone unless the document has a `<base href>` with an absolute URL.
         public var baseURL: URL?
-        /// When set, variants are written in this custom scheme
-        /// (`webp-bridge-https://…`) for a web view's scheme handler.
+        /// When set, each URL the rules rewrite is written as its original
+        /// in this custom scheme (`webp-bridge-https://img…/a.jpg`) for a
+        /// web view's scheme handler (`WebViewSchemeBridge`), which fetches
+        /// the variant through the app's pipeline — one cache with the
+        /// native views — and falls back to the original when it fails.
         public var scheme: WebViewScheme?
         /// When set, a variant whose URL starts with this prefix followed by
         /// `/` is written as the path after it: a reverse proxy in front of

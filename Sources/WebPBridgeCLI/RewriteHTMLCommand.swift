@@ -27,7 +27,9 @@ struct RewriteHTMLCommand: BridgeCommand {
             .option("--base", value: "URL", help: "Resolve relative URLs against this http(s) URL (the page's)."),
             .option(
                 "--scheme", value: "NAME",
-                help: "Write variants as NAME-https://… (for a web view's scheme handler)."),
+                help:
+                    "Write each image URL the rules rewrite as its original in NAME-https://… (for a web view's scheme handler)."
+            ),
         ])
 
     /// The size of each read.

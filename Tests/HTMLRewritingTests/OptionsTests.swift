@@ -24,15 +24,19 @@ import URLRewriting
         #expect(rewriter.rewrite(page).hasSuffix(#"<img src="https://img.example.com/p/a.jpg\#(suffix)">"#))
     }
 
-    @Test func variantsCanBeWrittenInTheWebViewScheme() {
+    /// The scheme handler fetches the variant itself (with the fallback), so
+    /// the page names the original in the custom scheme — only for URLs the
+    /// rules rewrite.
+    @Test func rewrittenURLsCanBeWrittenAsOriginalsInTheWebViewScheme() {
         let rewriter = HTMLFixture.htmlRewriter(scheme: .standard)
         let page =
             #"<img src="/a.jpg" srcset="http://img.example.com/b.jpg 2x"><img src="https://www.example.org/c.jpg">"#
+            + #"<img src="/d.webp">"#
         #expect(
             rewriter.rewrite(page)
-                == #"<img src="webp-bridge-https://img.example.com/a.jpg\#(suffix)" "#
-                + #"srcset="webp-bridge-http://img.example.com/b.jpg\#(suffix) 2x">"#
-                + #"<img src="https://www.example.org/c.jpg">"#)
+                == #"<img src="webp-bridge-https://img.example.com/a.jpg" "#
+                + #"srcset="webp-bridge-http://img.example.com/b.jpg 2x">"#
+                + #"<img src="https://www.example.org/c.jpg"><img src="/d.webp">"#)
     }
 
     @Test func aLocalPrefixTurnsUpstreamVariantsIntoPaths() {

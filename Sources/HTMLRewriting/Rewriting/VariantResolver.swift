@@ -52,7 +52,10 @@ struct VariantResolver: Sendable {
         let result = rewriter.rewrite(url)
         guard result.isRewritten else { return nil }
         var output = result.url.absoluteString
-        if let scheme, let custom = scheme.customURL(for: result.url) {
+        // In the web view's scheme the page names the original: the scheme
+        // handler's pipeline asks for the variant itself, under the same
+        // cache key as the native views, and falls back to the original.
+        if let scheme, let custom = scheme.customURL(for: url) {
             output = custom.absoluteString
         }
         if let localPrefix, output.hasPrefix(localPrefix) {
