@@ -1,6 +1,6 @@
 import ConcurrencySupport
 import Foundation
-import ImageCoding
+public import ImageCoding
 
 /// Why the pipeline could not deliver an image: both the variant and the
 /// original failed (or there was no variant and the original failed), the
@@ -70,6 +70,14 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
     /// The transport error, when that was the failure.
     public var loadingError: DataLoadingError? {
         if case .loading(let error) = kind { return error }
+        return nil
+    }
+
+    /// The codec's error when neither the variant nor the original
+    /// decoded (`.unsupported` when the configured codec has no decoder for
+    /// the format).
+    public var decodingError: ImageCodecError? {
+        if case .decoding(let error) = kind { return error }
         return nil
     }
 
