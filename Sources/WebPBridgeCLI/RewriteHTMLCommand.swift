@@ -27,9 +27,8 @@ struct RewriteHTMLCommand: BridgeCommand {
             .option("--base", value: "URL", help: "Resolve relative URLs against this http(s) URL (the page's)."),
             .option(
                 "--scheme", value: "NAME",
-                help:
-                    "Write each image URL the rules rewrite as its original in NAME-https://… (for a web view's scheme handler)."
-            ),
+                help: "Write each image URL the rules rewrite as its original in NAME-https://…"
+                    + " (a web view's scheme handler fetches the variant)."),
         ])
 
     /// The size of each read.
