@@ -1,5 +1,9 @@
 internal import CSPNG
-import Glibc
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Owns one libspng context (freed in `deinit`) and is the one place where
 /// libspng's return codes become ``ImageCodecError``s carrying
