@@ -176,7 +176,7 @@ let linuxTargets: [Target] = [
         name: "BridgeProxy",
         dependencies: [
             "ConcurrencySupport", "HTTPServer", "HTTPFields", "ImageDelivery", "ImagePipeline", "URLRewriting",
-            "ImageCodecs", "CacheSupport",
+            "ImageCodecs", "CacheSupport", "HTMLRewriting",
         ],
         swiftSettings: swiftSettings),
     // The `demo` command's sample site, servers, client and report; the CLI hands it its bridges.

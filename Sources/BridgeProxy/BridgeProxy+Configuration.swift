@@ -63,6 +63,14 @@ extension BridgeProxy {
         public var passthroughLoader: any DataLoading
         /// Sizes and times.
         public var limits: Limits
+        /// Whether HTML pages that pass through name the image variants
+        /// (`proxy --rewrite-html`): a `200` `text/html` page, not encoded
+        /// and not `no-transform`, goes through an `HTMLRewriter` with the
+        /// bridge's rules when ``ImageBridge/rewritesPage(_:)`` says the
+        /// client's images get variants; every `text/html` answer then
+        /// carries the policy's `Vary`. Default `false`: pages pass through
+        /// untouched.
+        public var rewritesHTML: Bool
         /// The one memory budget the bridge's caches are shares of (see
         /// ``BridgeProxy/MemoryBudget``): the bridge bounds its hit memo by
         /// it; whoever builds the pipeline
@@ -110,6 +118,7 @@ extension BridgeProxy {
             self.clientPolicy = clientPolicy ?? .standard
             self.passthroughLoader = passthroughLoader ?? pipeline.configuration.dataLoader
             self.limits = limits
+            rewritesHTML = false
             memoryBudget = MemoryBudget()
             transcoder = Transcoder.Configuration()
             let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)

@@ -65,6 +65,12 @@ extension BridgeProxy {
     static let imageSourceFamily = MetricsRegistry.Family(
         "webpbridge_proxy_image_source_total",
         help: "Images served by the pipeline, by where the bytes came from (memory, disk, revalidated, network).")
+    static let htmlPagesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_html_pages_total",
+        help: "text/html answers under --rewrite-html, by outcome: rewritten, or why untouched "
+            + "(status, encoding, no-transform, client, size, changed).")
+    static let htmlURLsFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_html_rewritten_urls_total", help: "Image URLs rewritten to their variants in pages.")
     static let transcodeSecondsFamily = MetricsRegistry.Family(
         "webpbridge_proxy_transcode_seconds", help: "Time to decode and re-encode one image, without the queue wait.")
     static let transcodeRunningFamily = MetricsRegistry.Family(
@@ -102,6 +108,13 @@ extension BridgeProxy {
             metrics.increment(Self.clientBytesFamily, labels: "path=\"\(path.rawValue)\"", by: 0)
         }
         metrics.increment(Self.originalBytesFamily, by: 0)
+        if pageRewriting != nil {
+            metrics.increment(Self.htmlPagesFamily, labels: "outcome=\"rewritten\"", by: 0)
+            for reason in PageRewriting.Untouched.allCases {
+                metrics.increment(Self.htmlPagesFamily, labels: "outcome=\"\(reason.rawValue)\"", by: 0)
+            }
+            metrics.increment(Self.htmlURLsFamily, by: 0)
+        }
         for source in [ImageSource.memory, .disk, .revalidated, .network] {
             metrics.increment(Self.imageSourceFamily, labels: "source=\"\(source.rawValue)\"", by: 0)
         }
@@ -117,6 +130,15 @@ extension BridgeProxy {
 
     func recordImageSource(_ source: ImageSource) {
         metrics.increment(Self.imageSourceFamily, labels: "source=\"\(source.rawValue)\"")
+    }
+
+    func recordRewrittenPage(urls: Int) {
+        metrics.increment(Self.htmlPagesFamily, labels: "outcome=\"rewritten\"")
+        metrics.increment(Self.htmlURLsFamily, by: Double(urls))
+    }
+
+    func recordUntouchedPage(_ reason: PageRewriting.Untouched) {
+        metrics.increment(Self.htmlPagesFamily, labels: "outcome=\"\(reason.rawValue)\"")
     }
 
     func recordTranscode(seconds: Double) {

@@ -42,6 +42,9 @@ public final class BridgeProxy: HTTPHandler {
     let redirects: RedirectLocation?
     /// Ready answers to repeated cache hits (see ``HitMemo``).
     let hitMemo: HitMemo
+    /// The rewrite of pages under ``Configuration/rewritesHTML``; `nil` when
+    /// it is off or the bridge has no rules.
+    let pageRewriting: PageRewriting?
 
     /// The path prefix of the bridge's own endpoints.
     public static let localPathPrefix = "/__bridge/"
@@ -62,6 +65,7 @@ public final class BridgeProxy: HTTPHandler {
         via = ViaHeader(token: configuration.viaToken)
         redirects = router.reversePrefix.map(RedirectLocation.init(upstreamPrefix:))
         hitMemo = HitMemo(capacityBytes: configuration.memoryBudget.hitMemoBytes)
+        pageRewriting = Self.pageRewriting(for: configuration)
         registerMetrics()
     }
 
@@ -84,7 +88,9 @@ public final class BridgeProxy: HTTPHandler {
         let reply: Reply
         switch route(request) {
         case .ready(let ready): reply = ready
-        case .passThrough(let url, let vary): reply = await passThrough(request, url: url, vary: vary)
+        case .passThrough(let url, let vary, let facts):
+            let passed = await passThrough(request, url: url, vary: vary)
+            reply = pageRewriting == nil ? passed : await rewritingPage(passed, for: request, page: facts, url: url)
         case .image(let facts, let decision): reply = await serveImage(request, facts: facts, decision: decision)
         }
         return finish(reply, for: request)
@@ -140,8 +146,9 @@ public final class BridgeProxy: HTTPHandler {
     private enum Route {
         /// Answered already: a local endpoint or a refusal.
         case ready(Reply)
-        /// Forwarded unchanged, with `vary` merged into the response's `Vary`.
-        case passThrough(URL, vary: String?)
+        /// Forwarded unchanged, with `vary` merged into the response's `Vary`
+        /// (and, for a page, rewritten as ``rewritingPage(_:for:page:url:)`` says).
+        case passThrough(URL, vary: String?, DeliveryRequest)
         /// The image path, for a client the policy claims.
         case image(DeliveryRequest, ClientDecision)
     }
@@ -172,7 +179,7 @@ public final class BridgeProxy: HTTPHandler {
             userAgent: request.headers["User-Agent"], cacheControl: request.headers.values(for: "Cache-Control"),
             ifNoneMatch: request.headers["If-None-Match"])
         switch imageBridge.route(facts) {
-        case .passThrough(let vary): return .passThrough(url, vary: vary)
+        case .passThrough(let vary): return .passThrough(url, vary: vary, facts)
         case .image(let decision): return .image(facts, decision)
         }
     }
@@ -194,6 +201,18 @@ public final class BridgeProxy: HTTPHandler {
 
     func refusal(_ status: HTTPStatus, _ reason: String, outcome: Outcome = .refused) -> Reply {
         Reply(response: .text(status, reason), outcome: outcome)
+    }
+
+    /// The page rewrite `configuration` asks for, with the bridge's rules and
+    /// limit; in reverse mode variants on the upstream come back through the bridge.
+    private static func pageRewriting(for configuration: Configuration) -> PageRewriting? {
+        guard configuration.rewritesHTML, let rewriter = configuration.rewriter else { return nil }
+        var localPrefix: String?
+        if case .reverse(let upstream) = configuration.mode {
+            localPrefix = PageRewriting.localPrefix(forUpstream: upstream)
+        }
+        return PageRewriting(
+            rewriter: rewriter, localPrefix: localPrefix, maxBodyBytes: configuration.limits.maxPassthroughBodyBytes)
     }
 }
 

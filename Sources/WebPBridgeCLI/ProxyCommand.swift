@@ -12,7 +12,8 @@ struct ProxyCommand: BridgeCommand {
         abstract: "Run the bridge proxy: WebP variants to every client, transcoded where WebP cannot be shown.",
         usage: [
             "(--upstream URL | --forward) [--listen HOST:PORT] [--config FILE | --preset NAME --host HOST --width W] "
-                + "[--quality Q] [--cache-dir DIR] [--allow-host HOST[:PORT]]... [--memory-budget SIZE]"
+                + "[--quality Q] [--cache-dir DIR] [--allow-host HOST[:PORT]]... [--memory-budget SIZE] "
+                + "[--rewrite-html]"
         ],
         discussion: """
             Image requests that a rewrite rule matches are fetched as the CDN's WebP variant through
@@ -26,6 +27,9 @@ struct ProxyCommand: BridgeCommand {
                              --allow-host names are fetched, on port 80 for http and 443 for https
                              unless --allow-host HOST:PORT names another; anything else gets 403;
                              CONNECT gets 501.
+            --rewrite-html   pages (200 text/html, not compressed, not no-transform) name the image
+                             variants for clients whose images get variants, so those come back
+                             through the bridge; every text/html answer then carries Vary.
 
             Redirects are followed only within the same rules (the upstream's scheme, host, port
             and path; the allowed hosts and ports), at most 5; any other redirect reaches the
@@ -49,6 +53,9 @@ struct ProxyCommand: BridgeCommand {
                 help: "With --forward: also pass through this host, on PORT or 80/443 (repeatable).",
                 repeatable: true),
             MemorySize.budgetOption(defaultBytes: BridgeProxy.MemoryBudget.defaultTotalBytes),
+            .flag(
+                "--rewrite-html",
+                help: "Rewrite image URLs in HTML pages to their variants for clients whose images get variants."),
         ] + ServerLimitOptions.specs)
 
     /// The port `--listen` defaults to (on 127.0.0.1).
@@ -68,6 +75,8 @@ struct ProxyCommand: BridgeCommand {
     /// `--memory-budget`: what every cache's bound is a share of.
     let memoryBudget: BridgeProxy.MemoryBudget
     let serverLimits: ServerLimitOptions
+    /// `--rewrite-html`: pages name the variants (``BridgeProxy/Configuration/rewritesHTML``).
+    let rewritesHTML: Bool
 
     init(parsed: ParsedArguments) throws(UsageError) {
         try parsed.requirePositionals(0...0, describing: "")
@@ -91,6 +100,10 @@ struct ProxyCommand: BridgeCommand {
         allowedHosts = parsed.strings("--allow-host")
         memoryBudget = try MemorySize.budget(parsed).map { BridgeProxy.MemoryBudget(totalBytes: $0) } ?? .init()
         serverLimits = try ServerLimitOptions(parsed: parsed)
+        rewritesHTML = parsed.flag("--rewrite-html")
+        if rewritesHTML, rules == nil {
+            throw UsageError("--rewrite-html needs --config or --preset: pages name the variants the rules give")
+        }
         if mode != .forward, !allowedHosts.isEmpty {
             throw UsageError("--allow-host goes with --forward; a reverse proxy fetches only its upstream")
         }
@@ -152,6 +165,7 @@ struct ProxyCommand: BridgeCommand {
         // What a client's 502 does not say (which URL, why), credentials redacted.
         configuration.log = { line in io.printError("proxy: " + line) }
         configuration.memoryBudget = memoryBudget
+        configuration.rewritesHTML = rewritesHTML
         do {
             return try BridgeProxy(configuration: configuration)
         } catch {

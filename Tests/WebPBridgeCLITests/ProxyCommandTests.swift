@@ -27,6 +27,7 @@ struct ProxyCommandTests {
         (["proxy", "--upstream", "http://a.test", "--listen", "8080"], "expects HOST:PORT"),
         (["proxy", "--upstream", "http://a.test", "--memory-budget", "lots"], "expects a size such as 256M"),
         (["proxy", "--upstream", "http://a.test", "--memory-budget", "1M"], "must be at least 16M"),
+        (["proxy", "--upstream", "http://a.test", "--rewrite-html"], "--rewrite-html needs --config or --preset"),
     ])
     func usageErrorsExitTwo(arguments: [String], message: String) async {
         let result = await CapturedIO.run(arguments)
@@ -55,6 +56,11 @@ struct ProxyCommandTests {
         #expect(result.stdout.contains("--upstream URL"))
         #expect(result.stdout.contains("--allow-host HOST[:PORT]"))
         #expect(result.stdout.contains("80 for http"))
+        #expect(
+            result.stdout.contains(
+                "  --rewrite-html          Rewrite image URLs in HTML pages to their variants for clients whose images "
+                    + "get variants."))
+        #expect(result.stdout.contains("[--rewrite-html]"))
         let overview = await CapturedIO.run(["--help"])
         #expect(overview.stdout.contains("  proxy "))
     }

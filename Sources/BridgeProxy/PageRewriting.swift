@@ -1,0 +1,109 @@
+import Foundation
+import HTMLRewriting
+import HTTPFields
+import HTTPServer
+import URLRewriting
+
+/// `proxy --rewrite-html`'s decisions about one upstream answer, and the
+/// rewrite itself: pure functions of the answer, the page's URL and the
+/// bridge's rules. Whether the client gets variants at all is not decided
+/// here but by ``ImageBridge/rewritesPage(_:)``.
+///
+/// The body is rewritten from the passthrough's buffer (bodies are held in
+/// memory up to ``BridgeProxy/Configuration/Limits/maxPassthroughBodyBytes``
+/// anyway), in 64 KiB chunks; a page whose rewrite would pass that same
+/// bound is left untouched, so the bridge never holds more than two bodies
+/// of the limit for one page.
+struct PageRewriting: Sendable {
+    /// Why a `text/html` answer passed through as the upstream sent it.
+    enum Untouched: String, Sendable, CaseIterable {
+        /// Not a `200` (an error page, a `304`, a `206` range).
+        case status
+        /// A `Content-Encoding` other than `identity`: the bytes are not markup.
+        case encoding
+        /// The upstream's `Cache-Control: no-transform`.
+        case noTransform = "no-transform"
+        /// ``ImageBridge/rewritesPage(_:)`` says no: the policy gives this
+        /// client's images no variants, the client said `no-transform`, or
+        /// the method is not `GET` or `HEAD`.
+        case client
+        /// The rewritten page would be larger than the passthrough limit.
+        case size
+        /// A `HEAD` whose follow-up `GET` did not bring a page to rewrite.
+        case changed
+    }
+
+    /// The rules (the bridge's rewriter).
+    let rewriter: Rewriter
+    /// In reverse mode, the upstream's `scheme://host:port/base` without
+    /// credentials: a variant under it is written as the path after it
+    /// (`/a.jpg?…`), which the bridge maps back onto the upstream, so the
+    /// client fetches it through the bridge. `nil` in forward mode, where
+    /// variants stay absolute and a browser asks the bridge for them as its
+    /// proxy.
+    let localPrefix: String?
+    /// The largest rewritten page.
+    let maxBodyBytes: Int
+
+    /// The fields a rewritten page does not keep: they describe the
+    /// upstream's bytes (`Content-Length` is never forwarded; the server
+    /// computes it from the new body).
+    static let staleFields = ["ETag", "Content-MD5", "Accept-Ranges"]
+
+    /// Whether `contentType` is `text/html`, in any case, with any parameters.
+    static func isHTML(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let essence = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+        return essence.caseInsensitiveCompare("text/html") == .orderedSame
+    }
+
+    /// Why an upstream `text/html` answer may not be rewritten for anyone,
+    /// or `nil` when it may be: a `200`, no `Content-Encoding` but
+    /// `identity`, no `no-transform` from the upstream.
+    static func refusal(status: HTTPStatus, headers: HTTPHeaders) -> Untouched? {
+        guard status == .ok else { return .status }
+        let codings = headers.values(for: "Content-Encoding").flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard codings.allSatisfy({ $0.isEmpty || $0 == "identity" }) else { return .encoding }
+        guard !CacheControl.containsNoTransform(headers.values(for: "Cache-Control")) else { return .noTransform }
+        return nil
+    }
+
+    /// `body`, the page fetched from `pageURL`, with its image URLs named as
+    /// variants, and how many were rewritten; `nil` when the result would be
+    /// larger than ``maxBodyBytes``.
+    func rewrite(_ body: Data, pageURL: URL) -> (body: Data, rewrittenURLs: Int)? {
+        let configuration = HTMLRewriter.Configuration(
+            rewriter: rewriter, baseURL: Self.withoutCredentials(pageURL), localPrefix: localPrefix)
+        var stream = HTMLRewriter(configuration: configuration).makeStream()
+        var output: [UInt8] = []
+        output.reserveCapacity(min(maxBodyBytes, body.count + body.count / 8))
+        let chunkBytes = 64 << 10
+        var start = body.startIndex
+        while start < body.endIndex {
+            let end = body.index(start, offsetBy: chunkBytes, limitedBy: body.endIndex) ?? body.endIndex
+            stream.rewrite(body[start..<end], appendingTo: &output)
+            guard output.count <= maxBodyBytes else { return nil }
+            start = end
+        }
+        output += stream.finish()
+        guard output.count <= maxBodyBytes else { return nil }
+        return (Data(output), stream.rewrittenURLCount)
+    }
+
+    /// The reverse-mode prefix for `upstream` (see ``localPrefix``).
+    static func localPrefix(forUpstream upstream: URL) -> String {
+        ReverseUpstream(withoutCredentials(upstream)).prefix
+    }
+
+    /// `url` without user and password: relative URLs resolved against a
+    /// base with credentials would carry them into the page.
+    static func withoutCredentials(_ url: URL) -> URL {
+        guard url.user != nil || url.password != nil,
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url }
+        components.user = nil
+        components.password = nil
+        return components.url ?? url
+    }
+}

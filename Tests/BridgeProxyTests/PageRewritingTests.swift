@@ -1,0 +1,276 @@
+import BridgeProxy
+import Foundation
+import HTTPServer
+import ImageDelivery
+import ImagePipeline
+import TestTraits
+import Testing
+import URLRewriting
+
+/// `proxy --rewrite-html`: which pages name the variants (a `200`
+/// `text/html`, not encoded, not `no-transform`, for a client whose images
+/// get variants), what the others keep, and the fields of both.
+@Suite(.timeLimit(.suiteBound))
+struct PageRewritingTests {
+    /// WebKit's page `Accept` (Safari, WKWebView, WebKitGTK): no `image/webp`.
+    static let pageAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    static let webKit =
+        "Mozilla/5.0 (X11; Ubuntu; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15"
+    static let iPad = "Mozilla/5.0 (iPad; CPU OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile"
+
+    /// Two images on the site, one relative and one absolute, and one on another host.
+    static let page = Data(
+        ("<!doctype html><title>news</title><img src=\"/photo.jpg\" alt=x>\n"
+            + "<IMG SRC='http://img.test/logo.png?v=1&amp;s=2'><img src=\"http://other.test/x.jpg\">\n").utf8)
+    /// 300 tiny image tags: each grows by its variant's query when rewritten.
+    static let densePage = Data(String(repeating: "<img src=/a.jpg>", count: 300).utf8)
+    /// The passthrough limit of the rows that set one.
+    static let smallLimit = 8_000
+
+    /// The upstream: one page per path, with the fields the rows need.
+    static let site = ClosureHTTPHandler { request in
+        let html = "text/html; charset=utf-8"
+        switch request.path {
+        case "/index.html":
+            return .data(
+                page, contentType: html,
+                headers: [
+                    "ETag": "\"page-1\"", "Content-MD5": "bm90IGNoZWNrZWQ=", "Accept-Ranges": "bytes",
+                    "Cache-Control": "max-age=60", "Last-Modified": "Tue, 01 Apr 2025 10:00:00 GMT",
+                ])
+        case "/upper.html": return .data(page, contentType: "Text/HTML ;Charset=UTF-8")
+        case "/gzip.html": return .data(page, contentType: html, headers: ["Content-Encoding": "gzip"])
+        case "/identity.html": return .data(page, contentType: html, headers: ["Content-Encoding": "identity"])
+        case "/nt.html": return .data(page, contentType: html, headers: ["Cache-Control": "public, no-transform"])
+        case "/vary.html": return .data(page, contentType: html, headers: ["Vary": "Accept-Encoding"])
+        case "/partial.html":
+            return HTTPResponse(
+                status: 206, headers: ["Content-Type": html, "Content-Range": "bytes 0-15/\(page.count)"],
+                body: .data(page.prefix(16)))
+        case "/page.txt": return .data(page, contentType: "text/plain")
+        case "/dense.html": return .data(densePage, contentType: html)
+        case "/big.html": return .data(Data(repeating: UInt8(ascii: "x"), count: smallLimit + 1), contentType: html)
+        default: return HTTPResponse(status: .notFound, headers: ["Content-Type": html], body: .data(page))
+        }
+    }
+
+    enum Expected: Sendable {
+        /// The page names this many variants.
+        case rewritten(Int)
+        /// As the upstream sent it; `X-WebPBridge-HTML: untouched REASON`
+        /// (no such field when `nil`).
+        case untouched(String?)
+        /// The bridge's own answer with this status, as without the flag.
+        case refused(Int)
+    }
+
+    struct Row: Sendable, CustomTestStringConvertible {
+        var name: String
+        var path = "/index.html"
+        var method = HTTPMethod.get
+        var userAgent = webKit
+        var cacheControl: String?
+        var policy = ClientPolicy.standard
+        var rewritesHTML = true
+        var forward = false
+        var limit: Int?
+        var expected: Expected
+        /// The `Vary` expected (the policy's, merged into the upstream's).
+        var vary: String?
+        var testDescription: String { name }
+    }
+
+    static let rows: [Row] = [
+        Row(
+            name: "accept policy: WebKit's page Accept, its images come back through the bridge",
+            expected: .rewritten(2), vary: "Accept"),
+        Row(
+            name: "HEAD: the same fields, the rewritten length", method: .head, expected: .rewritten(2),
+            vary: "Accept"),
+        Row(
+            name: "Content-Type in any case with parameters", path: "/upper.html", expected: .rewritten(2),
+            vary: "Accept"),
+        Row(
+            name: "Content-Encoding identity is no encoding", path: "/identity.html", expected: .rewritten(2),
+            vary: "Accept"),
+        Row(
+            name: "the upstream's Vary keeps its fields, the policy's follow", path: "/vary.html",
+            expected: .rewritten(2), vary: "Accept-Encoding, Accept"),
+        Row(
+            name: "forward mode: variants stay absolute", path: "http://img.test/index.html", forward: true,
+            expected: .rewritten(2), vary: "Accept"),
+        Row(
+            name: "legacy policy: an AppleWebKit client's images are transcoded", policy: .legacy,
+            expected: .rewritten(2), vary: "Accept, User-Agent"),
+        Row(
+            name: "legacy policy: another client keeps the originals", userAgent: "curl/8.0", policy: .legacy,
+            expected: .untouched("client"), vary: "Accept, User-Agent"),
+        Row(
+            name: "legacy policy: an excluded tablet keeps the originals", userAgent: iPad, policy: .legacy,
+            expected: .untouched("client"), vary: "Accept, User-Agent"),
+        Row(
+            name: "the client's no-transform", cacheControl: "no-cache, no-transform", expected: .untouched("client"),
+            vary: "Accept"),
+        Row(
+            name: "the upstream's no-transform", path: "/nt.html", expected: .untouched("no-transform"),
+            vary: "Accept"),
+        Row(name: "a gzip body is not markup", path: "/gzip.html", expected: .untouched("encoding"), vary: "Accept"),
+        Row(name: "a 404 page", path: "/missing.html", expected: .untouched("status"), vary: "Accept"),
+        Row(name: "a 206 range of a page", path: "/partial.html", expected: .untouched("status"), vary: "Accept"),
+        Row(name: "not HTML", path: "/page.txt", expected: .untouched(nil), vary: nil),
+        Row(
+            name: "a page that would outgrow the passthrough limit", path: "/dense.html", limit: smallLimit,
+            expected: .untouched("size"), vary: "Accept"),
+        Row(
+            name: "a page over the passthrough limit: 502 as without the flag", path: "/big.html", limit: smallLimit,
+            expected: .refused(502), vary: nil),
+        Row(name: "flag off: the page as the upstream sent it", rewritesHTML: false, expected: .untouched(nil)),
+    ]
+
+    @Test(arguments: rows)
+    func rewritesOnlyWhatItMay(_ row: Row) async throws {
+        let fixture = try BridgeFixture()
+        let upstream = InProcessUpstream(Self.site)
+        let bridge = try Self.bridge(row, fixture: fixture, upstream: upstream)
+        var headers: HTTPHeaders = ["User-Agent": row.userAgent, "Accept": Self.pageAccept, "Host": "bridge.test"]
+        if let cacheControl = row.cacheControl { headers["Cache-Control"] = cacheControl }
+        let response = await bridge.handle(HTTPRequest(method: row.method, target: row.path, headers: headers))
+        let upstreamMethods = upstream.requests.map(\.method)
+        // The page as the upstream answers it, asked for again.
+        let original = try #require(upstream.requests.first)
+        let upstreamAnswer = try await upstream.load(
+            DataRequest(url: original.url, method: "GET", headers: original.headers))
+
+        #expect(response.headers["Vary"] == row.vary)
+        switch row.expected {
+        case .rewritten(let count):
+            #expect(response.status == .ok)
+            #expect(response.headers[BridgeProxy.htmlDiagnosticHeader] == "rewritten \(count)")
+            for stale in ["ETag", "Content-MD5", "Accept-Ranges", "Content-Length"] {
+                #expect(response.headers[stale] == nil, "\(stale) describes the upstream's bytes")
+            }
+            let expectedPage = try Self.rewrittenPage(fixture: fixture, forward: row.forward)
+            if row.method == .head {
+                #expect(response.bodyData.count == expectedPage.count, "a HEAD declares the rewritten length")
+                #expect(upstreamMethods == ["HEAD", "GET"])
+            } else {
+                #expect(response.bodyText == expectedPage)
+            }
+            if row.path == "/index.html" {
+                #expect(response.headers["Cache-Control"] == "max-age=60")
+                #expect(response.headers["Last-Modified"] == "Tue, 01 Apr 2025 10:00:00 GMT")
+            }
+        case .untouched(let reason):
+            #expect(response.status.code == upstreamAnswer.statusCode)
+            #expect(response.bodyData == upstreamAnswer.body, "byte for byte")
+            #expect(response.headers[BridgeProxy.htmlDiagnosticHeader] == reason.map { "untouched \($0)" })
+            for (name, value) in upstreamAnswer.headers where !["content-length", "vary"].contains(name) {
+                #expect(response.headers[name] == value, "\(name) kept")
+            }
+        case .refused(let status):
+            #expect(response.status.code == status)
+            let without = try Self.bridge(row, fixture: fixture, upstream: upstream, rewritesHTML: false)
+            let plain = await without.handle(HTTPRequest(method: row.method, target: row.path, headers: headers))
+            #expect(response.status == plain.status)
+            #expect(response.bodyData == plain.bodyData)
+        }
+    }
+
+    /// The page with the site's two images as the rules' variants: paths on
+    /// the bridge in reverse mode, absolute in forward mode.
+    static func rewrittenPage(fixture: BridgeFixture, forward: Bool) throws -> String {
+        let rewriter = try fixture.rewriter()
+        func variant(_ url: String) -> String {
+            let rewritten = rewriter.rewrite(URL(string: url)!).url.absoluteString
+            #expect(rewritten.contains("imageView2/2/w/750/format/webp"))
+            return forward ? rewritten : String(rewritten.dropFirst("http://img.test".count))
+        }
+        let photo = variant("http://img.test/photo.jpg")
+        let logo = variant("http://img.test/logo.png?v=1&s=2").replacingOccurrences(of: "&", with: "&amp;")
+        return "<!doctype html><title>news</title><img src=\"\(photo)\" alt=x>\n"
+            + "<IMG SRC='\(logo)'><img src=\"http://other.test/x.jpg\">\n"
+    }
+
+    static func bridge(
+        _ row: Row, fixture: BridgeFixture, upstream: InProcessUpstream, rewritesHTML: Bool? = nil
+    ) throws -> BridgeProxy {
+        let mode: BridgeProxy.Configuration.Mode =
+            row.forward ? .forward(allowedHosts: []) : .reverse(upstream: BridgeFixture.site)
+        var configuration = BridgeProxy.Configuration(
+            mode: mode, pipeline: try fixture.pipeline(loader: upstream, mode: mode), clientPolicy: row.policy,
+            passthroughLoader: upstream, limits: .init(upstreamTimeout: .seconds(60)))
+        configuration.rewritesHTML = rewritesHTML ?? row.rewritesHTML
+        if let limit = row.limit { configuration.limits.maxPassthroughBodyBytes = limit }
+        return try BridgeProxy(configuration: configuration)
+    }
+
+    @Test func flagOffIsByteIdenticalPassthrough() async throws {
+        let fixture = try BridgeFixture()
+        let upstream = InProcessUpstream(Self.site)
+        let row = Row(name: "off", rewritesHTML: false, expected: .untouched(nil))
+        let bridge = try Self.bridge(row, fixture: fixture, upstream: upstream)
+        let response = await bridge.handle(
+            HTTPRequest(target: "/index.html", headers: ["User-Agent": Self.webKit, "Accept": Self.pageAccept]))
+        #expect(response.bodyData == Self.page)
+        #expect(response.headers["ETag"] == "\"page-1\"")
+        #expect(response.headers["Accept-Ranges"] == "bytes")
+        #expect(response.headers["Vary"] == nil)
+        #expect(response.headers[BridgeProxy.htmlDiagnosticHeader] == nil)
+        let metrics = await bridge.handle(HTTPRequest(target: "/__bridge/metrics"))
+        #expect(!metrics.bodyText.contains("webpbridge_proxy_html_"), "no page families without the flag")
+    }
+
+    /// The page names the variant as a path on the bridge; asked for by the
+    /// browser, it comes back through the image path as WebP, untranscoded.
+    @Test func theVariantsAPageNamesComeBackThroughTheBridge() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge { $0.rewritesHTML = true }
+        let page = await bridge.handle(
+            HTTPRequest(target: "/index.html", headers: ["User-Agent": Self.webKit, "Accept": Self.pageAccept]))
+        #expect(page.headers[BridgeProxy.htmlDiagnosticHeader] == "rewritten 1")
+        let text = page.bodyText
+        let start = try #require(text.range(of: "src=\"")?.upperBound)
+        let variantPath = String(text[start...].prefix { $0 != "\"" })
+        #expect(variantPath.hasPrefix("/photo.jpg?imageView2/"), "\(text)")
+
+        let image = await bridge.handle(
+            HTTPRequest(
+                target: variantPath,
+                headers: ["User-Agent": Self.webKit, "Accept": "image/webp,image/avif,image/png,image/*;q=0.8"]))
+        #expect(image.status == .ok)
+        #expect(image.headers["Content-Type"] == "image/webp")
+        #expect(image.headers["X-WebPBridge-Delivery"] == "webp")
+        #expect(fixture.upstream.requests.last?.url.absoluteString == "http://img.test" + variantPath)
+
+        let metrics = await bridge.handle(HTTPRequest(target: "/__bridge/metrics")).bodyText
+        #expect(metrics.contains("webpbridge_proxy_html_pages_total{outcome=\"rewritten\"} 1"), "\(metrics)")
+        #expect(metrics.contains("webpbridge_proxy_html_pages_total{outcome=\"client\"} 0"))
+        #expect(metrics.contains("webpbridge_proxy_html_rewritten_urls_total 1"))
+        #expect(metrics.contains("webpbridge_proxy_requests_total{outcome=\"transcoded\"} 0"))
+    }
+
+    /// Credentials of `--upstream` never reach a page: relative URLs resolve
+    /// against the page's URL without them, and variants under a base path
+    /// come back as paths after it.
+    @Test func upstreamCredentialsAndBasePathStayOutOfThePage() async throws {
+        let fixture = try BridgeFixture()
+        let site = InProcessUpstream(
+            ClosureHTTPHandler { request in
+                request.path == "/base/index.html"
+                    ? .data(
+                        Data("<img src=\"a.jpg\"><img src=\"/elsewhere/b.jpg\">".utf8),
+                        contentType: "text/html")
+                    : .text(.notFound, "no")
+            })
+        let bridge = try fixture.bridge(upstreamURL: "http://user:secret@img.test/base/", loader: site) {
+            $0.rewritesHTML = true
+        }
+        let page = await bridge.handle(
+            HTTPRequest(target: "/index.html", headers: ["User-Agent": Self.webKit, "Accept": Self.pageAccept]))
+        #expect(page.headers[BridgeProxy.htmlDiagnosticHeader] == "rewritten 2")
+        let query = "?imageView2/2/w/750/format/webp/ignore-error/1"
+        #expect(
+            page.bodyText == "<img src=\"/a.jpg\(query)\"><img src=\"http://img.test/elsewhere/b.jpg\(query)\">")
+        #expect(!page.bodyText.contains("secret"))
+    }
+}
