@@ -16,10 +16,14 @@ extension BridgeProxy {
     ///     transformed body for the same URL.
     ///   - countsOriginal: Whether the body is an original image the bridge
     ///     declined to transform (counted in the original-bytes metric).
+    ///   - asksIdentity: Ask the upstream for an uncompressed body (a page
+    ///     that `--rewrite-html` may rewrite; see ``PageRewriting/asksIdentity(_:_:)``).
     func passThrough(
-        _ request: HTTPRequest, url: URL, vary: String? = nil, countsOriginal: Bool = false, refusesWebP: Bool = false
+        _ request: HTTPRequest, url: URL, vary: String? = nil, countsOriginal: Bool = false, refusesWebP: Bool = false,
+        asksIdentity: Bool = false
     ) async -> Reply {
         var fields = HopByHopHeaders.requestFieldsToForward(request.headers)
+        if asksIdentity { fields["accept-encoding"] = "identity" }
         if refusesWebP {
             // The policy says this client cannot show WebP, whatever its Accept
             // lists: a negotiating upstream must not answer the original with WebP.

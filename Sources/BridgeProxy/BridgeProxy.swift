@@ -89,8 +89,13 @@ public final class BridgeProxy: HTTPHandler {
         switch route(request) {
         case .ready(let ready): reply = ready
         case .passThrough(let url, let vary, let facts):
-            let passed = await passThrough(request, url: url, vary: vary)
-            reply = pageRewriting == nil ? passed : await rewritingPage(passed, for: request, page: facts, url: url)
+            if pageRewriting == nil {
+                reply = await passThrough(request, url: url, vary: vary)
+            } else {
+                let passed = await passThrough(
+                    request, url: url, vary: vary, asksIdentity: PageRewriting.asksIdentity(facts, imageBridge))
+                reply = await rewritingPage(passed, for: request, page: facts, url: url)
+            }
         case .image(let facts, let decision): reply = await serveImage(request, facts: facts, decision: decision)
         }
         return finish(reply, for: request)

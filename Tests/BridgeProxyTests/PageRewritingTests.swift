@@ -48,6 +48,9 @@ struct PageRewritingTests {
                 status: 206, headers: ["Content-Type": html, "Content-Range": "bytes 0-15/\(page.count)"],
                 body: .data(page.prefix(16)))
         case "/page.txt": return .data(page, contentType: "text/plain")
+        case "/echo-encoding.html":
+            return .data(
+                page, contentType: html, headers: ["X-Seen-Accept-Encoding": request.headers["Accept-Encoding"] ?? "-"])
         case "/dense.html": return .data(densePage, contentType: html)
         case "/big.html": return .data(Data(repeating: UInt8(ascii: "x"), count: smallLimit + 1), contentType: html)
         default: return HTTPResponse(status: .notFound, headers: ["Content-Type": html], body: .data(page))
@@ -218,6 +221,28 @@ struct PageRewritingTests {
         #expect(response.headers[BridgeProxy.htmlDiagnosticHeader] == nil)
         let metrics = await bridge.handle(HTTPRequest(target: "/__bridge/metrics"))
         #expect(!metrics.bodyText.contains("webpbridge_proxy_html_"), "no page families without the flag")
+    }
+
+    /// A page the bridge would rewrite is asked for uncompressed (a
+    /// compressed one is never rewritten); any other request keeps the
+    /// client's own `Accept-Encoding`.
+    @Test(arguments: [
+        (Self.webKit, Self.pageAccept, "identity"),
+        ("curl/8.0", Self.pageAccept, "gzip, br"),
+        (Self.webKit, "image/webp,*/*", "gzip, br"),
+    ])
+    func asksForAnUncompressedPageOnlyWhenItWouldRewriteIt(userAgent: String, accept: String, seen: String)
+        async throws
+    {
+        let fixture = try BridgeFixture()
+        let upstream = InProcessUpstream(Self.site)
+        let row = Row(name: "encoding", policy: .legacy, expected: .untouched(nil))
+        let bridge = try Self.bridge(row, fixture: fixture, upstream: upstream)
+        let response = await bridge.handle(
+            HTTPRequest(
+                target: "/echo-encoding.html",
+                headers: ["User-Agent": userAgent, "Accept": accept, "Accept-Encoding": "gzip, br"]))
+        #expect(response.headers["X-Seen-Accept-Encoding"] == seen)
     }
 
     /// The page names the variant as a path on the bridge; asked for by the
