@@ -128,7 +128,7 @@ trap cleanup EXIT INT TERM
 # wait_for_line FILE PATTERN PID WHAT: until FILE has a line matching PATTERN, bounded.
 wait_for_line() {
   local deadline=$((SECONDS + $5))
-  until grep -q "$2" "$1"; do
+  until grep -qs "$2" "$1"; do
     if ! kill -0 "$3" 2>/dev/null; then
       echo "e2e: FAIL $4 stopped before it was ready:"; tail -n 20 "$1"; return 1
     fi
