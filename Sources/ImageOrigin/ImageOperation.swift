@@ -4,7 +4,7 @@ public import ImageCodecs
 public enum ImageOperation: Sendable, Equatable {
     /// `imageView2/<mode>/w/<W>/h/<H>/format/<f>/q/<Q>/interlace/<0|1>`.
     case imageView2(ImageView2)
-    /// The `imageMogr2` subset: `auto-orient`, `thumbnail/<geometry>`, `format`, `quality`, `interlace`.
+    /// The `imageMogr2` subset: `auto-orient`, `strip`, `thumbnail/<geometry>`, `format`, `quality`, `interlace`.
     case imageMogr2(ImageMogr2)
 
     /// The output format this step asks for, if any.
