@@ -30,18 +30,25 @@ public enum ProcessingFuzzEntry {
 
     private static func check(_ step: ImageOperation, width: Int, height: Int) {
         let geometry: ThumbnailGeometry
+        let enlarges: Bool
         switch step {
         case .imageView2(let view):
             geometry = ThumbnailGeometry.imageView2(view, width: width, height: height)
+            enlarges = false
         case .imageMogr2(let mogr):
             guard let thumbnail = mogr.thumbnail else { return }
             geometry = ThumbnailGeometry.thumbnail(thumbnail, width: width, height: height)
+            enlarges = true
         }
-        // Every side at least 1 px, and no step enlarges (a crop lies inside the scaled image).
+        // Every side at least 1 px, a crop inside the scaled image; imageView2 never enlarges.
+        let maxWidth = enlarges ? Int.max : width
+        let maxHeight = enlarges ? Int.max : height
         FuzzExpectation.require(
-            (1...width).contains(geometry.scaledWidth) && (1...height).contains(geometry.scaledHeight)
+            (1...maxWidth).contains(geometry.scaledWidth) && (1...maxHeight).contains(geometry.scaledHeight)
                 && (1...geometry.scaledWidth).contains(geometry.outputWidth)
                 && (1...geometry.scaledHeight).contains(geometry.outputHeight),
             "geometry \(geometry) for \(step) on \(width)x\(height) is empty or enlarges")
+        _ = geometry.enlargementRefusal(fromWidth: width, height: height)
+        _ = geometry.decodingBox(width: width, height: height)
     }
 }

@@ -4,7 +4,7 @@ public import ImageCodecs
 public enum ImageOperation: Sendable, Equatable {
     /// `imageView2/<mode>/w/<W>/h/<H>/format/<f>/q/<Q>/interlace/<0|1>`.
     case imageView2(ImageView2)
-    /// The `imageMogr2` subset: `auto-orient`, `thumbnail/<geometry>`, `format`, `quality`, `interlace`.
+    /// The `imageMogr2` subset: `auto-orient`, `strip`, `thumbnail/<geometry>`, `format`, `quality`, `interlace`.
     case imageMogr2(ImageMogr2)
 
     /// The output format this step asks for, if any.
@@ -56,18 +56,37 @@ public struct ImageView2: Sendable, Equatable {
     }
 }
 
-/// The supported subset of Qiniu's `imageMogr2`.
+/// The supported subset of Qiniu's `imageMogr2`: `auto-orient`,
+/// `thumbnail`, `format`, `quality`, `interlace` (and `strip`, accepted and
+/// dropped: the origin never writes metadata).
 public struct ImageMogr2: Sendable, Equatable {
-    /// `thumbnail/<geometry>`.
+    /// `thumbnail/<geometry>`, every form of Qiniu's table
+    /// (https://developer.qiniu.com/dora/8255/the-zoom). Unlike `imageView2`,
+    /// these forms enlarge unless the form says otherwise; see
+    /// ``ThumbnailGeometry/thumbnail(_:width:height:)`` for each rule.
     public enum Thumbnail: Sendable, Equatable {
+        /// `!<N>p`: N percent of both sides (1–999).
+        case percent(Int)
+        /// `!<N>px`: N percent of the width, the height unchanged (1–999).
+        case widthPercent(Int)
+        /// `!x<N>p`: N percent of the height, the width unchanged (1–999).
+        case heightPercent(Int)
         /// `<W>x`: width W, height proportional.
         case width(Int)
         /// `x<H>`: height H, width proportional.
         case height(Int)
-        /// `<W>x<H>` (and `<W>x<H>>`, shrink only): fit inside W×H.
+        /// `<W>x<H>`: the largest proportional size inside W×H.
         case fit(width: Int, height: Int)
-        /// `!<N>p`: N percent of both sides.
-        case percent(Int)
+        /// `<W>x<H>>`: as ``fit(width:height:)``, but only ever shrinks.
+        case shrinkToFit(width: Int, height: Int)
+        /// `<W>x<H><`: as ``fit(width:height:)``, but only ever enlarges.
+        case enlargeToFit(width: Int, height: Int)
+        /// `!<W>x<H>r`: the smallest proportional size covering W×H.
+        case cover(width: Int, height: Int)
+        /// `<W>x<H>!`: exactly W×H, the aspect ratio ignored.
+        case exact(width: Int, height: Int)
+        /// `<Area>@`: the largest proportional size of at most Area pixels.
+        case area(Int)
     }
 
     public var autoOrient: Bool

@@ -114,7 +114,9 @@ public final class ImageOrigin: HTTPHandler {
 
     /// Splits the request into file path and processing. The fop is the
     /// first query item without `=` (so `?v=3` cache-busters are ignored); a
-    /// style suffix applies when the path itself names no file.
+    /// style suffix applies when the path itself names no file. A fop the
+    /// parser refuses is a 400, unless it carries `ignore-error/1`: then the
+    /// request is the plain file's.
     private enum ParsedTarget {
         /// The target, and the resolution of its path when already known.
         case target(Target, resolved: Result<FileResolver.File, FileResolver.Refusal>?)
@@ -125,10 +127,11 @@ public final class ImageOrigin: HTTPHandler {
     private func parseTarget(_ request: HTTPRequest) -> ParsedTarget {
         let fopItem = request.query?.split(separator: "&").first { !$0.isEmpty && !$0.contains("=" as Character) }
         if let fopItem {
-            guard let fop = FileResolver.percentDecoded(String(fopItem)) else {
-                return .answer(.text(.badRequest, "malformed percent-encoding in the processing query"))
-            }
-            do {
+            let decoded = FileResolver.percentDecoded(String(fopItem))
+            do throws(ProcessingError) {
+                guard let fop = decoded else {
+                    throw ProcessingError("malformed percent-encoding in the processing query")
+                }
                 let pipeline = try pipelines.pipeline(for: fop)
                 return .target(
                     Target(
@@ -136,7 +139,14 @@ public final class ImageOrigin: HTTPHandler {
                         transformationKey: "fop:" + pipeline.canonicalForm),
                     resolved: nil)
             } catch {
-                return .answer(.text(.badRequest, "bad processing request: \(error.message)"))
+                // `ignore-error/1` covers a refused request too: it is answered as the plain URL would be.
+                if ProcessingParser.requestsIgnoreError(decoded ?? String(fopItem)) {
+                    return .target(
+                        Target(encodedPath: request.path, pipeline: nil, transformationKey: ""),
+                        resolved: files.resolve(request.path))
+                }
+                let prefix = decoded == nil ? "" : "bad processing request: "
+                return .answer(.text(.badRequest, prefix + error.message))
             }
         }
         let plain = files.resolve(request.path)

@@ -75,7 +75,7 @@ public struct ImageTransformer: Sendable {
         let decoder = ImageDecoder(limits: configuration.limits)
 
         // What the output cannot hold is refused from the header, before anything is decoded.
-        let outputSize = Self.outputSize(of: pipeline, width: info.width, height: info.height)
+        let outputSize = try Self.outputSize(of: pipeline, width: info.width, height: info.height)
         try format.checkEncodable(width: outputSize.width, height: outputSize.height)
 
         if format == .webp, info.frames > 1, let reader = try AnimationReader(source, limits: configuration.limits) {
@@ -106,7 +106,8 @@ public struct ImageTransformer: Sendable {
         if let first = pipeline.steps.first {
             // Decode straight at the first step's scaled size where the codec can.
             let geometry = Self.geometry(of: first, width: info.width, height: info.height)
-            image = try decoder.decodeStill(source, fittingWidth: geometry.scaledWidth, height: geometry.scaledHeight)
+            let box = geometry.decodingBox(width: info.width, height: info.height)
+            image = try decoder.decodeStill(source, fittingWidth: box.width, height: box.height)
             for (index, step) in pipeline.steps.enumerated() {
                 let geometry = index == 0 ? geometry : Self.geometry(of: step, width: image.width, height: image.height)
                 image = try Self.apply(geometry, to: image)
@@ -143,11 +144,21 @@ public struct ImageTransformer: Sendable {
     }
 
     /// The size `pipeline` makes of a `width`×`height` source.
-    static func outputSize(of pipeline: ProcessingPipeline, width: Int, height: Int) -> (width: Int, height: Int) {
-        pipeline.steps.reduce((width: width, height: height)) { size, step in
+    ///
+    /// - Throws: ``TransformError/tooLarge(_:)`` when a step would enlarge
+    ///   past Qiniu's output limits (``ThumbnailGeometry/enlargementRefusal(fromWidth:height:)``).
+    static func outputSize(
+        of pipeline: ProcessingPipeline, width: Int, height: Int
+    ) throws(TransformError) -> (width: Int, height: Int) {
+        var size = (width: width, height: height)
+        for step in pipeline.steps {
             let geometry = geometry(of: step, width: size.width, height: size.height)
-            return (geometry.outputWidth, geometry.outputHeight)
+            if let refusal = geometry.enlargementRefusal(fromWidth: size.width, height: size.height) {
+                throw .tooLarge(refusal)
+            }
+            size = (geometry.outputWidth, geometry.outputHeight)
         }
+        return size
     }
 
     static func geometry(of step: ImageOperation, width: Int, height: Int) -> ThumbnailGeometry {

@@ -2,8 +2,9 @@ import ImageCodecs
 
 extension ProcessingPipeline {
     /// The pipeline written one way only: numbers without sign or leading
-    /// zeros, parameters in a fixed order, `jpg` for JPEG, `ignore-error/1`
-    /// on the last step when given. Spellings that parse to the same
+    /// zeros, parameters in a fixed order, `jpg` for JPEG, no `strip` (a
+    /// no-op here), `quality/75` for `quality/75!`, `ignore-error/1` on the
+    /// last step when given. Spellings that parse to the same
     /// pipeline (`w/10`, `w/010`, `w/+10`; `w/1/h/2` and `h/2/w/1`) have the
     /// same canonical form, which is what the origin's cache keys and ETags
     /// are made from; ``ProcessingParser/parse(_:)`` reads it back to an
@@ -40,13 +41,21 @@ extension ImageOperation {
 }
 
 extension ImageMogr2.Thumbnail {
-    /// `Wx`, `xH`, `WxH` or `!Np`.
+    /// The form of Qiniu's table this geometry is written in, its numbers
+    /// without sign or leading zeros.
     var canonicalForm: String {
         switch self {
+        case .percent(let percent): "!\(percent)p"
+        case .widthPercent(let percent): "!\(percent)px"
+        case .heightPercent(let percent): "!x\(percent)p"
         case .width(let width): "\(width)x"
         case .height(let height): "x\(height)"
         case .fit(let width, let height): "\(width)x\(height)"
-        case .percent(let percent): "!\(percent)p"
+        case .shrinkToFit(let width, let height): "\(width)x\(height)>"
+        case .enlargeToFit(let width, let height): "\(width)x\(height)<"
+        case .cover(let width, let height): "!\(width)x\(height)r"
+        case .exact(let width, let height): "\(width)x\(height)!"
+        case .area(let area): "\(area)@"
         }
     }
 }

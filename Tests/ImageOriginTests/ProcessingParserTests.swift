@@ -20,7 +20,10 @@ struct ProcessingParserTests {
     @Test func imageMogr2Subset() throws {
         let cases: [(String, ImageMogr2.Thumbnail)] = [
             ("750x", .width(750)), ("x400", .height(400)), ("750x400", .fit(width: 750, height: 400)),
-            ("750x400>", .fit(width: 750, height: 400)), ("!50p", .percent(50)),
+            ("750x400>", .shrinkToFit(width: 750, height: 400)), ("750x400<", .enlargeToFit(width: 750, height: 400)),
+            ("750x400!", .exact(width: 750, height: 400)), ("!750x400r", .cover(width: 750, height: 400)),
+            ("!50p", .percent(50)), ("!150p", .percent(150)), ("!999p", .percent(999)), ("!50px", .widthPercent(50)),
+            ("!x50p", .heightPercent(50)), ("640000@", .area(640_000)),
         ]
         for (geometry, expected) in cases {
             let pipeline = try ProcessingParser.parse(
@@ -51,9 +54,25 @@ struct ProcessingParserTests {
         "imageView2/2/bogus/1",
         "imageMogr2/thumbnail/abc",
         "imageMogr2/thumbnail/!0p",
-        "imageMogr2/thumbnail/!150p",
+        "imageMogr2/thumbnail/!1000p",
         "imageMogr2/thumbnail/x",
+        "imageMogr2/thumbnail/200x!",
+        "imageMogr2/thumbnail/x200>",
+        "imageMogr2/thumbnail/!200r",
+        "imageMogr2/thumbnail/!200x300",
+        "imageMogr2/thumbnail/0@",
+        "imageMogr2/thumbnail/1x2x3",
+        "imageMogr2/thumbnail/!-5p",
         "imageMogr2/rotate/90",
+        "imageMogr2/crop/100x100",
+        "imageMogr2/gravity/Center/crop/100x100",
+        "imageMogr2/blur/3x5",
+        "imageMogr2/quality/75!!",
+        "imageView2/2/w/-10",
+        "imageView2/2/w/1e3",
+        "imageView2/2/w/ 10",
+        "imageView2/2/w/00000000000000000000010000000000",
+        "imageView2/2/colors/64",
         "watermark/1/image/abc",
         "",
         "imageView2/2/w/100||imageView2/2/w/50",
@@ -109,6 +128,9 @@ struct ThumbnailGeometryTests {
         Case(mode: 2, w: 4000, h: 3000, source: (1000, 500), scaled: (1000, 500), output: (1000, 500)),
         Case(mode: 1, w: 2000, h: 2000, source: (1000, 500), scaled: (1000, 500), output: (1000, 500)),
         Case(mode: 3, w: 4000, h: nil, source: (1000, 500), scaled: (1000, 500), output: (1000, 500)),
+        // One side alone for modes 3 and 4: a square box, as for 1 and 5.
+        Case(mode: 3, w: 300, h: nil, source: (1000, 600), scaled: (500, 300), output: (500, 300)),
+        Case(mode: 4, w: 300, h: nil, source: (1000, 600), scaled: (500, 300), output: (500, 300)),
         Case(mode: 0, w: nil, h: nil, source: (1000, 500), scaled: (1000, 500), output: (1000, 500)),
     ]
 
@@ -127,7 +149,11 @@ struct ThumbnailGeometryTests {
         #expect(fit.outputWidth == 300 && fit.outputHeight == 150)
         let half = ThumbnailGeometry.thumbnail(.percent(50), width: 1001, height: 501)
         #expect(half.outputWidth == 501 && half.outputHeight == 251)
-        #expect(ThumbnailGeometry.thumbnail(.width(5000), width: 1000, height: 500).outputWidth == 1000)
+        // imageMogr2 enlarges unless the form says otherwise.
+        #expect(ThumbnailGeometry.thumbnail(.width(5000), width: 1000, height: 500).outputWidth == 5000)
+        #expect(
+            ThumbnailGeometry.thumbnail(.shrinkToFit(width: 5000, height: 5000), width: 1000, height: 500).outputWidth
+                == 1000)
     }
 }
 
