@@ -18,6 +18,10 @@ public struct ImageTransformer: Sendable {
         public var maxSourceBytes: Int
         /// Limits on the decoded source. Default 50 megapixels, 1,000 frames.
         public var limits: DecodingLimits
+        /// Whether WebP variants of graphics are also tried lossless, keeping
+        /// the smaller (``VariantEncoding``). Default `true`; photos are
+        /// written lossy either way.
+        public var triesLosslessForGraphics = true
 
         public init(
             defaultWebPQuality: Int = 80, defaultJPEGQuality: Int = 75, maxSourceBytes: Int = 20_000_000,
@@ -95,10 +99,8 @@ public struct ImageTransformer: Sendable {
                 for geometry in chain { image = try Self.apply(geometry, to: image) }
                 return image
             }
-            let data = try WebPEncoder(
-                options: .init(quality: Float(pipeline.quality ?? configuration.defaultWebPQuality))
-            )
-            .encode(transformed)
+            let data = try variantEncoding(pipeline)
+                .encode(transformed, content: VariantEncoding.content(ofAnimation: source, format: info.format))
             return smaller(data, format: .webp, than: source, info: info, width: size.width, height: size.height)
         }
 
@@ -118,8 +120,7 @@ public struct ImageTransformer: Sendable {
         let data: Data
         switch format {
         case .webp:
-            data = try WebPEncoder(options: .init(quality: Float(pipeline.quality ?? configuration.defaultWebPQuality)))
-                .encode(image)
+            data = try variantEncoding(pipeline).encode(image, sourceFormat: info.format)
         case .jpeg:
             let options = JPEGEncoder.Options(
                 quality: pipeline.quality ?? configuration.defaultJPEGQuality, progressive: pipeline.interlace)
@@ -130,10 +131,19 @@ public struct ImageTransformer: Sendable {
         return smaller(data, format: format, than: source, info: info, width: image.width, height: image.height)
     }
 
+    /// How `pipeline`'s WebP is written: lossy, or the smaller of lossy and
+    /// lossless for graphics (``VariantEncoding``).
+    private func variantEncoding(_ pipeline: ProcessingPipeline) -> VariantEncoding {
+        VariantEncoding(
+            quality: pipeline.quality ?? configuration.defaultWebPQuality,
+            triesLossless: configuration.triesLosslessForGraphics)
+    }
+
     /// Never make an image bigger than needed: at the source's own size, a
-    /// WebP larger than the source is replaced by the source (clients sniff
-    /// the bytes, as with `ignore-error/1`). An explicitly requested JPEG or
-    /// PNG is always delivered in that format.
+    /// WebP (already the smaller of lossy and lossless for graphics) not
+    /// smaller than the source is replaced by the source (clients sniff the
+    /// bytes, as with `ignore-error/1`). An explicitly requested JPEG or PNG
+    /// is always delivered in that format.
     private func smaller(
         _ data: Data, format: ImageFormat, than source: Data, info: ImageInfo, width: Int, height: Int
     ) -> Output {

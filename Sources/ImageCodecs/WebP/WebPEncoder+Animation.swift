@@ -28,6 +28,7 @@ extension WebPEncoder {
             throw ImageCodecError(.unsupported, format: .webp, "libwebp version mismatch")
         }
         encoderOptions.anim_params.loop_count = Int32(clamping: animation.loopCount)
+        encoderOptions.allow_mixed = options.allowMixed ? 1 : 0
         try ImageFormat.webp.checkEncodable(width: animation.canvasWidth, height: animation.canvasHeight)
         guard
             let encoder = WebPAnimEncoderNew(
@@ -39,7 +40,8 @@ extension WebPEncoder {
 
         var timestamp: Int32 = 0
         try animation.forEachFrame { frame throws(ImageCodecError) in
-            var picture = try makePicture(frame.image, lossless: options.lossless)
+            // Mixed frames start from ARGB, as lossless ones do: a YUV import would already have lost detail.
+            var picture = try makePicture(frame.image, lossless: options.lossless || options.allowMixed)
             defer { WebPPictureFree(&picture) }
             guard WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {
                 throw animationError(encoder)

@@ -15,6 +15,16 @@ public struct WebPEncoder: Sendable {
         /// Encode losslessly. RGB under fully transparent pixels is kept
         /// (`exact`), so a lossless round trip is bit-exact.
         public var lossless: Bool
+        /// With ``lossless``, keep the RGB under fully transparent pixels
+        /// (libwebp's `exact`). Default `true`, so a lossless round trip is
+        /// bit-exact; `false` lets libwebp flatten what nobody sees, which
+        /// makes a lossless variant smaller and changes no visible pixel.
+        public var exact: Bool = true
+        /// For animations: let libwebp choose lossy or lossless for each
+        /// frame, keeping the smaller (`WebPAnimEncoderOptions.allow_mixed`).
+        /// Each frame is then encoded both ways, about twice the time.
+        /// Default `false`; stills ignore it.
+        public var allowMixed: Bool = false
 
         /// Creates options; values are validated when encoding.
         public init(quality: Float = 75, method: Int = 4, alphaQuality: Int = 100, lossless: Bool = false) {
@@ -77,7 +87,7 @@ public struct WebPEncoder: Sendable {
         config.alpha_quality = Int32(options.alphaQuality)
         if options.lossless {
             config.lossless = 1
-            config.exact = 1
+            config.exact = options.exact ? 1 : 0
         }
         guard WebPValidateConfig(&config) != 0 else {
             throw ImageCodecError.invalidArgument(.webp, "invalid WebP encoder configuration")
