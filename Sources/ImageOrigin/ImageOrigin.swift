@@ -6,7 +6,10 @@ import ImageCodecs
 /// The image origin: serves a folder of images over HTTP and makes variants
 /// on request with Qiniu's grammar (`?imageView2/…`, `?imageMogr2/…`, `|`
 /// pipelines, style suffixes), negotiating WebP by `Accept` when asked —
-/// the CDN's side of the contract, on one machine.
+/// the CDN's side of the contract, on one machine. The folder's other files
+/// (pages, stylesheets, scripts) are served as they are, typed by extension
+/// (``SiteMediaTypes``), with validators and single byte ranges, so a whole
+/// site can be hosted on it; a path ending in `/` serves its `index.html`.
 ///
 /// A handler: `handle(_:)` takes a request value and returns a response
 /// value, so tests call it without sockets. Thread-safe: the variant cache,
@@ -98,7 +101,7 @@ public final class ImageOrigin: HTTPHandler {
         switch resolution {
         case .success(let file): return serve(file, target: target, request: request)
         case .failure(.forbidden): return .ready(.text(.forbidden, "path leaves the served folder"))
-        case .failure(.notFound): return .ready(.text(.notFound, "no such image"))
+        case .failure(.notFound): return .ready(.text(.notFound, "no such file"))
         }
     }
 
@@ -123,6 +126,8 @@ public final class ImageOrigin: HTTPHandler {
     }
 
     private func parseTarget(_ request: HTTPRequest) -> ParsedTarget {
+        // A folder's page, as web servers serve it: `/` and `/news/` are their `index.html`.
+        let path = request.path.hasSuffix("/") ? request.path + "index.html" : request.path
         let fopItem = request.query?.split(separator: "&").first { !$0.isEmpty && !$0.contains("=" as Character) }
         if let fopItem {
             guard let fop = FileResolver.percentDecoded(String(fopItem)) else {
@@ -132,14 +137,14 @@ public final class ImageOrigin: HTTPHandler {
                 let pipeline = try pipelines.pipeline(for: fop)
                 return .target(
                     Target(
-                        encodedPath: request.path, pipeline: pipeline,
+                        encodedPath: path, pipeline: pipeline,
                         transformationKey: "fop:" + pipeline.canonicalForm),
                     resolved: nil)
             } catch {
                 return .answer(.text(.badRequest, "bad processing request: \(error.message)"))
             }
         }
-        let plain = files.resolve(request.path)
+        let plain = files.resolve(path)
         if case .failure(.notFound) = plain, let decoded = request.decodedPath,
             let style = configuration.styles.match(decoded)
         {
@@ -150,6 +155,6 @@ public final class ImageOrigin: HTTPHandler {
                     transformationKey: "fop:" + style.pipeline.canonicalForm),
                 resolved: nil)
         }
-        return .target(Target(encodedPath: request.path, pipeline: nil, transformationKey: ""), resolved: plain)
+        return .target(Target(encodedPath: path, pipeline: nil, transformationKey: ""), resolved: plain)
     }
 }
