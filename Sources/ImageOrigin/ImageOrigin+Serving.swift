@@ -60,7 +60,8 @@ extension ImageOrigin {
         }
         if let cached {
             metrics.increment(Self.cacheFamily, labels: "result=\"hit\"")
-            return .ready(.bytes(cached.bytes, contentType: cached.format.mimeType, headers: headers))
+            return .ready(
+                .bytes(cached.bytes, contentType: cached.format.mimeType, headers: headers), fromVariantCache: true)
         }
         return .variant(
             VariantJob(
