@@ -7,7 +7,8 @@
 // default) answers from the handler's immediateResponse(to:), on the server's
 // thread; `async` goes the full asynchronous path: suspend, a Swift task runs
 // the handler, resume. The body is `BodyBytes` (`bytes`, the default: what a
-// cache hit sends, without a copy) or `Data` (`data`: copied per response).
+// cache hit sends, without a copy), `Data` (`data`: copied per response) or a
+// file in the temporary folder (`file`: opened per response, sent with sendfile).
 import Foundation
 import HTTPServer
 
@@ -18,10 +19,15 @@ let immediate = arguments.count > 2 ? arguments[2] != "async" : true
 
 let bodySize = arguments.count > 3 ? Int(arguments[3]) : nil
 let body = bodySize.map { Data((0..<$0).map { UInt8(truncatingIfNeeded: $0) }) } ?? Data("hello world\n".utf8)
-let response =
-    arguments.count > 4 && arguments[4] == "data"
-    ? HTTPResponse.data(body, contentType: "text/plain")
-    : HTTPResponse.bytes(BodyBytes(body), contentType: "text/plain")
+let response: HTTPResponse
+switch arguments.count > 4 ? arguments[4] : "bytes" {
+case "data": response = .data(body, contentType: "text/plain")
+case "file":
+    let path = NSTemporaryDirectory() + "/http-server-benchmark-\(getpid()).body"
+    try body.write(to: URL(fileURLWithPath: path))
+    response = .file(path: path, contentType: "text/plain")
+default: response = .bytes(BodyBytes(body), contentType: "text/plain")
+}
 let handler = ClosureHTTPHandler(immediate: { _ in immediate ? response : nil }, { _ in response })
 let server = HTTPServer(configuration: configuration, handler: handler)
 let endpoint = try await server.start()

@@ -57,6 +57,28 @@ public struct FileResolver: Sendable {
         var device: UInt64 = 0
         /// The modification time in nanoseconds since 1970, exactly as `stat` gives it.
         var modifiedNanoseconds: Int64 = 0
+        /// The path under the root the request named, symbolic links not
+        /// resolved: what ``FileResolver/isUnchanged(_:)`` looks at again.
+        var requestedPath = ""
+    }
+
+    /// Whether the request path that led to `file` still leads to the very
+    /// same version of it — device, inode, size and modification time, by one
+    /// `stat` that follows links as ``resolve(_:)`` did — so an answer made
+    /// from it still holds. A link retargeted (inside the root or out of it),
+    /// a file replaced, changed or removed: `false`.
+    static func isUnchanged(_ file: File) -> Bool {
+        var info = stat()
+        guard !file.requestedPath.isEmpty, stat(file.requestedPath, &info) == 0 else { return false }
+        #if canImport(Darwin)
+            let modified = info.st_mtimespec
+        #else
+            let modified = info.st_mtim
+        #endif
+        return UInt64(info.st_ino) == file.inode && UInt64(info.st_dev) == file.device
+            && Int(info.st_size) == file.size
+            && Int64(modified.tv_sec) * 1_000_000_000 + Int64(modified.tv_nsec) == file.modifiedNanoseconds
+            && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Why a path was not served.
@@ -103,7 +125,8 @@ public struct FileResolver: Sendable {
                 path: resolved, size: Int(info.st_size),
                 modified: Date(
                     timeIntervalSince1970: TimeInterval(modified.tv_sec) + TimeInterval(modified.tv_nsec) / 1e9),
-                inode: UInt64(info.st_ino), device: UInt64(info.st_dev), modifiedNanoseconds: nanoseconds))
+                inode: UInt64(info.st_ino), device: UInt64(info.st_dev), modifiedNanoseconds: nanoseconds,
+                requestedPath: candidate))
     }
 
     /// `text` with percent-escapes decoded; `nil` when an escape is malformed

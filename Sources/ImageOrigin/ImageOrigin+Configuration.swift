@@ -38,6 +38,10 @@ extension ImageOrigin {
         public var maxQueuedTransforms: Int
         /// `Cache-Control` of every image response. Default one day, public.
         public var cacheControl: String
+        /// `Cache-Control` of the site's other files (pages, stylesheets,
+        /// scripts), which change under the same name. Default `no-cache`:
+        /// caches keep them and revalidate each use, a `304` when unchanged.
+        public var siteCacheControl: String
         /// `Retry-After` seconds on 503. Default 1.
         public var retryAfterSeconds: Int
 
@@ -47,7 +51,8 @@ extension ImageOrigin {
             memoryBudget: MemoryBudget = MemoryBudget(), variantCacheBytes: Int? = nil, sourceCacheBytes: Int? = nil,
             maxMemoryServedFileBytes: Int = 1 << 20,
             maxConcurrentTransforms: Int = ProcessInfo.processInfo.activeProcessorCount,
-            maxQueuedTransforms: Int = 64, cacheControl: String = "public, max-age=86400", retryAfterSeconds: Int = 1
+            maxQueuedTransforms: Int = 64, cacheControl: String = "public, max-age=86400",
+            siteCacheControl: String = "no-cache", retryAfterSeconds: Int = 1
         ) {
             self.root = root
             self.styles = styles
@@ -60,6 +65,7 @@ extension ImageOrigin {
             self.maxConcurrentTransforms = maxConcurrentTransforms
             self.maxQueuedTransforms = maxQueuedTransforms
             self.cacheControl = cacheControl
+            self.siteCacheControl = siteCacheControl
             self.retryAfterSeconds = retryAfterSeconds
         }
     }

@@ -7,8 +7,9 @@ extension ImageOrigin {
     /// ``Configuration/maxConcurrentTransforms`` and the decoding limits).
     ///
     /// The shares of the default 512 MiB: variants 1/2 (256 MiB), source
-    /// files 1/8 (64 MiB), parsed fops, source facts and path resolutions
-    /// 1/512 each (1 MiB), request bodies 1/16 (32 MiB); 5/16 headroom.
+    /// files 1/8 (64 MiB), ready answers 1/16 (32 MiB), parsed fops, source
+    /// facts and path resolutions 1/512 each (1 MiB), request bodies 1/16
+    /// (32 MiB); 1/4 headroom.
     public struct MemoryBudget: Sendable, Equatable {
         /// 512 MiB, the default ``totalBytes``.
         public static let defaultTotalBytes = 512 << 20
@@ -25,6 +26,9 @@ extension ImageOrigin {
         public var variantCacheBytes: Int { totalBytes / 2 }
         /// Small source files served from memory: 1/8.
         public var sourceCacheBytes: Int { totalBytes / 8 }
+        /// Ready answers to repeated requests, bodies included (see
+        /// `ReadyAnswers`): 1/16.
+        public var readyAnswersBytes: Int { totalBytes / 16 }
         /// Parsed processing requests by their text: 1/512.
         public var pipelineMemoryBytes: Int { totalBytes / 512 }
         /// Format, tag and date of each source file: 1/512.

@@ -15,6 +15,8 @@ extension ImageOrigin {
         "webpbridge_origin_variant_cache_bytes", help: "Bytes held by the variant cache, keys included.")
     static let sourceCacheBytesFamily = MetricsRegistry.Family(
         "webpbridge_origin_source_cache_bytes", help: "Bytes held by the cache of small source files, keys included.")
+    static let readyAnswersBytesFamily = MetricsRegistry.Family(
+        "webpbridge_origin_ready_answers_bytes", help: "Bytes held by the ready answers, bodies and keys included.")
     static let pipelineMemoryBytesFamily = MetricsRegistry.Family(
         "webpbridge_origin_pipeline_memory_bytes", help: "Bytes held by the parsed-fop memory, fops included.")
     static let sourceFactsBytesFamily = MetricsRegistry.Family(
@@ -49,6 +51,7 @@ extension ImageOrigin {
     func renderMetrics() -> String {
         metrics.set(Self.cacheBytesFamily, to: Double(variants.statistics.bytes))
         metrics.set(Self.sourceCacheBytesFamily, to: Double(sourceFiles.statistics.bytes))
+        metrics.set(Self.readyAnswersBytesFamily, to: Double(readyAnswers.totalBytes))
         metrics.set(Self.pipelineMemoryBytesFamily, to: Double(pipelines.totalBytes))
         metrics.set(Self.sourceFactsBytesFamily, to: Double(sources.totalBytes))
         metrics.set(Self.fileResolutionsBytesFamily, to: Double(files.resolutions.totalBytes))

@@ -25,10 +25,15 @@ extension ImageOrigin {
     func serve(_ file: FileResolver.File, target: Target, request: HTTPRequest) -> Answer {
         let facts = sources.facts(about: file, derive: deriveFacts)
         guard let sourceFormat = facts.format else {
-            return .ready(
-                target.pipeline == nil
-                    ? .text(.unsupportedMediaType, "not an image")
-                    : .text(.unsupportedMediaType, "source is not an image"))
+            guard target.pipeline == nil else { return .ready(.text(.unsupportedMediaType, "source is not an image")) }
+            // A page, a stylesheet, a script: the site's other files, as they are.
+            let headers: HTTPHeaders = [
+                "Last-Modified": facts.lastModified, "Cache-Control": configuration.siteCacheControl,
+                "X-Content-Type-Options": "nosniff",
+            ]
+            return serveAsIs(
+                file, tag: facts.tag, contentType: SiteMediaTypes.type(forPath: file.path), headers: headers,
+                request: request)
         }
         // Negotiation applies when the request names no output format.
         let negotiable =
@@ -39,16 +44,8 @@ extension ImageOrigin {
         if negotiable { headers["Vary"] = VaryHeader.value(listing: ["Accept"]) }
 
         guard target.pipeline != nil || wantsWebP else {
-            let etag = EntityTag.strong(facts.tag)
-            headers["ETag"] = etag
-            if isNotModified(request, etag: etag, modified: file.modified) {
-                return .ready(HTTPResponse(status: .notModified, headers: headers))
-            }
-            if let bytes = sourceBytes(of: file, tag: facts.tag) {
-                return .ready(.bytes(bytes, contentType: sourceFormat.mimeType, headers: headers))
-            }
-            return .ready(
-                .file(path: file.path, contentType: sourceFormat.mimeType, headers: headers), fileSize: file.size)
+            return serveAsIs(
+                file, tag: facts.tag, contentType: sourceFormat.mimeType, headers: headers, request: request)
         }
 
         let pipeline = target.pipeline ?? ProcessingPipeline(steps: [], ignoresErrors: true)
@@ -63,7 +60,8 @@ extension ImageOrigin {
         }
         if let cached {
             metrics.increment(Self.cacheFamily, labels: "result=\"hit\"")
-            return .ready(.bytes(cached.bytes, contentType: cached.format.mimeType, headers: headers))
+            return .ready(
+                .bytes(cached.bytes, contentType: cached.format.mimeType, headers: headers), fromVariantCache: true)
         }
         return .variant(
             VariantJob(
@@ -95,6 +93,59 @@ extension ImageOrigin {
             if job.notModifiedOnceMade { return HTTPResponse(status: .notModified, headers: headers) }
             return .file(path: job.file.path, contentType: job.sourceFormat.mimeType, headers: headers)
         }
+    }
+
+    /// Serves `file` as it is, an image or any other file: `ETag` and
+    /// `Last-Modified` with `headers`, `304` for a conditional request that
+    /// matches, and one byte range for a `GET` that asks (``ByteRangeRequest``;
+    /// `If-Range` honoured): `206`, or `416` when no byte is in the range.
+    private func serveAsIs(
+        _ file: FileResolver.File, tag: String, contentType: String, headers: HTTPHeaders, request: HTTPRequest
+    ) -> Answer {
+        var headers = headers
+        let etag = EntityTag.strong(tag)
+        headers["ETag"] = etag
+        headers["Accept-Ranges"] = "bytes"
+        if isNotModified(request, etag: etag, modified: file.modified) {
+            return .ready(HTTPResponse(status: .notModified, headers: headers))
+        }
+        // RFC 9110 §14.2: Range is defined for GET only.
+        if request.method == .get, let range = request.headers["Range"],
+            rangeApplies(request.headers["If-Range"], etag: etag, lastModified: headers["Last-Modified"])
+        {
+            switch ByteRangeRequest.resolve(range, length: file.size) {
+            case .whole: break
+            case .range(let bytes):
+                headers["Content-Range"] = "bytes \(bytes.lowerBound)-\(bytes.upperBound)/\(file.size)"
+                headers["Content-Type"] = contentType
+                // A part is rare: sent from the file, whether or not the whole is in memory.
+                let body = HTTPResponse.Body.file(
+                    path: file.path, offset: UInt64(bytes.lowerBound), length: UInt64(bytes.count))
+                return .ready(HTTPResponse(status: .partialContent, headers: headers, body: body))
+            case .unsatisfiable:
+                headers["Content-Range"] = "bytes */\(file.size)"
+                return .ready(
+                    .text(.rangeNotSatisfiable, "no byte of the file is in the range asked", headers: headers))
+            }
+        }
+        if let bytes = sourceBytes(of: file, tag: tag) {
+            return .ready(.bytes(bytes, contentType: contentType, headers: headers))
+        }
+        return .ready(.file(path: file.path, contentType: contentType, headers: headers), fileSize: file.size)
+    }
+
+    /// RFC 9110 §13.1.5: a range applies without `If-Range`, or when
+    /// `If-Range` names the current representation — its strong tag, or
+    /// exactly its `Last-Modified` date; otherwise the whole is sent.
+    private func rangeApplies(_ ifRange: String?, etag: String, lastModified: String?) -> Bool {
+        guard let ifRange else { return true }
+        let condition = ifRange.trimmingCharacters(in: .whitespaces)
+        if condition.hasPrefix("\"") { return condition == etag }
+        if condition.hasPrefix("W/") { return false }
+        guard let date = HTTPDate.parse(condition), let lastModified = lastModified.flatMap(HTTPDate.parse) else {
+            return false
+        }
+        return date == lastModified
     }
 
     /// The bytes of a small source file from memory, read on first use

@@ -6,7 +6,10 @@ import ImageCodecs
 /// The image origin: serves a folder of images over HTTP and makes variants
 /// on request with Qiniu's grammar (`?imageView2/…`, `?imageMogr2/…`, `|`
 /// pipelines, style suffixes), negotiating WebP by `Accept` when asked —
-/// the CDN's side of the contract, on one machine.
+/// the CDN's side of the contract, on one machine. The folder's other files
+/// (pages, stylesheets, scripts) are served as they are, typed by extension
+/// (``SiteMediaTypes``), with validators and single byte ranges, so a whole
+/// site can be hosted on it; a path ending in `/` serves its `index.html`.
 ///
 /// A handler: `handle(_:)` takes a request value and returns a response
 /// value, so tests call it without sockets. Thread-safe: the variant cache,
@@ -23,6 +26,8 @@ public final class ImageOrigin: HTTPHandler {
     let pipelines: PipelineMemory
     /// Small source files served from memory (see `sourceBytes(of:tag:)`).
     let sourceFiles: VariantCache<BodyBytes>
+    /// Answers to repeated requests, ready to send (see ``ReadyAnswers``).
+    let readyAnswers: ReadyAnswers
 
     /// A transformed image as served: its bytes filled once, when it is
     /// made, and sent from there by every response without a copy.
@@ -41,6 +46,7 @@ public final class ImageOrigin: HTTPHandler {
         transformer = ImageTransformer(configuration: configuration.transformer)
         variants = VariantCache(capacity: configuration.variantCacheBytes)
         sourceFiles = VariantCache(capacity: configuration.sourceCacheBytes)
+        readyAnswers = ReadyAnswers(capacityBytes: budget.readyAnswersBytes)
         queue = WorkQueue(
             concurrency: max(1, configuration.maxConcurrentTransforms), queueLimit: configuration.maxQueuedTransforms)
     }
@@ -49,7 +55,7 @@ public final class ImageOrigin: HTTPHandler {
         let response: HTTPResponse
         var fileSize: Int?
         switch answer(request) {
-        case .ready(let ready, let size):
+        case .ready(let ready, let size, _):
             response = ready
             fileSize = size
         case .variant(let job): response = await makeVariant(job)
@@ -63,21 +69,27 @@ public final class ImageOrigin: HTTPHandler {
     /// the server's thread, which is several times cheaper than a task per
     /// request; variants not yet cached are left to ``handle(_:)``.
     public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
-        guard case .ready(let response, let fileSize) = answer(request) else { return nil }
+        guard case .ready(let response, let fileSize, _) = answer(request) else { return nil }
         record(response, for: request, fileSize: fileSize)
         return response
     }
 
     /// What the origin does with a request: answer it now, or make a variant.
     enum Answer {
-        /// `fileSize`: the size of a file body, as resolved (for the metrics).
-        case ready(HTTPResponse, fileSize: Int? = nil)
+        /// `fileSize`: the size of a file body, as resolved (for the metrics);
+        /// `fromVariantCache`: a variant the cache held.
+        case ready(HTTPResponse, fileSize: Int? = nil, fromVariantCache: Bool = false)
         case variant(VariantJob)
     }
 
     /// Routes a request and answers it, short of transforming: cheap and
     /// synchronous, so the server may call it on its own thread.
     func answer(_ request: HTTPRequest) -> Answer {
+        let readyKey = ReadyAnswers.key(for: request, negotiates: configuration.autoWebP)
+        if let readyKey, let ready = readyAnswers.answer(for: readyKey) {
+            if ready.isVariant { metrics.increment(Self.cacheFamily, labels: "result=\"hit\"") }
+            return .ready(ready.response, fileSize: ready.file.size, fromVariantCache: ready.isVariant)
+        }
         guard request.method == .get || request.method == .head else {
             return .ready(
                 .text(.methodNotAllowed, "only GET and HEAD are served", headers: ["Allow": "GET, HEAD"]))
@@ -96,9 +108,16 @@ public final class ImageOrigin: HTTPHandler {
         case .answer(let response): return .ready(response)
         }
         switch resolution {
-        case .success(let file): return serve(file, target: target, request: request)
+        case .success(let file):
+            let served = serve(file, target: target, request: request)
+            // A whole file or a cached variant, to be sent again as it is.
+            if let readyKey, case .ready(let response, _, let fromVariantCache) = served, response.status == .ok {
+                readyAnswers.remember(
+                    ReadyAnswers.Answer(response: response, file: file, isVariant: fromVariantCache), for: readyKey)
+            }
+            return served
         case .failure(.forbidden): return .ready(.text(.forbidden, "path leaves the served folder"))
-        case .failure(.notFound): return .ready(.text(.notFound, "no such image"))
+        case .failure(.notFound): return .ready(.text(.notFound, "no such file"))
         }
     }
 
@@ -125,6 +144,8 @@ public final class ImageOrigin: HTTPHandler {
     }
 
     private func parseTarget(_ request: HTTPRequest) -> ParsedTarget {
+        // A folder's page, as web servers serve it: `/` and `/news/` are their `index.html`.
+        let path = request.path.hasSuffix("/") ? request.path + "index.html" : request.path
         let fopItem = request.query?.split(separator: "&").first { !$0.isEmpty && !$0.contains("=" as Character) }
         if let fopItem {
             let decoded = FileResolver.percentDecoded(String(fopItem))
@@ -135,7 +156,7 @@ public final class ImageOrigin: HTTPHandler {
                 let pipeline = try pipelines.pipeline(for: fop)
                 return .target(
                     Target(
-                        encodedPath: request.path, pipeline: pipeline,
+                        encodedPath: path, pipeline: pipeline,
                         transformationKey: "fop:" + pipeline.canonicalForm),
                     resolved: nil)
             } catch {
@@ -149,7 +170,7 @@ public final class ImageOrigin: HTTPHandler {
                 return .answer(.text(.badRequest, prefix + error.message))
             }
         }
-        let plain = files.resolve(request.path)
+        let plain = files.resolve(path)
         if case .failure(.notFound) = plain, let decoded = request.decodedPath,
             let style = configuration.styles.match(decoded)
         {
@@ -160,6 +181,6 @@ public final class ImageOrigin: HTTPHandler {
                     transformationKey: "fop:" + style.pipeline.canonicalForm),
                 resolved: nil)
         }
-        return .target(Target(encodedPath: request.path, pipeline: nil, transformationKey: ""), resolved: plain)
+        return .target(Target(encodedPath: path, pipeline: nil, transformationKey: ""), resolved: plain)
     }
 }

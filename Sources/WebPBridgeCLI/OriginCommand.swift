@@ -81,13 +81,14 @@ struct OriginCommand: BridgeCommand {
 
     func run(io: CommandIO) async throws {
         let origin = try makeOrigin()
-        // One line per request, buffered: a write(2) per request cost the
-        // server's threads more than answering a cached variant.
+        // One line per request, formatted and written in batches on the
+        // log's thread: a write(2) per request cost the server's threads more
+        // than answering a cached variant.
         let log = RequestLogWriter(output: io.writeOutput)
         defer { log.close() }
         let server = HTTPServer(
             configuration: serverConfiguration, handler: origin, metrics: origin.metrics,
-            requestLog: { log.append($0.description) })
+            requestLog: { log.append($0) })
         try await ServerLifecycle.run(server, io: io, name: "origin")
     }
 }

@@ -188,9 +188,12 @@ struct ProxyCommand: BridgeCommand {
 
     func run(io: CommandIO) async throws {
         let bridge = try makeBridge(io: io)
+        // As the origin's: formatted and written in batches off the server's threads.
+        let log = RequestLogWriter(output: io.writeOutput)
+        defer { log.close() }
         let server = HTTPServer(
             configuration: serverConfiguration, handler: bridge, metrics: bridge.metrics,
-            requestLog: { io.print($0.description) })
+            requestLog: { log.append($0) })
         try await ServerLifecycle.run(server, io: io, name: "proxy")
     }
 }

@@ -36,7 +36,7 @@ package struct DemoServers: Sendable {
     package static func start(
         site: URL, width: Int, makeBridge: BridgeMaker, requestLog: (@Sendable (String) -> Void)? = nil
     ) async throws -> DemoServers {
-        let handler = try DemoSiteOrigin(root: site)
+        let handler = try DemoSiteOrigin.make(root: site)
         let origin = HTTPServer(
             configuration: .init(host: "127.0.0.1", port: 0), handler: handler,
             requestLog: prefixed(requestLog, "origin"))

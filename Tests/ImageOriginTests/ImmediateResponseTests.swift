@@ -61,7 +61,7 @@ struct ImmediateResponseTests {
         #expect(metrics.contains("webpbridge_origin_requests_total{status=\"200\"} 1"))
         #expect(metrics.contains("webpbridge_origin_requests_total{status=\"404\"} 1"))
         let size = try fixture.data("photo.jpg").count
-        #expect(metrics.contains("webpbridge_origin_bytes_served_total \(size + "no such image\n".utf8.count)"))
+        #expect(metrics.contains("webpbridge_origin_bytes_served_total \(size + "no such file\n".utf8.count)"))
     }
 
     @Test func aReplacedFileIsSeenAtOnce() async throws {

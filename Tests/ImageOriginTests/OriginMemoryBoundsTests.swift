@@ -27,7 +27,7 @@ struct OriginMemoryBoundsTests {
         let budget = configuration.memoryBudget
         let shares = [
             budget.variantCacheBytes, budget.sourceCacheBytes, budget.pipelineMemoryBytes, budget.sourceFactsBytes,
-            budget.fileResolutionBytes, budget.requestBodyBytes,
+            budget.fileResolutionBytes, budget.requestBodyBytes, budget.readyAnswersBytes,
         ]
         #expect(shares.reduce(0, +) <= budget.totalBytes, "the shares fit the budget")
     }

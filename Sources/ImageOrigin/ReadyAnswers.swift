@@ -1,0 +1,100 @@
+import CacheSupport
+import ConcurrencySupport
+import HTTPServer
+
+/// The origin's ready answers to repeated requests, as the bridge's hit memo
+/// keeps its own: a cached variant or a file as it is, its headers built
+/// and its body (``BodyBytes``, shared with the cache it came from) at hand,
+/// so the same request again skips parsing the fop, resolving the path,
+/// looking up the file's facts, negotiating, building the `ETag` and the
+/// headers, and the variant cache.
+///
+/// Keyed by the target as sent — and, when the origin negotiates WebP, the
+/// `Accept` field as sent — which is everything such an answer depends on
+/// besides the file. Requests with `If-None-Match`, `If-Modified-Since`,
+/// `Range` or `If-Range` are never answered from here (their answers depend
+/// on those fields; they take the full path). An answer is given only while
+/// the request's path still leads to the same version of its file
+/// (``FileResolver/isUnchanged(_:)``: one `stat`), so a changed, replaced
+/// or removed file, or a retargeted link, sends the request down the full
+/// path, which replaces the answer.
+///
+/// Bounded in bytes, each answer charged in full: its key, its headers, its
+/// body (also when the variant cache holds the same ``BodyBytes``: the
+/// bound holds whatever the other caches do), its paths, and the store's
+/// bookkeeping. A key longer than 4 KiB (`LRUStore.defaultMaxKeyBytes`) is
+/// never kept. Thread-safe: one `Lock` guards the store; the `stat` runs
+/// outside it.
+final class ReadyAnswers: Sendable {
+    /// A ready answer and what it was made from.
+    struct Answer: Sendable {
+        var response: HTTPResponse
+        /// The file the answer is about, as resolved when it was made.
+        var file: FileResolver.File
+        /// Whether it is a variant from the variant cache (counted as a hit).
+        var isVariant: Bool
+
+        /// The bytes held besides the key: headers, body, paths, and 256
+        /// for the heap objects.
+        var heldBytes: Int {
+            var bytes = MemoryLayout<Answer>.stride + 256 + file.path.utf8.count + file.requestedPath.utf8.count
+            for field in response.headers { bytes += field.name.utf8.count + field.value.utf8.count + 32 }
+            switch response.body {
+            case .data(let data): bytes += data.count
+            case .bytes(let body): bytes += body.count
+            case .file(let path, _, _): bytes += path.utf8.count
+            case .empty: break
+            }
+            return bytes
+        }
+    }
+
+    private let answers: Lock<LRUStore<Answer>>
+
+    /// - Parameter capacityBytes: The most bytes held, keys included; see
+    ///   ``ImageOrigin/MemoryBudget/readyAnswersBytes``.
+    init(capacityBytes: Int) {
+        answers = Lock(LRUStore(capacity: max(0, capacityBytes)))
+    }
+
+    /// The key of `request`, or `nil` when its answer may not come from here.
+    /// - Parameter negotiates: Whether the origin negotiates WebP by `Accept`.
+    static func key(for request: HTTPRequest, negotiates: Bool) -> String? {
+        guard request.method == .get || request.method == .head else { return nil }
+        let headers = request.headers
+        guard headers["If-None-Match"] == nil, headers["If-Modified-Since"] == nil, headers["Range"] == nil,
+            headers["If-Range"] == nil
+        else { return nil }
+        guard negotiates else { return request.target }
+        let accept = headers["Accept"] ?? ""
+        // A key the store would refuse is not even built.
+        guard request.target.utf8.count + accept.utf8.count < LRUStore<Answer>.defaultMaxKeyBytes else { return nil }
+        return request.target + "\u{0}" + accept
+    }
+
+    /// The answer kept for `key`, if its file is unchanged; an answer whose
+    /// file changed is dropped.
+    func answer(for key: String) -> Answer? {
+        guard let answer = answers.withLock({ $0.value(for: key) }) else { return nil }
+        guard FileResolver.isUnchanged(answer.file) else {
+            answers.withLock { _ = $0.remove(key) }
+            return nil
+        }
+        return answer
+    }
+
+    /// Keeps `answer` for `key`, replacing what was kept.
+    func remember(_ answer: Answer, for key: String) {
+        let cost = answer.heldBytes
+        answers.withLock { store in
+            guard store.admits(key: key, cost: cost) else { return }
+            store.insert(answer, for: key, cost: cost)
+        }
+    }
+
+    /// Answers held now.
+    var count: Int { answers.withLock { $0.count } }
+
+    /// Bytes accounted now, keys included.
+    var totalBytes: Int { answers.withLock { $0.totalCost } }
+}
