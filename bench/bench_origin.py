@@ -176,7 +176,8 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
         root = os.path.join(folder, "root")
         os.mkdir(root)
         for path in photos:
-            os.symlink(os.path.abspath(path), os.path.join(root, os.path.basename(path)))
+            # Copies, not symlinks: the origin refuses links that leave its root.
+            shutil.copy(path, os.path.join(root, os.path.basename(path)))
         names = sorted(os.path.basename(p) for p in photos)
         narrowest = min(jpeg_or_png_size(p)[0] for p in photos)
         top = min(TARGET_WIDTH, narrowest - 12)
