@@ -229,6 +229,12 @@ let linuxTargets: [Target] = [
         ],
         path: "Benchmarks/PipelineBenchmark",
         swiftSettings: swiftSettings),
+    // `make bench-origin`: one server's load, the SSIM of its variants, the WebP settings sweep.
+    .executableTarget(
+        name: "origin-benchmark",
+        dependencies: ["ImageCodecs"],
+        path: "Benchmarks/OriginBenchmark",
+        swiftSettings: swiftSettings),
     .executableTarget(
         name: "HTTPServerBenchmark",
         dependencies: ["HTTPServer"],

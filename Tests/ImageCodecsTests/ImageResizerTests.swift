@@ -32,6 +32,35 @@ struct ImageResizerTests {
         #expect(resized.pixels == Image(width: 30, height: 19, filledWith: (200, 100, 50, 255)).pixels)
     }
 
+    @Test(
+        "an opaque image declared with alpha resizes exactly as without (the unpremultiplied path)",
+        arguments: [ImageResizer.Filter.lanczos3, .areaAverage])
+    func opaqueFastPath(filter: ImageResizer.Filter) throws {
+        let opaque = SyntheticImages.photo(width: 97, height: 61)
+        var declared = opaque
+        declared.hasAlpha = true
+        let plain = try ImageResizer(filter: filter).resize(opaque, width: 41, height: 27)
+        let premultiplied = try ImageResizer(filter: filter).resize(declared, width: 41, height: 27)
+        let largest = zip(plain.pixels, premultiplied.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(largest <= 1)
+        #expect(premultiplied.hasAlpha && premultiplied.isOpaque)
+    }
+
+    @Test("a transparent pixel lends no colour to its opaque neighbours")
+    func transparentNeighbours() throws {
+        // Red opaque on the left, green fully transparent on the right: premultiplying keeps the
+        // green out of every pixel that is not transparent.
+        var pixels: [UInt8] = []
+        for _ in 0..<8 {
+            for x in 0..<16 { pixels += x < 8 ? [255, 0, 0, 255] : [0, 255, 0, 0] }
+        }
+        let image = Image(width: 16, height: 8, pixels: pixels, hasAlpha: true)
+        let resized = try ImageResizer().resize(image, width: 5, height: 3)
+        for index in stride(from: 0, to: resized.pixels.count, by: 4) where resized.pixels[index + 3] > 0 {
+            #expect(resized.pixels[index + 1] == 0)
+        }
+    }
+
     @Test("area averaging by exactly 2 is the mean of each 2×2 block")
     func areaAverage() throws {
         let pixels: [UInt8] = [

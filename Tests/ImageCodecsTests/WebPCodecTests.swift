@@ -22,6 +22,16 @@ struct WebPCodecTests {
         #expect(decoded.isOpaque)
     }
 
+    @Test func threadsDoNotChangeTheBytesAndSharpYUVDoes() throws {
+        let plain = try WebPEncoder(options: .init(quality: 80)).encode(photo)
+        let threaded = try WebPEncoder(options: .init(quality: 80, usesThreads: true)).encode(photo)
+        let sharp = try WebPEncoder(options: .init(quality: 80, usesSharpYUV: true)).encode(photo)
+        #expect(threaded == plain)
+        #expect(sharp != plain)
+        #expect(try WebPFeatures(sharp).compression == .lossy)
+        #expect(try WebPDecoder().decode(sharp).width == 97)
+    }
+
     @Test func losslessRoundTripIsBitExactIncludingAlpha() throws {
         var image = translucent
         // A fully transparent pixel with colour: `exact` must keep its RGB.

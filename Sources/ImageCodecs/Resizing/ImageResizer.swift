@@ -57,72 +57,121 @@ public struct ImageResizer: Sendable {
         if width == image.width && height == image.height { return image }
         let horizontal = ResamplingWeights(source: image.width, destination: width, filter: filter)
         let vertical = ResamplingWeights(source: image.height, destination: height, filter: filter)
+        // Premultiplying changes nothing where every pixel is opaque (JPEG, most photos): skip
+        // it and the division per pixel that undoes it.
+        let premultiplies = image.hasAlpha && !image.isOpaque
 
-        // Pass 1: each source row, premultiplied, filtered horizontally.
-        var intermediate = [SIMD4<Float>](repeating: .zero, count: width * image.height)
-        var sourceRow = [SIMD4<Float>](repeating: .zero, count: image.width)
-        image.pixels.withUnsafeBufferPointer { pixels in
-            intermediate.withUnsafeMutableBufferPointer { middle in
+        // Pass 1: each source row, premultiplied, filtered horizontally. Every element is
+        // written before it is read, so neither buffer is zeroed first.
+        let intermediate = [SIMD4<Float>](unsafeUninitializedCapacity: width * image.height) { middle, count in
+            var sourceRow = [SIMD4<Float>](repeating: .zero, count: image.width)
+            image.pixels.withUnsafeBytes { pixels in
                 sourceRow.withUnsafeMutableBufferPointer { row in
                     // Empty only for an image without rows: nothing to filter.
-                    guard let middle = middle.baseAddress else { return }
+                    guard let middle = middle.baseAddress, let pixels = pixels.baseAddress else { return }
                     for y in 0..<image.height {
-                        let rowStart = y * image.width * 4
-                        for x in 0..<image.width {
-                            let offset = rowStart + x * 4
-                            let alpha = Float(pixels[offset + 3])
-                            let scale = alpha * (1 / 255)
-                            row[x] = SIMD4(
-                                Float(pixels[offset]) * scale, Float(pixels[offset + 1]) * scale,
-                                Float(pixels[offset + 2]) * scale, alpha)
-                        }
+                        Self.load(row: pixels + y * image.width * 4, into: row, premultiplies: premultiplies)
                         horizontal.apply(to: UnsafeBufferPointer(row), into: middle + y * width)
                     }
                 }
             }
+            count = width * image.height
         }
 
-        // Pass 2: each destination row as a weighted sum of intermediate rows.
-        var output = [UInt8](repeating: 0, count: width * height * 4)
-        var accumulator = [SIMD4<Float>](repeating: .zero, count: width)
-        intermediate.withUnsafeBufferPointer { middle in
-            output.withUnsafeMutableBufferPointer { out in
-                accumulator.withUnsafeMutableBufferPointer { sum in
-                    guard let middle = middle.baseAddress else { return }
-                    for y in 0..<height {
-                        for x in 0..<width { sum[x] = .zero }
-                        let (first, weights) = vertical.contribution(y)
-                        for (tap, weight) in weights.enumerated() {
-                            let source = middle + (first + tap) * width
-                            for x in 0..<width { sum[x] += source[x] * weight }
-                        }
-                        let rowStart = y * width * 4
-                        for x in 0..<width {
-                            Self.store(sum[x], into: out, at: rowStart + x * 4)
-                        }
-                    }
+        // Pass 2: each destination pixel as a weighted sum down its column of intermediate rows.
+        let output = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
+            intermediate.withUnsafeBufferPointer { middle in
+                guard let middle = middle.baseAddress, let out = UnsafeMutableRawPointer(out.baseAddress) else {
+                    return
+                }
+                var rows = [UnsafePointer<SIMD4<Float>>](repeating: middle, count: vertical.maxTapCount)
+                for y in 0..<height {
+                    let (first, weights) = vertical.contribution(y)
+                    for tap in 0..<weights.count { rows[tap] = middle + (first + tap) * width }
+                    Self.filterColumns(
+                        rows: rows, weights: weights, width: width, into: out + y * width * 4,
+                        premultiplied: premultiplies)
                 }
             }
+            count = width * height * 4
         }
         return Image(width: width, height: height, pixels: output, hasAlpha: image.hasAlpha)
     }
 
-    /// Un-premultiplies one pixel and rounds it to 8 bits.
+    /// One destination row: each pixel the weighted sum of the pixels above
+    /// each other in `rows`. Four pixels at a time, so the four sums are
+    /// independent and the additions overlap instead of waiting on each other.
     @inline(__always)
-    private static func store(_ value: SIMD4<Float>, into out: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
-        let alpha = min(max(value.w, 0), 255)
-        let alpha8 = UInt8(alpha + 0.5)
-        guard alpha8 > 0 else {
-            out[offset] = 0
-            out[offset + 1] = 0
-            out[offset + 2] = 0
-            out[offset + 3] = 0
-            return
+    private static func filterColumns(
+        rows: [UnsafePointer<SIMD4<Float>>], weights: ArraySlice<Float>, width: Int, into out: UnsafeMutableRawPointer,
+        premultiplied: Bool
+    ) {
+        let taps = weights.count
+        let firstWeight = weights.startIndex
+        var x = 0
+        while x + 4 <= width {
+            var sum0 = SIMD4<Float>.zero
+            var sum1 = SIMD4<Float>.zero
+            var sum2 = SIMD4<Float>.zero
+            var sum3 = SIMD4<Float>.zero
+            for tap in 0..<taps {
+                let row = rows[tap] + x
+                let weight = SIMD4<Float>(repeating: weights[firstWeight + tap])
+                sum0 += row[0] * weight
+                sum1 += row[1] * weight
+                sum2 += row[2] * weight
+                sum3 += row[3] * weight
+            }
+            store(sum0, into: out + x * 4, premultiplied: premultiplied)
+            store(sum1, into: out + x * 4 + 4, premultiplied: premultiplied)
+            store(sum2, into: out + x * 4 + 8, premultiplied: premultiplied)
+            store(sum3, into: out + x * 4 + 12, premultiplied: premultiplied)
+            x += 4
         }
-        let colour = value * (255 / alpha)
-        out[offset] = UInt8(min(max(colour.x, 0), 255) + 0.5)
-        out[offset + 1] = UInt8(min(max(colour.y, 0), 255) + 0.5)
-        out[offset + 2] = UInt8(min(max(colour.z, 0), 255) + 0.5)
-        out[offset + 3] = alpha8
+        while x < width {
+            var sum = SIMD4<Float>.zero
+            for tap in 0..<taps { sum += rows[tap][x] * weights[firstWeight + tap] }
+            store(sum, into: out + x * 4, premultiplied: premultiplied)
+            x += 1
+        }
+    }
+
+    /// One row of RGBA bytes as floats, premultiplied by alpha when asked.
+    @inline(__always)
+    private static func load(
+        row: UnsafeRawPointer, into destination: UnsafeMutableBufferPointer<SIMD4<Float>>, premultiplies: Bool
+    ) {
+        for x in 0..<destination.count {
+            // Element by element: the generic SIMD conversion initialisers are not vectorised.
+            let bytes = row.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self)
+            var value = SIMD4<Float>(Float(bytes.x), Float(bytes.y), Float(bytes.z), Float(bytes.w))
+            if premultiplies {
+                let alpha = value.w
+                value *= alpha * (1 / 255)
+                value.w = alpha
+            }
+            destination[x] = value
+        }
+    }
+
+    /// Un-premultiplies one pixel when asked, and rounds it to 8 bits.
+    @inline(__always)
+    private static func store(_ value: SIMD4<Float>, into out: UnsafeMutableRawPointer, premultiplied: Bool) {
+        // Not `clamped(lowerBound:upperBound:)`: it is not inlined, and this runs once per pixel.
+        var value = value.replacing(with: 0, where: value .< 0).replacing(with: 255, where: value .> 255)
+        if premultiplied {
+            let alpha8 = UInt8(value.w + 0.5)
+            guard alpha8 > 0 else {
+                out.storeBytes(of: .zero, as: SIMD4<UInt8>.self)
+                return
+            }
+            let alpha = value.w
+            value = (value * (255 / alpha)).replacing(with: 255, where: value * (255 / alpha) .> 255)
+            value.w = alpha
+        }
+        let rounded = value + 0.5
+        out.storeBytes(
+            of: SIMD4<UInt8>(UInt8(rounded.x), UInt8(rounded.y), UInt8(rounded.z), UInt8(rounded.w)),
+            as: SIMD4<UInt8>.self)
     }
 }

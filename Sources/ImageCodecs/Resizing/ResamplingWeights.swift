@@ -66,6 +66,9 @@ struct ResamplingWeights {
         }
     }
 
+    /// The most taps any destination pixel reads.
+    var maxTapCount: Int { tapCount.max() ?? 0 }
+
     /// The first source index and weights of destination pixel `index`.
     func contribution(_ index: Int) -> (first: Int, weights: ArraySlice<Float>) {
         let start = index * stride
@@ -77,14 +80,23 @@ struct ResamplingWeights {
         weights.withUnsafeBufferPointer { allWeights in
             firstSource.withUnsafeBufferPointer { firsts in
                 tapCount.withUnsafeBufferPointer { counts in
+                    // Empty only for an empty row or no destination pixels: nothing to filter.
+                    guard let source = source.baseAddress, let allWeights = allWeights.baseAddress else { return }
                     for index in 0..<firsts.count {
-                        var sum = SIMD4<Float>.zero
-                        let first = firsts[index]
-                        let base = index * stride
-                        for tap in 0..<counts[index] {
-                            sum += source[first + tap] * allWeights[base + tap]
+                        // Even and odd taps in two sums: half as long a chain of dependent additions.
+                        var even = SIMD4<Float>.zero
+                        var odd = SIMD4<Float>.zero
+                        let row = source + firsts[index]
+                        let weights = allWeights + index * stride
+                        let count = counts[index]
+                        var tap = 0
+                        while tap + 2 <= count {
+                            even += row[tap] * weights[tap]
+                            odd += row[tap + 1] * weights[tap + 1]
+                            tap += 2
                         }
-                        destination[index] = sum
+                        if tap < count { even += row[tap] * weights[tap] }
+                        destination[index] = even + odd
                     }
                 }
             }

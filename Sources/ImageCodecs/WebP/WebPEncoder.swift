@@ -8,12 +8,17 @@ public struct WebPEncoder: Sendable {
         /// Lossy quality 0–100 (default 75, as `cwebp`); for lossless, the
         /// compression effort.
         public var quality: Float
-        /// Speed/size trade-off, 0 (fast) to 6 (small). Default 4.
+        /// Speed/size trade-off, 0 (fast) to 6 (small). Default 4, kept by
+        /// measurement (`make bench-webp-settings`, the demo photos at 750 px,
+        /// q80): method 3 costs and saves the same; 2 halves the encode time
+        /// but loses 0.004 luma SSIM at 4% more bytes, and matching method 4's
+        /// SSIM takes q84 and 24% more bytes; 5 and 6 cost 10% and 75% more
+        /// time for 1% and 3% fewer bytes.
         public var method: Int
         /// Quality of the alpha plane in lossy mode, 0–100. Default 100.
         public var alphaQuality: Int
-        /// Encode losslessly. RGB under fully transparent pixels is kept
-        /// (`exact`), so a lossless round trip is bit-exact.
+        /// Encode losslessly (see ``exact`` for the RGB under fully
+        /// transparent pixels).
         public var lossless: Bool
         /// With ``lossless``, keep the RGB under fully transparent pixels
         /// (libwebp's `exact`). Default `true`, so a lossless round trip is
@@ -25,13 +30,26 @@ public struct WebPEncoder: Sendable {
         /// Each frame is then encoded both ways, about twice the time.
         /// Default `false`; stills ignore it.
         public var allowMixed: Bool = false
+        /// Let libwebp run parts of one encode on a second thread
+        /// (`thread_level`). Default `false`: it shortens one encode but
+        /// costs CPU, and a server already encodes one image per core.
+        public var usesThreads: Bool
+        /// Convert RGB to YUV with libwebp's sharp (iterative) conversion
+        /// (`use_sharp_yuv`): crisper colour edges, several times slower.
+        /// Default `false`.
+        public var usesSharpYUV: Bool
 
         /// Creates options; values are validated when encoding.
-        public init(quality: Float = 75, method: Int = 4, alphaQuality: Int = 100, lossless: Bool = false) {
+        public init(
+            quality: Float = 75, method: Int = 4, alphaQuality: Int = 100, lossless: Bool = false,
+            usesThreads: Bool = false, usesSharpYUV: Bool = false
+        ) {
             self.quality = quality
             self.method = method
             self.alphaQuality = alphaQuality
             self.lossless = lossless
+            self.usesThreads = usesThreads
+            self.usesSharpYUV = usesSharpYUV
         }
     }
 
@@ -49,7 +67,8 @@ public struct WebPEncoder: Sendable {
     ///   16,383 pixels a side (WebP's format limit).
     public func encode(_ image: Image) throws(ImageCodecError) -> Data {
         var config = try makeConfig()
-        var picture = try makePicture(image, lossless: options.lossless)
+        // Sharp YUV is applied by WebPEncode to an ARGB picture, never at import.
+        var picture = try makePicture(image, lossless: options.lossless || options.usesSharpYUV)
         defer { WebPPictureFree(&picture) }
         let writer = UnsafeMutablePointer<WebPMemoryWriter>.allocate(capacity: 1)
         WebPMemoryWriterInit(writer)
@@ -85,6 +104,8 @@ public struct WebPEncoder: Sendable {
         config.quality = options.quality
         config.method = Int32(options.method)
         config.alpha_quality = Int32(options.alphaQuality)
+        config.thread_level = options.usesThreads ? 1 : 0
+        config.use_sharp_yuv = options.usesSharpYUV ? 1 : 0
         if options.lossless {
             config.lossless = 1
             config.exact = options.exact ? 1 : 0
