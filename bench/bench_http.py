@@ -43,6 +43,8 @@ import tempfile
 import time
 import urllib.request
 
+from procstat import children, cpu_seconds
+
 DURATION = int(os.environ.get("BENCH_SECONDS", "10"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
@@ -64,23 +66,6 @@ NON_WEBP_CLIENT = {
 
 WrkResult = collections.namedtuple("WrkResult", "rps p99 errors cpu p50 requests")
 
-
-def cpu_seconds(pids):
-    """User + system CPU time of processes so far (Linux /proc; 0 elsewhere)."""
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        except (OSError, IndexError, ValueError):
-            pass
-    return total / os.sysconf("SC_CLK_TCK")
-
-
-def children(pid):
-    out = subprocess.run(["ps", "--ppid", str(pid), "-o", "pid="], capture_output=True, text=True).stdout
-    return [int(x) for x in out.split()]
 
 
 def free_port():

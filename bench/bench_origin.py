@@ -32,6 +32,8 @@ import tempfile
 import time
 import urllib.request
 
+from procstat import children, cpu_seconds
+
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 ROUND_SECONDS = float(os.environ.get("BENCH_ROUND_SECONDS", "60"))
 # Requests per photo per round.
@@ -43,23 +45,9 @@ TARGET_WIDTH = 750
 QUALITY = 80
 
 
-def cpu_seconds(pids):
-    """User + system CPU time of processes so far (Linux /proc)."""
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        except (OSError, IndexError, ValueError):
-            pass
-    return total / os.sysconf("SC_CLK_TCK")
-
-
 def process_tree(pid):
     """`pid` and its children (thumbor's forked workers)."""
-    out = subprocess.run(["ps", "--ppid", str(pid), "-o", "pid="], capture_output=True, text=True).stdout
-    return [pid] + [int(x) for x in out.split()]
+    return [pid] + children(pid)
 
 
 def free_port():
