@@ -6,7 +6,7 @@ import ImageOrigin
 struct OriginCommand: BridgeCommand {
     static let configuration = CommandConfiguration(
         commandName: "origin",
-        abstract: "Serve a folder of images with Qiniu's imageView2/imageMogr2 grammar.",
+        abstract: "Serve a folder: images with Qiniu's imageView2/imageMogr2 grammar, other files as they are.",
         usage: ["--root DIR [--listen HOST:PORT] [--styles FILE] [--auto-webp] [--quality Q] [--memory-budget SIZE]"],
         discussion: """
             Serves GET and HEAD for the files under DIR; '?imageView2/<mode>/w/<W>/h/<H>/format/<f>/q/<Q>',
