@@ -159,7 +159,7 @@ extension LiveTests {
             var configuration = HTTPServer.Configuration()
             configuration.limits.requestReceiveTimeout = .seconds(2)
             configuration.limits.connectionTimeout = .seconds(2)
-            try await withLiveServer(configuration: configuration, handle: Self.echo) { _, endpoint in
+            try await withLiveServer(configuration: configuration, handle: Self.echo) { _, endpoint throws in
                 let slow = Task.detached {
                     // One byte a second, which resets an idle timeout every time.
                     let connection = try RawHTTPConnection(port: endpoint.port, timeout: 1)
@@ -169,11 +169,10 @@ extension LiveTests {
                     }
                     return false
                 }
+                // Served while the slow client still trickles (it is connected for
+                // seconds; its own result is awaited below).
                 for _ in 0..<3 {
                     #expect(try await Self.probe(endpoint.port) == 200)
-                    // Spreads the probes over the slow client's trickle; nothing
-                    // waits on it (the slow client's own result is awaited below).
-                    try await Task.sleep(for: .milliseconds(300))
                 }
                 #expect(try await slow.value, "the slow client was still connected after 40 s")
             }

@@ -1,12 +1,6 @@
 import ConcurrencySupport
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The global executor could not be held: other work kept its threads busy
 /// through every attempt.
 public struct GlobalExecutorBusy: Error, CustomStringConvertible {
@@ -44,6 +38,8 @@ public func whileTheGlobalExecutorIsHeld<Value: Sendable>(
 private func holdOnce<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value? {
     let width = ProcessInfo.processInfo.activeProcessorCount
     let state = Lock((spinning: 0, released: false))
+    // Signalled by each spinner that joins, so the holder waits on arrivals, not a poll.
+    let arrivals = NSCondition()
     let spinners = (0..<width).map { _ in
         Task.detached {
             let joined = state.withLock { state -> Bool in
@@ -52,17 +48,24 @@ private func holdOnce<Value: Sendable>(_ body: @escaping @Sendable () throws -> 
                 return true
             }
             guard joined else { return }
+            arrivals.withLock { arrivals.broadcast() }
             let deadline = ContinuousClock.now + .seconds(60)
             while !state.withLock({ $0.released }), ContinuousClock.now < deadline {}
         }
     }
     let result = try await blocking { () throws -> Value? in
         defer { state.withLock { $0.released = true } }
-        let startBy = ContinuousClock.now + .milliseconds(200)
+        // A spinner counts itself before it signals, and the holder checks the
+        // count while holding `arrivals`, so no arrival is missed.
+        let startBy = Date(timeIntervalSinceNow: 0.2)
+        arrivals.lock()
         while state.withLock({ $0.spinning }) < width {
-            guard ContinuousClock.now < startBy else { return nil }
-            usleep(1_000)
+            guard arrivals.wait(until: startBy) || state.withLock({ $0.spinning }) >= width else {
+                arrivals.unlock()
+                return nil
+            }
         }
+        arrivals.unlock()
         return try body()
     }
     for spinner in spinners { await spinner.value }
