@@ -20,10 +20,14 @@ extension BridgeProxy {
     /// - Parameters:
     ///   - reply: The passthrough's answer, unchanged so far.
     ///   - request: The client's request.
-    ///   - page: The request's facts, for ``ImageBridge/rewritesPage(_:)``.
+    ///   - forClient: What ``ImageBridge/rewritesPage(_:)`` said of the request.
+    ///   - asksIdentity: Whether the page was asked for uncompressed (so is
+    ///     the `GET` that follows a `HEAD`).
     ///   - url: The upstream URL the page was fetched from: relative URLs
     ///     resolve against it.
-    func rewritingPage(_ reply: Reply, for request: HTTPRequest, page: DeliveryRequest, url: URL) async -> Reply {
+    func rewritingPage(
+        _ reply: Reply, for request: HTTPRequest, forClient: Bool, asksIdentity: Bool, url: URL
+    ) async -> Reply {
         guard let pageRewriting, reply.outcome == .passthrough,
             PageRewriting.isHTML(reply.response.headers["Content-Type"])
         else { return reply }
@@ -32,13 +36,13 @@ extension BridgeProxy {
         if let refusal = PageRewriting.refusal(status: reply.response.status, headers: reply.response.headers) {
             return untouched(reply, refusal)
         }
-        guard imageBridge.rewritesPage(page) else { return untouched(reply, .client) }
+        guard forClient else { return untouched(reply, .client) }
 
         var source = reply
         if request.method == .head {
             var get = request
             get.method = .get
-            source = await passThrough(get, url: url)
+            source = await passThrough(get, url: url, asksIdentity: asksIdentity)
             reply.upstreamBytes = (reply.upstreamBytes ?? 0) + (source.upstreamBytes ?? 0)
             guard source.outcome == .passthrough, PageRewriting.isHTML(source.response.headers["Content-Type"]),
                 PageRewriting.refusal(status: source.response.status, headers: source.response.headers) == nil

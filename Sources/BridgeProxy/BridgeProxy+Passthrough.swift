@@ -17,7 +17,7 @@ extension BridgeProxy {
     ///   - countsOriginal: Whether the body is an original image the bridge
     ///     declined to transform (counted in the original-bytes metric).
     ///   - asksIdentity: Ask the upstream for an uncompressed body (a page
-    ///     that `--rewrite-html` may rewrite; see ``PageRewriting/asksIdentity(_:_:)``).
+    ///     that `--rewrite-html` may rewrite; see ``PageRewriting/asksForAPage(_:)``).
     func passThrough(
         _ request: HTTPRequest, url: URL, vary: String? = nil, countsOriginal: Bool = false, refusesWebP: Bool = false,
         asksIdentity: Bool = false

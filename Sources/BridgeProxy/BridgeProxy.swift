@@ -92,9 +92,12 @@ public final class BridgeProxy: HTTPHandler {
             if pageRewriting == nil {
                 reply = await passThrough(request, url: url, vary: vary)
             } else {
-                let passed = await passThrough(
-                    request, url: url, vary: vary, asksIdentity: PageRewriting.asksIdentity(facts, imageBridge))
-                reply = await rewritingPage(passed, for: request, page: facts, url: url)
+                // Decided once per request: whether this client's page names the variants.
+                let forClient = imageBridge.rewritesPage(facts)
+                let asksIdentity = forClient && PageRewriting.asksForAPage(facts.accept)
+                let passed = await passThrough(request, url: url, vary: vary, asksIdentity: asksIdentity)
+                reply = await rewritingPage(
+                    passed, for: request, forClient: forClient, asksIdentity: asksIdentity, url: url)
             }
         case .image(let facts, let decision): reply = await serveImage(request, facts: facts, decision: decision)
         }
@@ -152,7 +155,7 @@ public final class BridgeProxy: HTTPHandler {
         /// Answered already: a local endpoint or a refusal.
         case ready(Reply)
         /// Forwarded unchanged, with `vary` merged into the response's `Vary`
-        /// (and, for a page, rewritten as ``rewritingPage(_:for:page:url:)`` says).
+        /// (and, for a page, rewritten as ``rewritingPage(_:for:forClient:asksIdentity:url:)`` says).
         case passThrough(URL, vary: String?, DeliveryRequest)
         /// The image path, for a client the policy claims.
         case image(DeliveryRequest, ClientDecision)

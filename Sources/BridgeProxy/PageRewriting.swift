@@ -2,7 +2,6 @@ import Foundation
 import HTMLRewriting
 import HTTPFields
 import HTTPServer
-import ImageDelivery
 import URLRewriting
 
 /// `proxy --rewrite-html`'s decisions about one upstream answer, and the
@@ -52,16 +51,15 @@ struct PageRewriting: Sendable {
     static let staleFields = ["ETag", "Content-MD5", "Accept-Ranges"]
 
     /// Whether `contentType` is `text/html`, in any case, with any parameters.
-    /// Whether to ask the upstream for an uncompressed body: a page request
-    /// (its `Accept` names `text/html`, not only `*/*`) whose page would be rewritten for
-    /// this client. A compressed page is never rewritten (the bridge does not
-    /// decompress), so without this a site that compresses its pages would
-    /// never get them rewritten. It costs the page's compression between the
-    /// upstream and the bridge — a page's few kilobytes, against its
-    /// images' megabytes — and the client may still get it compressed by a
-    /// server in front of the bridge.
-    static func asksIdentity(_ page: DeliveryRequest, _ imageBridge: ImageBridge) -> Bool {
-        (AcceptHeader(page.accept).explicitQuality(of: "text/html") ?? 0) > 0 && imageBridge.rewritesPage(page)
+    /// Whether `accept` asks for a page (names `text/html`, not only
+    /// `*/*`): such a request, when its page would be rewritten for the
+    /// client, asks the upstream for an uncompressed body. A compressed page
+    /// is never rewritten (the bridge does not decompress), so without this
+    /// a site that compresses its pages would never get them rewritten. It
+    /// costs the page's compression between the upstream and the bridge — a
+    /// page's few kilobytes, against its images' megabytes.
+    static func asksForAPage(_ accept: String?) -> Bool {
+        (AcceptHeader(accept).explicitQuality(of: "text/html") ?? 0) > 0
     }
 
     static func isHTML(_ contentType: String?) -> Bool {
