@@ -4,9 +4,10 @@ import HTTPServer
 import WebPBridgeDemo
 
 /// `webp-bridge demo`: builds a sample news site, serves it through the
-/// bridge and shows what a WebView that cannot decode WebP saves. The site,
-/// servers, client and report are `WebPBridgeDemo`'s; this command parses
-/// the options, makes the bridges as `proxy` does and prints.
+/// bridge and shows what each kind of client saves: a WebView that cannot
+/// decode WebP, a WebP client and an AVIF client. The site, servers,
+/// client and report are `WebPBridgeDemo`'s; this command parses the
+/// options, makes the bridges as `proxy` does and prints.
 struct DemoCommand: BridgeCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
@@ -16,13 +17,16 @@ struct DemoCommand: BridgeCommand {
             Builds a sample news site in a temporary folder: 48 articles whose photos are cut from the
             source JPEGs and published as a CMS would (JPEG q90, 1,000-2,000 px wide), PNG logos with
             alpha, an animated GIF, a stylesheet and a script. Starts the origin (style WebPiOSW750 =
-            imageView2/2/w/750/format/webp, --auto-webp) and the bridge in front of it on 127.0.0.1, loads
-            the front page and every image through the bridge as an iOS WebView without WebP would, and
-            every image directly from the origin. Prints the bytes saved and the luma SSIM of each
-            delivered image against its original scaled to the same size; the last line reads
-            'saved NN.N% of image bytes (A MB → B MB), mean SSIM 0.xxx, min SSIM 0.xxx'. Writes an HTML
-            report with every image side by side and a bar chart, and its figures as JSON beside it
-            (demo-report.json).
+            imageView2/2/w/750/format/webp, --auto-format) and the bridge in front of it on 127.0.0.1
+            (rules asking for AVIF, then WebP), loads the front page through the bridge, then every image
+            three times through the bridge, as three kinds of client: an iOS 13 WebView without WebP (the
+            bridge transcodes the WebP variant for it), iOS 14 Safari (WebP) and Chrome (AVIF), and every
+            image directly from the origin. Prints, for each client, the bytes on the wire and the luma SSIM
+            of each delivered image against its original scaled to the same size, and how much of the saving
+            is the resize alone (the original's format at the delivered size: JPEG q90, PNG); the last line
+            reads 'saved A% / B% / C% of image bytes (legacy-webview / webp / avif; N MB direct), min SSIM
+            x / y / z'. Writes an HTML report with every image side by side and a bar chart, and its figures
+            as JSON beside it (demo-report.json).
 
             Source photos: --images DIR, else the photos that 'make demo-photos' unpacks from Debian's
             mate-backgrounds package into \(DemoCommand.cachedPhotos).
@@ -102,8 +106,12 @@ struct DemoCommand: BridgeCommand {
             "forward-bridge: \(servers.forwardBridgeURL.absoluteString)"
                 + "  (forward proxy for the origin's host; use as --proxy-server)")
         do {
-            io.print("loading the front page and its images as an iOS WebView without WebP would…")
-            let report = try await DemoClient(bridge: servers.bridgeURL, origin: servers.originURL).run()
+            io.print(
+                "loading the front page, then its images as each kind of client: "
+                    + DemoClient.Profile.all.map(\.label).joined(separator: "; ") + "…")
+            let report = try await DemoClient(
+                bridge: servers.bridgeURL, origin: servers.originURL, clientBridges: servers.clientBridgeURLs
+            ).run()
             let reportURL = URL(fileURLWithPath: reportPath)
             let folder = try report.writeHTML(to: reportURL)
             let figuresURL = DemoReport.jsonURL(besideHTML: reportURL)
@@ -115,7 +123,7 @@ struct DemoCommand: BridgeCommand {
             io.writeOutput(report.table)
             if !report.failures.isEmpty {
                 throw CommandFailure(
-                    "\(report.failures.count) of \(report.images.count) images failed through the bridge")
+                    "\(report.failures.count) of \(report.imageLoads) image loads failed through the bridge")
             }
             if serve {
                 io.printError(

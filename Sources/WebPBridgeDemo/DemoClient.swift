@@ -6,30 +6,66 @@ import ImagePipeline
     import FoundationNetworking
 #endif
 
-/// Loads the demo's front page and every image on it through a bridge, as a
-/// WebKit WebView that cannot decode WebP would (iOS 13 Safari's
-/// `User-Agent`, an image `Accept` without WebP, six connections), then
-/// loads the same images directly from the origin, and measures each one.
+/// Loads the demo's front page through a bridge, then every image on it
+/// once for each kind of client in ``profiles`` — a WebView that cannot
+/// decode WebP, a WebP client, an AVIF client — then the same images
+/// directly from the origin, and measures each one.
 ///
 /// A short-lived `URLSession` does the loading: the client runs once per demo.
 package struct DemoClient: Sendable {
-    /// iOS 13 Safari: WebKit without WebP (it came in iOS 14).
-    static let webViewUserAgent =
-        "Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko)"
-        + " Version/13.1.2 Mobile/15E148 Safari/604.1"
-    /// What that WebView sends for `<img>`: no `image/webp`.
-    static let imageAccept = "image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5"
-    /// What it sends for a page.
+    /// A kind of client: what it sends, so the bridge tells it apart.
+    package struct Profile: Sendable, Hashable {
+        /// Short name for scripts (`demo-report.json`): `legacy-webview`, `webp`, `avif`.
+        package var name: String
+        /// What the report calls it.
+        package var label: String
+        /// The `User-Agent` it sends.
+        package var userAgent: String
+        /// The `Accept` it sends for `<img>`.
+        package var imageAccept: String
+
+        /// iOS 13's WebView: WebKit without WebP (it came in iOS 14); the
+        /// bridge transcodes the WebP variant for it. The demo's first
+        /// client, which also loads the page.
+        package static let legacyWebView = Profile(
+            name: "legacy-webview", label: "iOS 13 WebView, no WebP (transcoded)",
+            userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15"
+                + " (KHTML, like Gecko) Version/13.1.2 Mobile/15E148 Safari/604.1",
+            imageAccept: "image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5")
+        /// Safari 14 on iOS 14: WebP, no AVIF.
+        package static let webP = Profile(
+            name: "webp", label: "iOS 14 Safari (WebP)",
+            userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 14_8 like Mac OS X) AppleWebKit/605.1.15"
+                + " (KHTML, like Gecko) Version/14.1.2 Mobile/15E148 Safari/604.1",
+            imageAccept: "image/webp,image/png,image/svg+xml,image/*;q=0.8,video/*;q=0.8,*/*;q=0.5")
+        /// Chrome, which names AVIF first.
+        package static let avif = Profile(
+            name: "avif", label: "Chrome (AVIF)",
+            userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)"
+                + " Chrome/131.0.0.0 Safari/537.36",
+            imageAccept: "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8")
+
+        /// The three, in the report's order.
+        package static let all = [legacyWebView, webP, avif]
+    }
+
+    /// What a browser sends for a page.
     static let pageAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
     /// Where the site is loaded through the bridge.
     var bridge: URL
+    /// Where each of ``profiles`` loads the images, in the same order (each
+    /// bridge with its own cache); ``bridge`` for a profile without one.
+    var clientBridges: [URL] = []
     /// Where the same images are loaded directly (the original cost).
     var origin: URL
     /// Requests in flight at once, as a browser opens six connections a host.
     var connections = 6
     /// Each request's time limit, in seconds.
     var timeout: TimeInterval = 60
+    /// The clients the images are loaded as, each once; the first also
+    /// loads the page, and the originals are loaded as it.
+    var profiles = Profile.all
 
     /// Loads and measures everything.
     ///
@@ -39,10 +75,10 @@ package struct DemoClient: Sendable {
         let session = URLSession(configuration: sessionConfiguration())
         defer { session.finishTasksAndInvalidate() }
         let clock = ContinuousClock()
+        guard let first = profiles.first else { throw DemoFailure("the demo has no client to load the page as") }
 
-        let start = clock.now
         let pageURL = URL(string: "/", relativeTo: bridge)?.absoluteURL ?? bridge
-        let page = try await fetch(pageURL, accept: Self.pageAccept, session: session)
+        let page = try await fetch(pageURL, accept: Self.pageAccept, as: first, session: session)
         guard page.status == 200 else {
             throw DemoFailure("the front page at \(pageURL.absoluteString) answered \(page.status)")
         }
@@ -51,19 +87,31 @@ package struct DemoClient: Sendable {
         guard !references.images.isEmpty else {
             throw DemoFailure("the front page at \(pageURL.absoluteString) references no image")
         }
-        let assets = references.stylesheets + references.scripts
-        async let assetBytes = fetchAll(assets, base: bridge, accept: "*/*", session: session)
-        let bridged = try await fetchAll(references.images, base: bridge, accept: Self.imageAccept, session: session)
-        let passedThrough = try await assetBytes.map(\.body.count).reduce(page.body.count, +)
-        let bridgeTime = clock.now - start
+        let assets = try await fetchAll(
+            references.stylesheets + references.scripts, base: bridge, accept: "*/*", as: first, session: session)
+        let passedThrough = assets.map(\.body.count).reduce(page.body.count, +)
+
+        var loads: [(profile: Profile, images: [Fetched], time: Duration)] = []
+        for (index, profile) in profiles.enumerated() {
+            let start = clock.now
+            let base = index < clientBridges.count ? clientBridges[index] : bridge
+            let images = try await fetchAll(
+                references.images, base: base, accept: profile.imageAccept, as: profile, session: session)
+            loads.append((profile, images, clock.now - start))
+        }
 
         let directStart = clock.now
-        let direct = try await fetchAll(references.images, base: origin, accept: Self.imageAccept, session: session)
+        let direct = try await fetchAll(
+            references.images, base: origin, accept: first.imageAccept, as: first, session: session)
         let directTime = clock.now - directStart
 
-        let results = await Self.measureAll(paths: references.images, originals: direct, delivered: bridged)
+        var clients: [DemoReport.ClientRun] = []
+        for load in loads {
+            let results = await Self.measureAll(paths: references.images, originals: direct, delivered: load.images)
+            clients.append(.init(profile: load.profile, images: results, bridgeTime: load.time))
+        }
         return DemoReport(
-            images: results, pageBytes: passedThrough, bridgeTime: bridgeTime, directTime: directTime,
+            clients: clients, pageBytes: passedThrough, directTime: directTime,
             bridgeURL: bridge.absoluteString, originURL: origin.absoluteString)
     }
 
@@ -85,13 +133,14 @@ package struct DemoClient: Sendable {
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
-        configuration.httpAdditionalHeaders = ["User-Agent": Self.webViewUserAgent]
         return configuration
     }
 
-    private func fetch(_ url: URL, accept: String, session: URLSession) async throws -> Fetched {
+    private func fetch(
+        _ url: URL, accept: String, as profile: Profile, session: URLSession
+    ) async throws -> Fetched {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.setValue(Self.webViewUserAgent, forHTTPHeaderField: "User-Agent")
+        request.setValue(profile.userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue(accept, forHTTPHeaderField: "Accept")
         do {
             let (body, response) = try await session.data(for: request)
@@ -107,7 +156,9 @@ package struct DemoClient: Sendable {
 
     /// Fetches every path (root-relative, as the page names them) from
     /// `base`, at most ``connections`` at once, in the order given.
-    private func fetchAll(_ paths: [String], base: URL, accept: String, session: URLSession) async throws -> [Fetched] {
+    private func fetchAll(
+        _ paths: [String], base: URL, accept: String, as profile: Profile, session: URLSession
+    ) async throws -> [Fetched] {
         try await withThrowingTaskGroup(of: (Int, Fetched).self) { group in
             var results = [Fetched?](repeating: nil, count: paths.count)
             for (index, path) in paths.enumerated() {
@@ -115,7 +166,7 @@ package struct DemoClient: Sendable {
                 guard let url = URL(string: path, relativeTo: base)?.absoluteURL else {
                     throw DemoFailure("the page references '\(path)', which is not a URL")
                 }
-                group.addTask { (index, try await fetch(url, accept: accept, session: session)) }
+                group.addTask { (index, try await fetch(url, accept: accept, as: profile, session: session)) }
             }
             for try await (done, fetched) in group { results[done] = fetched }
             return results.map { $0! }
@@ -173,6 +224,9 @@ package struct DemoClient: Sendable {
         result.deliveredSize = (after.width, after.height)
         do {
             let scaled = try ImageResizer().resize(before, width: after.width, height: after.height)
+            result.resizedBytes = try resizedBytes(
+                original: original.body, scaled: scaled,
+                resized: (before.width, before.height) != (after.width, after.height))
             let reference = overWhite(scaled)
             let candidate = overWhite(after)
             if after.width < 11 || after.height < 11 {
@@ -184,6 +238,20 @@ package struct DemoClient: Sendable {
             result.failure = "cannot compare: \(error)"
         }
         return result
+    }
+
+    /// What resizing alone would have cost, with no change of format: the
+    /// original unchanged when it was not resized, else a JPEG original as
+    /// JPEG at quality 90 and a PNG as PNG at the delivered size; `nil` for
+    /// other formats (an animated GIF is not re-encoded), which count at
+    /// their original bytes.
+    static func resizedBytes(original: Data, scaled: Image, resized: Bool) throws -> Int? {
+        guard resized else { return original.count }
+        switch ImageFormat.sniffIfImage(original) {
+        case .jpeg: return try JPEGEncoder(options: .init(quality: 90)).encode(scaled).count
+        case .png: return try PNGEncoder().encode(scaled).count
+        default: return nil
+        }
     }
 
     /// `image` composited over opaque white, so transparent pixels compare
@@ -208,9 +276,11 @@ package struct DemoClient: Sendable {
 
 extension DemoClient {
     /// A client loading the site through `bridge` and directly from `origin`,
-    /// six connections at once, 60 seconds a request.
-    package init(bridge: URL, origin: URL) {
+    /// six connections at once, 60 seconds a request; each profile loads
+    /// the images through its own bridge of `clientBridges` when given.
+    package init(bridge: URL, origin: URL, clientBridges: [URL] = []) {
         self.bridge = bridge
         self.origin = origin
+        self.clientBridges = clientBridges
     }
 }

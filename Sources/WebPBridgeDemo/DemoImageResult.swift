@@ -1,14 +1,14 @@
 import Foundation
 
-/// One image of the demo page: what it costs loaded directly from the origin
-/// and through the bridge, and how close the delivered picture is to the
-/// original.
+/// One image of the demo page as one kind of client got it: what it costs
+/// loaded directly from the origin and through the bridge, and how close
+/// the delivered picture is to the original.
 ///
 /// Through the bridge there are two sizes: the bytes the bridge received
-/// from the origin (the network cost, WebP) and the bytes it handed to the
-/// WebView after transcoding (on the device or over loopback, free). The
-/// saving is measured on the first, as the original app measured its
-/// readers' traffic.
+/// from the origin (the network cost: the AVIF or WebP variant) and the
+/// bytes it handed to the client (the same, or a transcode made on the
+/// device or over loopback, free). The saving is measured on the first, as
+/// the original app measured its readers' traffic.
 package struct DemoImageResult: Sendable {
     /// The image's path on the site, e.g. `/images/article-01.jpg`.
     var path: String
@@ -29,6 +29,10 @@ package struct DemoImageResult: Sendable {
     /// Luma SSIM of the delivered image against the original scaled to the
     /// delivered size, both over white; `nil` when it could not be measured.
     var ssim: Double?
+    /// Bytes of the original resized to the delivered size with no change
+    /// of format (``DemoClient/resizedBytes(original:scaled:resized:)``):
+    /// what the resize alone saves; `nil` when not measured.
+    var resizedBytes: Int?
     /// Why the image failed (status, decode error), or `nil`.
     var failure: String?
 

@@ -1,10 +1,11 @@
 package import Foundation
 
 extension DemoReport {
-    /// The report's figures as a script reads them: every image's bytes and
-    /// types, and the totals. `e2e/run.sh` compares a WebP-showing browser's
-    /// image bytes with ``Image/wireBytes``: the variants the bridge received
-    /// are exactly what such a browser should receive.
+    /// The report's figures as a script reads them: for each client, every
+    /// image's bytes and types, and the totals. `e2e/run.sh` compares a
+    /// browser's image bytes with ``Image/wireBytes`` of the client that
+    /// accepts what it accepts: the variants the bridge received are exactly
+    /// what such a browser should receive.
     struct Figures: Codable, Equatable {
         struct Image: Codable, Equatable {
             /// The path the page names, e.g. `/images/article-01.jpg`.
@@ -13,11 +14,13 @@ extension DemoReport {
             var deliveredType: String
             /// Loaded directly from the origin (as a client without WebP).
             var originalBytes: Int
-            /// Received by the bridge from the origin: the WebP variant, or the
+            /// Received by the bridge from the origin: the variant, or the
             /// original where it fell back or passed the image through.
             var wireBytes: Int
-            /// Handed to the WebView after transcoding.
+            /// Handed to the client (after transcoding, for one without WebP).
             var deliveredBytes: Int
+            /// The original resized to the delivered size, format unchanged.
+            var resizedBytes: Int?
             var ssim: Double?
             var failure: String?
         }
@@ -27,30 +30,50 @@ extension DemoReport {
             var originalBytes: Int
             var wireBytes: Int
             var deliveredBytes: Int
+            var resizedBytes: Int
+            var savedPercent: Double
+            var meanSSIM: Double?
+            var minSSIM: Double?
+        }
+
+        struct Client: Codable, Equatable {
+            /// `legacy-webview`, `webp` or `avif`.
+            var name: String
+            var label: String
+            var userAgent: String
+            var accept: String
+            var images: [Image]
+            var totals: Totals
         }
 
         var bridge: String
         var origin: String
-        var images: [Image]
-        var totals: Totals
+        var clients: [Client]
         /// The page, stylesheet and script, passed through.
         var pageBytes: Int
     }
 
     /// The figures of this report.
     var figures: Figures {
-        let totals = totals
-        return Figures(
+        Figures(
             bridge: bridgeURL, origin: originURL,
-            images: images.map {
-                Figures.Image(
-                    path: $0.path, originalType: $0.originalType, deliveredType: $0.deliveredType,
-                    originalBytes: $0.originalBytes, wireBytes: $0.wireBytes, deliveredBytes: $0.deliveredBytes,
-                    ssim: $0.ssim, failure: $0.failure)
+            clients: clients.map { run in
+                let totals = run.totals
+                return Figures.Client(
+                    name: run.profile.name, label: run.profile.label, userAgent: run.profile.userAgent,
+                    accept: run.profile.imageAccept,
+                    images: run.images.map {
+                        Figures.Image(
+                            path: $0.path, originalType: $0.originalType, deliveredType: $0.deliveredType,
+                            originalBytes: $0.originalBytes, wireBytes: $0.wireBytes,
+                            deliveredBytes: $0.deliveredBytes, resizedBytes: $0.resizedBytes, ssim: $0.ssim,
+                            failure: $0.failure)
+                    },
+                    totals: .init(
+                        images: totals.count, originalBytes: totals.originalBytes, wireBytes: totals.wireBytes,
+                        deliveredBytes: totals.deliveredBytes, resizedBytes: totals.resizedBytes,
+                        savedPercent: totals.savedPercent, meanSSIM: totals.meanSSIM, minSSIM: totals.minSSIM))
             },
-            totals: .init(
-                images: totals.count, originalBytes: totals.originalBytes, wireBytes: totals.wireBytes,
-                deliveredBytes: totals.deliveredBytes),
             pageBytes: pageBytes)
     }
 

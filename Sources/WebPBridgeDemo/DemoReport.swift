@@ -1,15 +1,26 @@
 import Foundation
 
-/// The demo's figures: each image's bytes and SSIM, the totals, and the
-/// table and last line the `demo` command prints. Pure arithmetic over
-/// ``DemoImageResult``s, so tests check it without a network.
+/// The demo's figures: for each kind of client, each image's bytes and
+/// SSIM and the totals; and the table and last line the `demo` command
+/// prints. Pure arithmetic over ``DemoImageResult``s, so tests check it
+/// without a network.
 package struct DemoReport: Sendable {
-    /// Every image on the page, in page order.
-    package var images: [DemoImageResult]
+    /// The page's images as one kind of client got them through the bridge.
+    package struct ClientRun: Sendable {
+        package var profile: DemoClient.Profile
+        /// Every image on the page, in page order.
+        package var images: [DemoImageResult]
+        /// Loading every image through the bridge.
+        var bridgeTime: Duration
+
+        /// Totals over every image.
+        var totals: Totals { Totals(images) }
+    }
+
+    /// The clients, in the order they loaded the images.
+    package var clients: [ClientRun]
     /// Bytes of the page, stylesheet and script, which the bridge passes through.
     var pageBytes: Int
-    /// From the first byte of the page request to the last image, through the bridge.
-    var bridgeTime: Duration
     /// Loading every image directly from the origin, for comparison.
     var directTime: Duration
     var bridgeURL: String
@@ -24,6 +35,10 @@ package struct DemoReport: Sendable {
         var wireBytes: Int
         /// Handed to the WebView by the bridge (after transcoding).
         var deliveredBytes: Int
+        /// The originals resized to the delivered sizes with no change of
+        /// format (originals where that was not measured): what the resize
+        /// alone would have put on the wire.
+        var resizedBytes: Int
         /// `nil` when no image in the group was measured.
         var meanSSIM: Double?
         var minSSIM: Double?
@@ -31,14 +46,20 @@ package struct DemoReport: Sendable {
         /// Percentage of the original bytes that the bridge saved on the
         /// network (negative when it cost more).
         var savedPercent: Double { DemoReport.percentSaved(wireBytes, of: originalBytes) }
-        /// The same for the bytes the WebView received.
+        /// The same for the bytes the client received.
         var deliveredSavedPercent: Double { DemoReport.percentSaved(deliveredBytes, of: originalBytes) }
+        /// The part of the original bytes that resizing alone saves, in percent.
+        var resizeSavedPercent: Double { DemoReport.percentSaved(resizedBytes, of: originalBytes) }
+        /// The part the format saves on top of the resize, in percent of
+        /// the original bytes: ``savedPercent`` minus ``resizeSavedPercent``.
+        var formatSavedPercent: Double { savedPercent - resizeSavedPercent }
 
         init(_ images: some Collection<DemoImageResult>) {
             count = images.count
             originalBytes = images.reduce(0) { $0 + $1.originalBytes }
             wireBytes = images.reduce(0) { $0 + $1.wireBytes }
             deliveredBytes = images.reduce(0) { $0 + $1.deliveredBytes }
+            resizedBytes = images.reduce(0) { $0 + ($1.resizedBytes ?? $1.originalBytes) }
             let scores = images.compactMap(\.ssim)
             meanSSIM = scores.isEmpty ? nil : scores.reduce(0, +) / Double(scores.count)
             minSSIM = scores.min()
@@ -50,33 +71,42 @@ package struct DemoReport: Sendable {
         original == 0 ? 0 : (1 - Double(bytes) / Double(original)) * 100
     }
 
-    /// Totals over every image.
-    var totals: Totals { Totals(images) }
-
-    /// The images that failed, each with its reason.
-    package var failures: [DemoImageResult] { images.filter { $0.failure != nil } }
-
-    /// The summary line the command ends with, e.g.
-    /// `saved 89.5% of image bytes (58.3 MB → 6.1 MB), mean SSIM 0.975, min SSIM 0.931`:
-    /// the bytes are the originals' and those on the wire through the bridge.
-    var summaryLine: String {
-        let totals = totals
-        return
-            "saved \(Self.fixed(totals.savedPercent, 1))% of image bytes"
-            + " (\(Self.megabytes(totals.originalBytes)) → \(Self.megabytes(totals.wireBytes))),"
-            + " mean SSIM \(Self.fixed(totals.meanSSIM ?? 0, 3)), min SSIM \(Self.fixed(totals.minSSIM ?? 0, 3))"
+    /// The images that failed, each with its client.
+    package var failures: [(client: DemoClient.Profile, image: DemoImageResult)] {
+        clients.flatMap { run in run.images.filter { $0.failure != nil }.map { (run.profile, $0) } }
     }
 
-    /// The table the command prints: one row per kind of image and one for
-    /// all, the wall times, and ``summaryLine`` last.
+    /// Images loaded, over every client.
+    package var imageLoads: Int { clients.reduce(0) { $0 + $1.images.count } }
+
+    /// The summary line the command ends with: each client's saving on the
+    /// wire through the bridge and its minimum SSIM, in ``clients`` order,
+    /// e.g. `saved 86.3% / 86.3% / 89.4% of image bytes (legacy-webview /
+    /// webp / avif; 58.3 MB direct), min SSIM 0.928 / 0.928 / 0.915`.
+    var summaryLine: String {
+        let totals = clients.map(\.totals)
+        let direct = totals.first?.originalBytes ?? 0
+        return
+            "saved \(totals.map { Self.fixed($0.savedPercent, 1) + "%" }.joined(separator: " / ")) of image bytes"
+            + " (\(clients.map(\.profile.name).joined(separator: " / ")); \(Self.megabytes(direct)) direct),"
+            + " min SSIM \(totals.map { Self.fixed($0.minSSIM ?? 0, 3) }.joined(separator: " / "))"
+    }
+
+    /// The table the command prints: for each client one row per kind of
+    /// image and one for all; where the bytes go (the resize alone, then
+    /// the format); the wall times; ``summaryLine`` last.
     package var table: String {
-        let header = ["", "images", "direct", "on the wire", "saved", "to the WebView", "mean SSIM", "min SSIM"]
+        let header = ["", "images", "direct", "on the wire", "saved", "to the client", "mean SSIM", "min SSIM"]
         var rows: [[String]] = []
-        for kind in DemoImageResult.Kind.allCases {
-            let group = images.filter { $0.kind == kind }
-            if !group.isEmpty { rows.append(Self.row(kind.rawValue, Totals(group))) }
+        var totalRows: Set<Int> = []
+        for run in clients {
+            totalRows.insert(rows.count)
+            rows.append(Self.row(run.profile.label, run.totals))
+            for kind in DemoImageResult.Kind.allCases {
+                let group = run.images.filter { $0.kind == kind }
+                if !group.isEmpty { rows.append(Self.row("  " + kind.rawValue, Totals(group))) }
+            }
         }
-        rows.append(Self.row("all images", totals))
         let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { column, cell in
@@ -86,23 +116,32 @@ package struct DemoReport: Sendable {
             }.joined(separator: "  ")
         }
         var lines = [line(header)]
-        lines.append(String(repeating: "-", count: lines[0].count))
-        lines += rows.dropLast().map(line)
-        lines.append(String(repeating: "-", count: lines[0].count))
-        lines.append(line(rows.last!))
+        let rule = String(repeating: "-", count: lines[0].count)
+        for (index, row) in rows.enumerated() {
+            if totalRows.contains(index) { lines.append(rule) }
+            lines.append(line(row))
+        }
+        lines.append(rule)
         lines.append("")
         lines.append(
-            "on the wire: what the bridge received from the origin (WebP variants; originals where it fell back"
-                + " or passed them through)")
-        lines.append(
-            "to the WebView: what the bridge handed over after transcoding (JPEG, PNG), over loopback:"
-                + " \(Self.fixed(totals.deliveredSavedPercent, 1))% below the originals")
+            "on the wire: what the bridge received from the origin (the AVIF or WebP variant; the original where it"
+                + " fell back or passed it through); to the client: what it handed over (transcoded to JPEG or PNG"
+                + " for a client without WebP)")
+        if let first = clients.first?.totals {
+            lines.append(
+                "where the bytes go: resizing alone (JPEG q90 / PNG at the delivered size) saves"
+                    + " \(Self.fixed(first.resizeSavedPercent, 1))% (\(Self.megabytes(first.resizedBytes)));"
+                    + " the format saves the rest: "
+                    + clients.map { "\($0.profile.name) \(Self.fixed($0.totals.formatSavedPercent, 1)) points" }
+                    .joined(separator: ", "))
+        }
         lines.append("page, stylesheet and script: \(Self.humanBytes(pageBytes)) passed through")
         lines.append(
-            "wall time: \(Self.seconds(bridgeTime)) through the bridge (page and images, loaded in parallel);"
-                + " images directly: \(Self.seconds(directTime))")
+            "wall time through the bridge: "
+                + clients.map { "\($0.profile.name) \(Self.seconds($0.bridgeTime))" }.joined(separator: ", ")
+                + "; images directly: \(Self.seconds(directTime))")
         for failure in failures {
-            lines.append("FAILED \(failure.path): \(failure.failure ?? "")")
+            lines.append("FAILED \(failure.client.name) \(failure.image.path): \(failure.image.failure ?? "")")
         }
         lines.append(summaryLine)
         return lines.joined(separator: "\n") + "\n"

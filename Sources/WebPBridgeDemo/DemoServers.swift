@@ -3,8 +3,10 @@ package import Foundation
 package import HTTPServer
 
 /// The demo's servers on loopback: the origin (site and images), and the
-/// bridge in front of it twice — in reverse mode (open its URL) and in
-/// forward mode (a browser's `--proxy-server`). Stopped together by ``stop()``.
+/// bridge in front of it — in reverse mode (open its URL), in forward mode
+/// (a browser's `--proxy-server`), and once more in reverse mode for each
+/// kind of client the demo measures, so each starts with an empty cache as
+/// a reader's device does. Stopped together by ``stop()``.
 package struct DemoServers: Sendable {
     /// Makes a bridge from `webp-bridge proxy` arguments: the handler, and
     /// the configuration of the server to run it on. The CLI passes its
@@ -24,17 +26,24 @@ package struct DemoServers: Sendable {
     let forwardBridge: HTTPServer
     /// The forward bridge's address, for a browser's `--proxy-server`.
     package let forwardBridgeURL: URL
+    let clientBridges: [HTTPServer]
+    /// One reverse bridge per measured client, each with its own cache:
+    /// what a client's images cost the network is then not hidden by
+    /// another client's cache hit.
+    package let clientBridgeURLs: [URL]
 
     /// Starts the origin on the site in `site`, then both bridges in front of it.
     ///
     /// - Parameters:
     ///   - width: The screen width the bridges ask variants for.
+    ///   - clients: How many extra reverse bridges to start, one per measured client.
     ///   - makeBridge: Turns `webp-bridge proxy` arguments into a bridge.
     ///   - requestLog: called for every request any server finishes.
     /// - Throws: ``DemoFailure`` when a server does not start; what
     ///   `makeBridge` throws.
     package static func start(
-        site: URL, width: Int, makeBridge: BridgeMaker, requestLog: (@Sendable (String) -> Void)? = nil
+        site: URL, width: Int, clients: Int = DemoClient.Profile.all.count, makeBridge: BridgeMaker,
+        requestLog: (@Sendable (String) -> Void)? = nil
     ) async throws -> DemoServers {
         let handler = try DemoSiteOrigin.make(root: site)
         let origin = HTTPServer(
@@ -60,9 +69,22 @@ package struct DemoServers: Sendable {
                 ["--forward", "--allow-host", originHost] + rules, makeBridge: makeBridge, log: requestLog,
                 name: "forward bridge")
             started.append(forward.server)
+            // The measured clients' bridges ask for variants in a query (`imageView2/…/format/webp`), which
+            // can name AVIF too, and tell clients apart by `Accept` (the default policy).
+            let clientRules = ["--preset", "qiniu", "--host", host, "--width", String(width)]
+            var clientBridges: [(server: HTTPServer, url: URL)] = []
+            for client in 0..<clients {
+                let bridge = try await startBridge(
+                    ["--upstream", originURL.absoluteString] + clientRules, makeBridge: makeBridge, log: requestLog,
+                    name: "client bridge \(client + 1)")
+                started.append(bridge.server)
+                clientBridges.append(bridge)
+            }
             return DemoServers(
                 origin: origin, originURL: originURL, bridge: reverse.server, bridgeURL: reverse.url,
-                forwardBridge: forward.server, forwardBridgeURL: forward.url)
+                forwardBridge: forward.server, forwardBridgeURL: forward.url,
+                clientBridges: clientBridges.map(\.server),
+                clientBridgeURLs: clientBridges.map(\.url))
         } catch {
             for server in started.reversed() { await server.shutdown() }
             throw error
@@ -88,6 +110,7 @@ package struct DemoServers: Sendable {
     package func stop() async {
         await bridge.shutdown()
         await forwardBridge.shutdown()
+        for bridge in clientBridges { await bridge.shutdown() }
         await origin.shutdown()
     }
 }

@@ -52,16 +52,25 @@ struct DemoCommandTests {
             site: site.url, width: 750, makeBridge: DemoCommand.makeBridge)
         do {
             #expect(servers.originURL.host == "127.0.0.1" && servers.bridgeURL.host == "127.0.0.1")
-            let report = try await DemoClient(bridge: servers.bridgeURL, origin: servers.originURL).run()
-            #expect(report.images.count == 4 + manifest.logoPaths.count + 1)
-            #expect(report.failures.isEmpty, "\(report.failures.map { "\($0.path): \($0.failure ?? "")" })")
+            let report = try await DemoClient(
+                bridge: servers.bridgeURL, origin: servers.originURL, clientBridges: servers.clientBridgeURLs
+            ).run()
+            #expect(report.clients.map(\.profile) == DemoClient.Profile.all)
+            #expect(report.failures.isEmpty, "\(report.failures.map { "\($0.client.name) \($0.image.path)" })")
             #expect(report.pageBytes > 0)
-            for image in report.images {
-                #expect(image.deliveredBytes > 0 && image.originalBytes > 0)
-                #expect(image.wireBytes > 0, "\(image.path): the bridge says what it fetched")
-                #expect((image.ssim ?? 0) > 0.9, "\(image.path): SSIM \(image.ssim ?? 0)")
-                #expect(image.deliveredType.hasPrefix("image/") && image.deliveredType != "image/webp")
+            for run in report.clients {
+                #expect(run.images.count == 4 + manifest.logoPaths.count + 1)
+                for image in run.images {
+                    #expect(image.deliveredBytes > 0 && image.originalBytes > 0)
+                    #expect(image.wireBytes > 0, "\(image.path): the bridge says what it fetched")
+                    #expect((image.ssim ?? 0) > 0.9, "\(run.profile.name) \(image.path): SSIM \(image.ssim ?? 0)")
+                }
             }
+            // Each client gets what it can show: the WebView a transcode, the others their variant.
+            let types = Dictionary(
+                uniqueKeysWithValues: report.clients.map { ($0.profile.name, Set($0.images.map(\.deliveredType))) })
+            #expect(types["legacy-webview"]?.isDisjoint(with: ["image/webp", "image/avif"]) == true)
+            #expect(types["webp"]?.contains("image/webp") == true && types["webp"]?.contains("image/avif") == false)
             #expect(report.table.hasSuffix(report.summaryLine + "\n"))
         } catch {
             await servers.stop()

@@ -8,27 +8,42 @@ import Testing
 
 @Suite("The demo's client and report", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct DemoReportTests {
-    private func result(_ path: String, original: Int, wire: Int, delivered: Int, ssim: Double?) -> DemoImageResult {
+    private func result(
+        _ path: String, original: Int, wire: Int, delivered: Int, resized: Int? = nil, ssim: Double?
+    ) -> DemoImageResult {
         DemoImageResult(
             path: path, original: Data(count: original), delivered: Data(count: delivered), wireBytes: wire,
-            originalType: "image/jpeg", deliveredType: "image/jpeg", ssim: ssim)
+            originalType: "image/jpeg", deliveredType: "image/jpeg", ssim: ssim, resizedBytes: resized)
     }
 
+    /// Two clients: the WebView (transcoded) and an AVIF client.
     private var sample: DemoReport {
-        DemoReport(
-            images: [
-                result("/images/article-01.jpg", original: 3_000_000, wire: 200_000, delivered: 300_000, ssim: 0.96),
-                result("/images/article-02.jpg", original: 2_000_000, wire: 100_000, delivered: 150_000, ssim: 0.92),
-                result("/images/logo-a.png", original: 400_000, wire: 450_000, delivered: 100_000, ssim: 0.99),
-                result("/images/live.gif", original: 100_000, wire: 100_000, delivered: 100_000, ssim: 1),
+        let webView = [
+            result(
+                "/images/article-01.jpg", original: 3_000_000, wire: 200_000, delivered: 300_000, resized: 600_000,
+                ssim: 0.96),
+            result(
+                "/images/article-02.jpg", original: 2_000_000, wire: 100_000, delivered: 150_000, resized: 400_000,
+                ssim: 0.92),
+            result("/images/logo-a.png", original: 400_000, wire: 450_000, delivered: 100_000, ssim: 0.99),
+            result("/images/live.gif", original: 100_000, wire: 100_000, delivered: 100_000, ssim: 1),
+        ]
+        var avif = webView
+        avif[0].wireBytes = 150_000
+        avif[0].ssim = 0.95
+        avif[1].wireBytes = 50_000
+        return DemoReport(
+            clients: [
+                .init(profile: .legacyWebView, images: webView, bridgeTime: .milliseconds(1_234)),
+                .init(profile: .avif, images: avif, bridgeTime: .milliseconds(2_346)),
             ],
-            pageBytes: 20_000, bridgeTime: .milliseconds(1_234), directTime: .milliseconds(567),
-            bridgeURL: "http://127.0.0.1:1", originURL: "http://127.0.0.1:2")
+            pageBytes: 20_000, directTime: .milliseconds(567), bridgeURL: "http://127.0.0.1:1",
+            originURL: "http://127.0.0.1:2")
     }
 
-    @Test("totals, saving and SSIM figures")
+    @Test("totals, saving, the resize-versus-format split and SSIM figures")
     func arithmetic() {
-        let totals = sample.totals
+        let totals = sample.clients[0].totals
         #expect(totals.count == 4)
         #expect(totals.originalBytes == 5_500_000)
         #expect(totals.wireBytes == 850_000)
@@ -38,49 +53,64 @@ struct DemoReportTests {
         #expect(abs(totals.deliveredSavedPercent - (1 - 650_000.0 / 5_500_000.0) * 100) < 1e-9)
         #expect(abs(totals.meanSSIM! - (0.96 + 0.92 + 0.99 + 1) / 4) < 1e-12)
         #expect(totals.minSSIM == 0.92)
+        // Resizing alone: the two photos' resized bytes, the logo and GIF at their original bytes.
+        #expect(totals.resizedBytes == 600_000 + 400_000 + 400_000 + 100_000)
+        #expect(abs(totals.resizeSavedPercent - (1 - 1_500_000.0 / 5_500_000.0) * 100) < 1e-9)
+        #expect(abs(totals.resizeSavedPercent + totals.formatSavedPercent - totals.savedPercent) < 1e-9)
+        let avif = sample.clients[1].totals
+        #expect(avif.wireBytes == 750_000 && avif.minSSIM == 0.92 && avif.resizedBytes == totals.resizedBytes)
+        #expect(avif.formatSavedPercent > totals.formatSavedPercent)
         #expect(DemoReport.Totals([DemoImageResult]()).savedPercent == 0)
         #expect(
             DemoReport.Totals([result("/a.png", original: 100, wire: 150, delivered: 100, ssim: nil)]).savedPercent
                 == -50)
     }
 
-    @Test("the table ends with the summary line, exactly")
+    @Test("the table shows every client and ends with the summary line, exactly")
     func summaryLine() {
         let report = sample
-        #expect(report.summaryLine == "saved 84.5% of image bytes (5.5 MB → 0.8 MB), mean SSIM 0.968, min SSIM 0.920")
+        #expect(
+            report.summaryLine
+                == "saved 84.5% / 86.4% of image bytes (legacy-webview / avif; 5.5 MB direct), min SSIM 0.920 / 0.920")
         let lines = report.table.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         #expect(lines.last.map(String.init) == report.summaryLine)
         #expect(report.table.contains("photos (JPEG)") && report.table.contains("logos (PNG)"))
-        #expect(report.table.contains("animation (GIF)") && report.table.contains("all images"))
-        #expect(report.table.contains("1.23 s through the bridge"))
-        #expect(report.table.contains("88.2% below the originals"), "the WebView's bytes are reported too")
+        #expect(report.table.contains("animation (GIF)"))
+        #expect(report.table.contains(DemoClient.Profile.legacyWebView.label))
+        #expect(report.table.contains(DemoClient.Profile.avif.label))
+        #expect(report.table.contains("legacy-webview 1.23 s") && report.table.contains("avif 2.35 s"))
+        #expect(report.table.contains("resizing alone (JPEG q90 / PNG at the delivered size) saves 72.7%"))
+        #expect(report.table.contains("avif 13.6 points"), "the format's share of the AVIF client's saving")
     }
 
-    @Test("the HTML report shows every image, its figures and an SVG bar chart")
+    @Test("the HTML report shows every image as every client got it, its figures and an SVG bar chart")
     func html() throws {
         let folder = try TemporaryDirectory()
         var report = sample
-        report.images[0].original = try JPEGEncoder().encode(SyntheticImages.photo(width: 64, height: 48))
+        report.clients[0].images[0].original = try JPEGEncoder().encode(SyntheticImages.photo(width: 64, height: 48))
         let url = folder.file("demo-report.html")
         let files = try report.writeHTML(to: url)
         let html = try String(contentsOf: url, encoding: .utf8)
         #expect(html.contains("<svg"))
-        for (index, image) in report.images.enumerated() {
+        for (index, image) in report.clients[0].images.enumerated() {
             #expect(html.contains(image.path))
             let number = String(format: "%02d-", index + 1)
             let names = try FileManager.default.contentsOfDirectory(atPath: files.path).filter { $0.hasPrefix(number) }
-            #expect(names.count == 2, "\(names)")
+            #expect(names.count == 1 + report.clients.count, "\(names)")
             for name in names { #expect(html.contains("demo-report-files/\(name)")) }
         }
         #expect(FileManager.default.fileExists(atPath: files.appendingPathComponent("01-article-01-original.jpg").path))
-        #expect(html.contains(DemoReport.fixed(report.totals.savedPercent, 1) + "%"))
+        for run in report.clients {
+            #expect(html.contains(DemoReport.fixed(run.totals.savedPercent, 1) + "%"))
+            #expect(html.contains(run.profile.label))
+        }
     }
 
-    @Test("the JSON figures hold every image's bytes and the totals, as the table counts them")
+    @Test("the JSON figures hold every client's images, bytes and totals, as the table counts them")
     func json() throws {
         let folder = try TemporaryDirectory()
         var report = sample
-        report.images[3].failure = "the bridge answered 502"
+        report.clients[0].images[3].failure = "the bridge answered 502"
         let url = DemoReport.jsonURL(besideHTML: folder.file("demo-report.html"))
         #expect(url.lastPathComponent == "demo-report.json")
         #expect(DemoReport.jsonURL(besideHTML: folder.file("figures.json")).lastPathComponent == "figures.json.json")
@@ -88,18 +118,23 @@ struct DemoReportTests {
 
         let read = try JSONDecoder().decode(DemoReport.Figures.self, from: Data(contentsOf: url))
         #expect(read == report.figures)
-        #expect(read.images.map(\.path) == report.images.map(\.path))
-        #expect(read.images.map(\.wireBytes) == [200_000, 100_000, 450_000, 100_000])
-        #expect(read.images[3].failure == "the bridge answered 502" && read.images[0].failure == nil)
-        #expect(read.images[0].ssim == 0.96)
-        #expect(read.totals == .init(images: 4, originalBytes: 5_500_000, wireBytes: 850_000, deliveredBytes: 650_000))
+        #expect(read.clients.map(\.name) == ["legacy-webview", "avif"])
+        let webView = read.clients[0]
+        #expect(webView.images.map(\.path) == report.clients[0].images.map(\.path))
+        #expect(webView.images.map(\.wireBytes) == [200_000, 100_000, 450_000, 100_000])
+        #expect(webView.images[3].failure == "the bridge answered 502" && webView.images[0].failure == nil)
+        #expect(webView.images[0].ssim == 0.96 && webView.images[0].resizedBytes == 600_000)
+        #expect(webView.totals.wireBytes == 850_000 && webView.totals.resizedBytes == 1_500_000)
+        #expect(read.clients[1].totals.wireBytes == 750_000)
         #expect(read.pageBytes == 20_000 && read.origin == "http://127.0.0.1:2")
-        // Keys a shell script reads, spelt as it reads them.
+        // Keys a script reads, spelt as it reads them.
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-        let totals = try #require(object["totals"] as? [String: Any])
+        let clients = try #require(object["clients"] as? [[String: Any]])
+        #expect(clients.first?["name"] as? String == "legacy-webview")
+        let totals = try #require(clients.first?["totals"] as? [String: Any])
         #expect(totals["wireBytes"] as? Int == 850_000)
-        let first = try #require((object["images"] as? [[String: Any]])?.first)
+        let first = try #require((clients.first?["images"] as? [[String: Any]])?.first)
         #expect(first["path"] as? String == "/images/article-01.jpg" && first["wireBytes"] as? Int == 200_000)
     }
 
@@ -117,6 +152,8 @@ struct DemoReportTests {
         #expect(result.originalBytes == original.count && result.deliveredBytes == delivered.count)
         #expect((result.ssim ?? 0) > 0.9)
         #expect((result.ssim ?? 1) < 1)
+        let resized = try JPEGEncoder(options: .init(quality: 90)).encode(smaller).count
+        #expect(result.resizedBytes.map { abs($0 - resized) <= resized / 10 } == true, "JPEG q90 at 200×150")
     }
 
     @Test("measuring: transparent images compare over white; failures are reported, not thrown")
