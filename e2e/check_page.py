@@ -88,7 +88,7 @@ def main():
         print("0 passed, 1 failed")
         return 1
     user_agent = user_agent or WEBVIEW_UA
-    figures = verdict.read_demo_figures(args.demo_report) if args.demo_report else {}
+    figures = verdict.read_demo_figures(args.demo_report, "legacy-webview") if args.demo_report else {}
     passed, failed = 0, 0
     types, wire = [], 0
     for image in images:

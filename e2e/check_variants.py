@@ -103,7 +103,7 @@ def main():
         print(f"{mode}: FAIL no e2e result in {args.result}")
         print("0 passed, 1 failed")
         return 1
-    figures = verdict.read_demo_figures(args.demo_report)
+    figures = verdict.read_demo_figures(args.demo_report, "webp")
     try:
         originals = original_sources(args.origin, user_agent)
         expected = variants(args.bin, args.rules, originals)

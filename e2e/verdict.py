@@ -26,11 +26,16 @@ def read_verdict(path):
     return json.loads(html.unescape(match.group(1))), None
 
 
-def read_demo_figures(path):
-    """The demo's per-image figures (demo-report.json), by site path."""
+def read_demo_figures(path, client):
+    """One client's per-image figures in the demo's report (demo-report.json),
+    by site path: `legacy-webview` (the WebP variants, transcoded for it),
+    `webp` or `avif` (what crossed the network for each)."""
     with open(path, encoding="utf-8") as file:
         figures = json.load(file)
-    return {image["path"]: image for image in figures["images"]}
+    for entry in figures["clients"]:
+        if entry["name"] == client:
+            return {image["path"]: image for image in entry["images"]}
+    raise KeyError(f"the demo's report has no client '{client}'")
 
 
 def read_metrics(path):
