@@ -92,4 +92,5 @@ include bench/origin.mk
 include bench/pipeline.mk
 include demo.mk
 include e2e/e2e.mk
+include e2e/cluster.mk
 include fuzz.mk
