@@ -13,7 +13,7 @@ SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CORPUS       ?= $(if $(WEBP_BRIDGE_CORPUS),$(WEBP_BRIDGE_CORPUS),../shared/corpus)
 
 help: ## List the targets
-	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
+	@grep -hE '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 
 deps: ## Install the system libraries and tools (Debian apt / macOS Homebrew) when missing
 ifeq ($(UNAME_S),Darwin)
@@ -92,4 +92,5 @@ include bench/origin.mk
 include bench/pipeline.mk
 include demo.mk
 include e2e/e2e.mk
+include e2e/cluster.mk
 include fuzz.mk

@@ -1,0 +1,519 @@
+#!/usr/bin/env python3
+"""Driver for `make e2e-cluster`: origin replicas and a bridge behind nginx's
+cache, rendered from deploy/nginx/webp-bridge.conf (the deployment's own file),
+under mixed clients, with one replica killed and restarted.
+
+  clients -> nginx image tier  -> 2 x `webp-bridge origin --auto-webp` (or --auto-format)
+  clients -> nginx bridge tier -> `webp-bridge proxy` (legacy policy) -> nginx image tier
+
+Everything listens on 127.0.0.1: the origins and the bridge on port 0 (the
+killed replica comes back on the port it had), nginx on free ports, as an
+unprivileged master under this script (`daemon off`, its own prefix, pid
+file and logs in the state folder).
+
+For CLUSTER_SECONDS (60) CLUSTER_CLIENTS threads (8) ask for the photos
+(Kodak, and the demo's when `make demo-photos` has fetched them) as clients
+of several kinds: AVIF browsers, WebP browsers, clients that name neither,
+`image/webp;q=0`, old iOS WebViews, WebKitGTK (AppleWebKit that lists WebP),
+iPads. Every answer must be 200 and its body a whole image (decoded: see
+imagecheck.py) of a format the client accepts, the Content-Type saying the
+same; on the bridge tier an AppleWebKit client must get JPEG or PNG whatever
+its Accept (the legacy policy). Resized variants must be the best format the
+origin offers the class (WebP, AVIF with --auto-format): the canonical Accept
+reached the origin. A third of the way in, replica A is killed (SIGKILL);
+ten seconds later it is started again on the same port.
+
+Then the cold burst: CLUSTER_BURST (16) concurrent requests for one variant
+nobody asked for yet must make exactly one variant over both replicas
+(origin /metrics, webpbridge_origin_variant_cache_total{result="miss"}):
+proxy_cache_lock at work.
+
+Prints requests, cross-served answers (must be 0), failed requests (with
+each reason), broken images, requests/s, p50/p99, the cache hit ratio per
+tier (from nginx's access log, $upstream_cache_status), the variants each
+replica made; exits 1 when a bar is missed. Logs: CLUSTER_OUT (.build/e2e-cluster).
+
+usage: cluster.py WEBP_BRIDGE PHOTO_DIR...
+"""
+import http.client
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from imagecheck import ImageChecker, accepted_formats, sniff, MIME  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TEMPLATE = os.path.join(ROOT, "deploy", "nginx", "webp-bridge.conf")
+SECONDS = float(os.environ.get("CLUSTER_SECONDS", "60"))
+CLIENTS = int(os.environ.get("CLUSTER_CLIENTS", "8"))
+BURST = int(os.environ.get("CLUSTER_BURST", "16"))
+MAX_REQUESTS = int(os.environ.get("CLUSTER_MAX_REQUESTS", "200000"))
+OUT = os.path.abspath(os.environ.get("CLUSTER_OUT", os.path.join(ROOT, ".build", "e2e-cluster")))
+START_TIMEOUT = 30
+REQUEST_TIMEOUT = 60
+WIDTHS = (320, 480, 750)
+BRIDGE_WIDTH = 750
+
+IOS13 = ("Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+         "Version/13.1.2 Mobile/15E148 Safari/604.1")
+IPAD = ("Mozilla/5.0 (iPad; CPU OS 12_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+        "Mobile/15E148")
+GTK = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.0 Safari/605.1.15"
+CHROME = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 "
+          "Safari/537.36")
+FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:115.0) Gecko/20100101 Firefox/115.0"
+CURL = "curl/7.88.1"
+
+# (name, Accept or None, User-Agent)
+CLIENT_KINDS = [
+    ("chrome-avif", "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8", CHROME),
+    ("firefox-webp", "image/webp,*/*", FIREFOX),
+    ("avif-only", "image/avif,*/*", CURL),
+    ("webp-q0", "image/webp;q=0,image/*;q=0.8", CURL),
+    ("image-star", "image/*", CURL),
+    ("no-accept", None, CURL),
+    ("ios13-webview", "image/png,image/svg+xml,image/*;q=0.8,video/*;q=0.8,*/*;q=0.5", IOS13),
+    ("webkitgtk", "image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5", GTK),
+    ("ipad-webp", "image/webp,*/*", IPAD),
+    # What the nginx map must read right: spaces, a zero q in two spellings, upper case, a longer name.
+    ("webp-q0-spaced", "image/webp ; q=0.0, image/png", CURL),
+    ("avif-q0", "image/avif;q=0,image/webp,*/*", CURL),
+    ("upper-webp", "IMAGE/WEBP,*/*", CURL),
+    ("webpx", "image/webpx,*/*", CURL),
+]
+
+
+def format_class(accept):
+    """What nginx's map makes of Accept: avif (AVIF and WebP named), webp, or original."""
+    named = accepted_formats(accept)
+    if {"avif", "webp"} <= named:
+        return "avif"
+    return "webp" if "webp" in named else "original"
+
+
+def agent_class(user_agent):
+    if "iPad" in user_agent:
+        return "tablet"
+    return "webkit" if "AppleWebKit" in user_agent else "other"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Processes:
+    """Every process started here; all stopped on any exit."""
+
+    def __init__(self):
+        self.running = []
+
+    def start(self, name, command, log_path):
+        log = open(log_path, "a")
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        log.close()
+        self.running.append((name, process))
+        return process
+
+    def stop(self, process, sig=signal.SIGTERM):
+        if process.poll() is None:
+            process.send_signal(sig)
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+    def stop_all(self):
+        for _, process in reversed(self.running):
+            self.stop(process)
+
+
+def wait_for_listening(log_path, process, name):
+    """The http://HOST:PORT a server prints first."""
+    deadline = time.time() + START_TIMEOUT
+    while time.time() < deadline:
+        if process.poll() is not None:
+            sys.exit(f"e2e-cluster: {name} exited ({process.returncode}); see {log_path}")
+        with open(log_path) as f:
+            match = re.search(r"^listening on http://(\S+)", f.read(), re.M)
+        if match:
+            return match.group(1)
+        time.sleep(0.1)
+    sys.exit(f"e2e-cluster: {name} did not say where it listens within {START_TIMEOUT}s; see {log_path}")
+
+
+def wait_http(host_port, path, timeout=START_TIMEOUT, process=None):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if process is not None and process.poll() is not None:
+            sys.exit(f"e2e-cluster: the server for http://{host_port} exited ({process.returncode})")
+        try:
+            connection = http.client.HTTPConnection(host_port, timeout=5)
+            connection.request("GET", path)
+            if connection.getresponse().status == 200:
+                return
+        except OSError:
+            pass
+        time.sleep(0.1)
+    sys.exit(f"e2e-cluster: http://{host_port}{path} did not answer 200 within {timeout}s")
+
+
+def variants_made(host_port):
+    """webpbridge_origin_variant_cache_total{result="miss"} of one origin, or None when it is down."""
+    try:
+        connection = http.client.HTTPConnection(host_port, timeout=5)
+        connection.request("GET", "/metrics")
+        text = connection.getresponse().read().decode()
+    except OSError:
+        return None
+    match = re.search(r'^webpbridge_origin_variant_cache_total\{result="miss"\} (\S+)', text, re.M)
+    return int(float(match.group(1))) if match else 0
+
+
+class Origin:
+    def __init__(self, processes, binary, root, flag, name):
+        self.processes, self.binary, self.root, self.flag, self.name = processes, binary, root, flag, name
+        self.log = os.path.join(OUT, f"{name}.log")
+        self.address = None
+        self.made_before = 0      # variants counted by earlier lives of this replica
+
+    def start(self):
+        listen = self.address or "127.0.0.1:0"
+        command = [self.binary, "origin", "--root", self.root, "--listen", listen, self.flag]
+        self.process = self.processes.start(self.name, command, self.log)
+        self.address = wait_for_listening(self.log, self.process, self.name) if self.address is None else \
+            self.address
+        wait_http(self.address, "/healthz")
+
+
+class Results:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.latencies = []
+        self.requests = 0
+        self.cross_served = []
+        self.failures = []
+        self.broken = []
+        self.under_served = []
+        self.by_kind = {}
+
+    def problem(self, bucket, text):
+        with self.lock:
+            getattr(self, bucket).append(text)
+
+    def add(self, kind, latency, problem=None, bucket=None):
+        with self.lock:
+            self.requests += 1
+            self.latencies.append(latency)
+            self.by_kind[kind] = self.by_kind.get(kind, 0) + 1
+            if problem:
+                getattr(self, bucket).append(problem)
+
+
+def expected_best(kind_accept, auto_format):
+    cls = format_class(kind_accept)
+    if cls == "avif" and auto_format:
+        return "avif"
+    if cls in ("avif", "webp"):
+        return "webp"
+    return None
+
+
+def one_request(connection_for, tier, path, kind, checker, results, auto_format):
+    name, accept, agent = kind
+    headers = {"User-Agent": agent}
+    if accept is not None:
+        headers["Accept"] = accept
+    started = time.monotonic()
+    try:
+        connection = connection_for(tier)
+        connection.request("GET", path, headers=headers)
+        response = connection.getresponse()
+        body = response.read()
+        status, content_type = response.status, response.getheader("Content-Type", "")
+    except (OSError, http.client.HTTPException) as error:
+        connection_for(tier, reset=True)
+        results.add(name, time.monotonic() - started, f"{tier} {path} {name}: {type(error).__name__}: {error}",
+                    "failures")
+        return
+    latency = time.monotonic() - started
+    label = f"{tier} {path} {name}"
+    if status != 200:
+        results.add(name, latency, f"{label}: HTTP {status} {body[:120]!r}", "failures")
+        return
+    length = response.getheader("Content-Length")
+    if length is not None and int(length) != len(body):
+        results.add(name, latency, f"{label}: {len(body)} of {length} bytes", "broken")
+        return
+    expected_class = format_class(accept) + (f" {agent_class(agent)}" if tier == "bridge" else "")
+    if response.getheader("X-WebP-Bridge-Class") != expected_class:
+        results.add(name, latency, f"{label}: nginx class {response.getheader('X-WebP-Bridge-Class')!r}, "
+                    f"expected {expected_class!r}", "cross_served")
+        return
+    kind_of_body = sniff(body)
+    allowed = accepted_formats(accept)
+    if tier == "bridge" and agent_class(agent) == "webkit":
+        allowed = {"jpeg", "png", "gif"}  # the legacy policy: an AppleWebKit WebView never gets WebP
+    if kind_of_body not in allowed:
+        results.add(name, latency, f"{label}: got {kind_of_body} ({content_type}); accepts {sorted(allowed)}",
+                    "cross_served")
+        return
+    if kind_of_body and content_type.split(";")[0].strip() != MIME[kind_of_body]:
+        results.add(name, latency, f"{label}: body is {kind_of_body}, Content-Type says {content_type}",
+                    "cross_served")
+        return
+    checker.submit(body, lambda verdict: results.problem("broken", f"{label}: {verdict}"))
+    best = expected_best(accept, auto_format)
+    if tier == "origin" and "imageView2" in path and best and kind_of_body != best:
+        results.add(name, latency, f"{label}: got {kind_of_body}, the class's best is {best}", "under_served")
+        return
+    results.add(name, latency)
+
+
+def client_thread(index, deadline, work, tiers, checker, results, auto_format, stop):
+    rng = random.Random(index)
+    connections = {}
+
+    def connection_for(tier, reset=False):
+        if reset:
+            old = connections.pop(tier, None)
+            if old:
+                old.close()
+            return None
+        if tier not in connections:
+            connections[tier] = http.client.HTTPConnection(tiers[tier], timeout=REQUEST_TIMEOUT)
+        return connections[tier]
+
+    while time.time() < deadline and not stop.is_set():
+        with results.lock:
+            if results.requests >= MAX_REQUESTS:
+                return
+        tier, path = rng.choice(work)
+        kind = rng.choice(CLIENT_KINDS)
+        one_request(connection_for, tier, path, kind, checker, results, auto_format)
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
+
+
+def cache_statuses(access_log, port, last_fraction=1.0):
+    """$upstream_cache_status counts of one tier's lines (the last `last_fraction` of them)."""
+    statuses = []
+    with open(access_log) as f:
+        for line in f:
+            fields = line.split()
+            if len(fields) > 1 and fields[1] == str(port):
+                match = re.search(r" cache=(\S+)", line)
+                statuses.append(match.group(1) if match else "-")
+    counts = {}
+    for status in statuses[int(len(statuses) * (1 - last_fraction)):]:
+        counts[status] = counts.get(status, 0) + 1
+    return counts
+
+
+def main(argv):
+    if len(argv) < 2:
+        sys.exit(__doc__.strip())
+    binary, photo_dirs = os.path.abspath(argv[0]), argv[1:]
+    shutil.rmtree(OUT, ignore_errors=True)
+    state = os.path.join(OUT, "nginx")
+    for folder in ("temp", "cache"):
+        os.makedirs(os.path.join(state, folder))
+    root = os.path.join(OUT, "root")
+    os.makedirs(root)
+    names = []
+    for folder in photo_dirs:
+        for entry in sorted(os.listdir(folder)):
+            if entry.lower().endswith((".jpg", ".jpeg", ".png")):
+                # Copies, not symlinks: the origin refuses links that leave its root.
+                shutil.copy(os.path.join(folder, entry), os.path.join(root, entry))
+                names.append(entry)
+    if not names:
+        sys.exit("e2e-cluster: no photos in " + " ".join(photo_dirs))
+
+    help_text = subprocess.run([binary, "origin", "--help"], capture_output=True, text=True).stdout
+    auto_format = "--auto-format" in help_text
+    flag = "--auto-format" if auto_format else "--auto-webp"
+    processes = Processes()
+    checker = ImageChecker(binary)
+
+    def on_signal(number, _frame):
+        processes.stop_all()
+        sys.exit(f"e2e-cluster: stopped by signal {number}")
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        return run(binary, names, root, state, flag, auto_format, processes, checker)
+    finally:
+        processes.stop_all()
+
+
+def run(binary, names, root, state, flag, auto_format, processes, checker):
+    origins = [Origin(processes, binary, root, flag, name) for name in ("origin-a", "origin-b")]
+    for origin in origins:
+        origin.start()
+    image_port, bridge_port = free_port(), free_port()
+    image_tier = f"127.0.0.1:{image_port}"
+
+    # The bridge: legacy policy (AppleWebKit transcoded, iPads passed through), Qiniu rule for the
+    # image tier's host, in front of the image tier.
+    rules = os.path.join(OUT, "bridge-rules.json")
+    with open(rules, "w") as f:
+        f.write('{"rules": [{"name": "cluster", "hosts": ["127.0.0.1"], "dialect": "qiniu", '
+                f'"width": {BRIDGE_WIDTH}}}], "client": {{"webpSupport": "apple-webkit", '
+                '"excludedDeviceClasses": ["tablet"]}}\n')
+    bridge_log = os.path.join(OUT, "bridge.log")
+    bridge = processes.start("bridge", [binary, "proxy", "--upstream", f"http://{image_tier}", "--config", rules,
+                                        "--listen", "127.0.0.1:0"], bridge_log)
+    bridge_address = wait_for_listening(bridge_log, bridge, "bridge")
+
+    conf = os.path.join(state, "nginx.conf")
+    subprocess.run([sys.executable, os.path.join(ROOT, "deploy", "nginx", "render.py"), TEMPLATE, conf,
+                    f"STATE_DIR={state}", f"ORIGIN_TIER_LISTEN={image_tier}",
+                    f"BRIDGE_TIER_LISTEN=127.0.0.1:{bridge_port}",
+                    "ORIGIN_SERVERS=" + "\n        ".join(
+                        f"server {o.address} max_fails=1 fail_timeout=2s;" for o in origins),
+                    f"BRIDGE_SERVERS=server {bridge_address} max_fails=1 fail_timeout=2s;",
+                    "CACHE_MAX_SIZE=1g"], check=True)
+    os.chmod(OUT, 0o755)
+    nginx = processes.start("nginx", ["nginx", "-p", state, "-e", os.path.join(state, "error.log"), "-c", conf,
+                                      "-g", "daemon off;"], os.path.join(OUT, "nginx.log"))
+    wait_http(image_tier, "/" + names[0], process=nginx)
+    wait_http(f"127.0.0.1:{bridge_port}", "/__bridge/healthz")
+    print(f"e2e-cluster: nginx {image_tier} (image tier) and 127.0.0.1:{bridge_port} (bridge tier), "
+          f"origins {', '.join(o.address for o in origins)} with {flag}, bridge {bridge_address}; "
+          f"{len(names)} photos, {CLIENTS} clients for {SECONDS:.0f}s")
+
+    kodak = [n for n in names if n.lower().endswith(".png")]
+    work = []
+    for name in names:
+        if name in kodak:
+            work.append(("origin", f"/{name}"))
+        for width in WIDTHS:
+            work.append(("origin", f"/{name}?imageView2/2/w/{width}"))
+        work.append(("bridge", f"/{name}"))
+    tiers = {"origin": image_tier, "bridge": f"127.0.0.1:{bridge_port}"}
+
+    results = Results()
+    stop = threading.Event()
+    started = time.time()
+    deadline = started + SECONDS
+    threads = [threading.Thread(target=client_thread,
+                                args=(i, deadline, work, tiers, checker, results, auto_format, stop), daemon=True)
+               for i in range(CLIENTS)]
+    for thread in threads:
+        thread.start()
+
+    # The replica kill: A is SIGKILLed a third of the way in, restarted ten seconds later.
+    victim = origins[0]
+    last_seen = 0
+    kill_at, restart_at = started + SECONDS / 3, started + SECONDS / 3 + 10
+    killed = restarted = False
+    while any(t.is_alive() for t in threads):
+        now = time.time()
+        if not killed:
+            seen = variants_made(victim.address)
+            last_seen = seen if seen is not None else last_seen
+        if not killed and now >= kill_at:
+            victim.made_before = last_seen
+            victim.process.kill()
+            victim.process.wait()
+            killed = True
+            print(f"  {now - started:5.1f}s killed {victim.name} (pid {victim.process.pid}, SIGKILL) "
+                  f"after {last_seen} variants; {results.requests} requests so far")
+        if killed and not restarted and now >= restart_at:
+            victim.start()
+            restarted = True
+            print(f"  {time.time() - started:5.1f}s restarted {victim.name} on {victim.address}")
+        for thread in threads:
+            thread.join(timeout=0.5)
+    elapsed = time.time() - started
+    if not checker.finish(timeout=60):
+        results.problem("broken", "bodies left undecoded after 60 s")
+    if not restarted:
+        victim.start()
+
+    # The cold burst: one variant nobody asked for, BURST clients at once.
+    burst_path = f"/{names[-1]}?imageView2/2/w/611"
+    before = sum(variants_made(o.address) or 0 for o in origins)
+    gate = threading.Barrier(BURST)
+    bodies, burst_errors = [], []
+
+    def burst_client():
+        try:
+            connection = http.client.HTTPConnection(image_tier, timeout=REQUEST_TIMEOUT)
+            gate.wait(timeout=30)
+            connection.request("GET", burst_path, headers={"Accept": "image/webp,*/*"})
+            response = connection.getresponse()
+            body = response.read()
+            if response.status != 200:
+                burst_errors.append(f"HTTP {response.status}")
+            bodies.append(body)
+        except Exception as error:  # every failure is reported, none ends the run
+            burst_errors.append(f"{type(error).__name__}: {error}")
+
+    burst = [threading.Thread(target=burst_client) for _ in range(BURST)]
+    for thread in burst:
+        thread.start()
+    for thread in burst:
+        thread.join(timeout=REQUEST_TIMEOUT + 30)
+    burst_made = sum(variants_made(o.address) or 0 for o in origins) - before
+
+    made = {o.name: o.made_before + (variants_made(o.address) or 0) for o in origins}
+    time.sleep(1.5)  # the access log is flushed every second (flush=1s)
+    nginx.send_signal(signal.SIGUSR1)  # reopen: flushes the buffered lines too
+    time.sleep(0.5)
+    access_log = os.path.join(state, "access.log")
+    image_statuses = cache_statuses(access_log, image_port)
+    bridge_statuses = cache_statuses(access_log, bridge_port)
+
+    def ratio(counts):
+        total = sum(v for k, v in counts.items() if k != "-")
+        return counts.get("HIT", 0) / total if total else 0.0
+
+    ok = True
+    print(f"requests {results.requests} in {elapsed:.1f}s: {results.requests / elapsed:.1f} req/s, "
+          f"p50 {percentile(results.latencies, 0.5) * 1000:.1f} ms, "
+          f"p99 {percentile(results.latencies, 0.99) * 1000:.1f} ms")
+    print("  by client: " + ", ".join(f"{k} {v}" for k, v in sorted(results.by_kind.items())))
+    print(f"cross-served answers: {len(results.cross_served)} (bar: 0)")
+    print(f"failed requests: {len(results.failures)} (target: 0; replica killed and restarted during the run)")
+    print(f"broken images: {len(results.broken)}; distinct bodies decoded: {checker.decoded}")
+    print(f"under-served (a resized variant not in the class's best format, {flag}): {len(results.under_served)}")
+    for label, problems in (("cross-served", results.cross_served), ("failed", results.failures),
+                            ("broken", results.broken), ("under-served", results.under_served)):
+        for problem in problems[:10]:
+            print(f"  {label}: {problem}")
+        ok = ok and not problems
+    print(f"cache (nginx $upstream_cache_status): image tier hit ratio {ratio(image_statuses):.3f} {image_statuses}; "
+          f"bridge tier {ratio(bridge_statuses):.3f} {bridge_statuses}")
+    with open(access_log) as f:
+        moved = sum(1 for line in f if re.search(r" upstream=\S+, ", line))
+    print(f"requests nginx moved to another upstream (proxy_next_upstream): {moved}")
+    late_image, late_bridge = (cache_statuses(access_log, port, 1 / 3) for port in (image_port, bridge_port))
+    print(f"  over the last third of the requests: image tier {ratio(late_image):.3f}, "
+          f"bridge tier {ratio(late_bridge):.3f}")
+    print("variants made per replica (origin /metrics misses): "
+          + ", ".join(f"{k} {v}" for k, v in made.items()) + f" (origin-a: {origins[0].made_before} before the kill)")
+    print(f"cold burst: {BURST} concurrent requests for {burst_path}: {burst_made} variant(s) made, "
+          f"{len(set(bodies))} distinct bodies, errors {burst_errors or 'none'} (bar: 1 variant)")
+    ok = ok and burst_made == 1 and not burst_errors and len(set(bodies)) == 1
+    print("e2e-cluster: " + ("PASS" if ok else "FAIL") + f"; logs in {OUT}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
