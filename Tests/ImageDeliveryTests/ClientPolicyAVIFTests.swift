@@ -80,6 +80,19 @@ import URLRewriting
         #expect(tablet == .passThrough(reason: "device class 'tablet' is excluded"))
     }
 
+    /// Pages rewritten to name the WebP variants still give AVIF clients AVIF.
+    @Test func aURLThatAlreadyNamesTheWebPVariantGivesAVIFClientsTheAVIFOne() {
+        let avif = ClientPolicy.standard.decision(
+            for: ClientRequest(url: Self.webP, accept: "image/avif,image/webp"), using: Self.rewriter)
+        #expect(avif == .serveVariant(Self.avif, .avif))
+        let webP = ClientPolicy.standard.decision(
+            for: ClientRequest(url: Self.webP, accept: "image/webp"), using: Self.rewriter)
+        #expect(webP == .serveVariant(Self.webP, .webp))
+        let other = ClientPolicy.standard.decision(
+            for: ClientRequest(url: Self.webP, accept: "image/*"), using: Self.rewriter)
+        #expect(other == .transcode(Self.webP))
+    }
+
     @Test func aURLThatAlreadyAsksForAVIFIsHandedOver() {
         let decision = ClientPolicy.standard.decision(
             for: ClientRequest(url: Self.avif, accept: "image/webp"), using: Self.rewriter)

@@ -57,8 +57,9 @@ public struct ClientPolicy: Sendable, Hashable {
     /// - Returns: pass through, serve a variant or transcode. The variant is
     ///   the first of the rule's formats (``RewriteResult/variants``) the
     ///   client names in `Accept` with q > 0. A URL that already asks for
-    ///   WebP is served as is to WebP clients and transcoded for the others;
-    ///   one that already asks for AVIF is passed through.
+    ///   WebP is treated as its own variant (its AVIF counterpart to an AVIF
+    ///   client when the rule lists AVIF, itself to a WebP client, transcoded
+    ///   for the others); one that already asks for AVIF is passed through.
     public func decision(for request: ClientRequest, rewrite: RewriteResult) -> ClientDecision {
         decision(for: request, rewrite: rewrite, excluding: [])
     }
@@ -79,7 +80,9 @@ public struct ClientPolicy: Sendable, Hashable {
                 ? [FormatVariant(format: .webp, url: rewrite.url, cacheKey: rewrite.cacheKey)] : rewrite.variants
         case .alreadyWebP:
             webPURL = request.url
-            variants = [FormatVariant(format: .webp, url: request.url, cacheKey: rewrite.cacheKey)]
+            variants =
+                rewrite.variants.isEmpty
+                ? [FormatVariant(format: .webp, url: request.url, cacheKey: rewrite.cacheKey)] : rewrite.variants
         default:
             if case .passThrough(let reason) = treatment(of: request) { return .passThrough(reason: reason) }
             return .passThrough(reason: rewrite.reason.kind == .alreadyAVIF ? "already AVIF" : "not rewritten")

@@ -11,7 +11,8 @@ public struct RewriteResult: Sendable, Hashable {
     public let ruleName: String?
     /// Why the URL was or was not rewritten.
     public let reason: RewriteReason
-    /// When rewritten: the variant of each format the rule lists, in the
+    /// When rewritten (or already the WebP variant, under a rule that lists
+    /// more formats): the variant of each format the rule lists, in the
     /// rule's preference order (WebP's is ``url``); empty otherwise.
     public let variants: [FormatVariant]
 

@@ -66,6 +66,13 @@ public struct Rewriter: Sendable {
                 return unchanged(url, parts, rule: rule, reason)
             case .accepted:
                 switch rule.dialect.rewrite(parts) {
+                case .unchanged(let reason) where reason.kind == .alreadyWebP && rule.formats.count > 1:
+                    // A page that already names the WebP variant: left as it
+                    // is, with its other formats for a client that shows them.
+                    let webP = FormatVariant(format: .webp, url: url, cacheKey: CacheKey.normalized(parts))
+                    return RewriteResult(
+                        url: url, cacheKey: webP.cacheKey, ruleName: rule.name, reason: reason,
+                        variants: variants(of: webP, rule: rule))
                 case .unchanged(let reason):
                     return unchanged(url, parts, rule: rule, reason)
                 case .rewritten(let variant, let detail):
@@ -103,11 +110,12 @@ public struct Rewriter: Sendable {
     }
 
     /// Rewrites `url` to its variant in `format`: ``rewrite(_:)`` for WebP;
-    /// for AVIF the same variant in AVIF when the matching rule lists it,
-    /// else `url` unchanged with the reason.
+    /// for AVIF the same variant in AVIF when the matching rule lists it
+    /// (also from a URL that already names the WebP variant), else `url`
+    /// unchanged with the reason.
     public func rewrite(_ url: URL, to format: VariantFormat) -> RewriteResult {
         let result = rewrite(url)
-        guard format != .webp, result.isRewritten else { return result }
+        guard format != .webp, result.isRewritten || result.reason.kind == .alreadyWebP else { return result }
         guard let variant = result.variant(format) else {
             return RewriteResult(
                 url: url, cacheKey: Self.normalizedCacheKey(for: url), ruleName: result.ruleName,
