@@ -93,6 +93,9 @@ public final class ImageBridge: Sendable {
     /// ``Configuration/transcodeQueueLimit`` waiting, overloaded beyond.
     public let transcodeQueue: WorkQueue
     let transcoder: Transcoder
+    /// AVIF variants that failed recently (bounded: 1,024 keys of ≤ 4 KiB),
+    /// remembered for the pipeline's negative-cache lifetime.
+    let failedVariants: FailedVariants
     /// The `Vary` of every answer on the image path (and of the originals
     /// other clients of a claimed URL get).
     public let vary: String
@@ -120,6 +123,7 @@ public final class ImageBridge: Sendable {
         transcoder = Transcoder(
             codec: configuration.pipeline.configuration.codec, configuration: configuration.transcoder)
         vary = configuration.clientPolicy.varyFields
+        failedVariants = FailedVariants(lifetime: configuration.pipeline.configuration.negativeCacheLifetime)
     }
 
     // MARK: Deciding
@@ -247,16 +251,31 @@ public final class ImageBridge: Sendable {
 
     /// The variant in a format other than WebP, through the pipeline (its
     /// own cache entry: the key is the URL fetched), when it comes back whole
-    /// and in that format; `nil` to fall back. A format the codecs do not
-    /// know yet (``ImageFormat`` without it) always falls back.
+    /// and in that format; `nil` to fall back, and the failure remembered in
+    /// ``failedVariants`` so the next clients skip it for a while. A format
+    /// the codecs do not know yet (``ImageFormat`` without it) always falls
+    /// back, without a fetch.
     private func variantDelivery(
         _ request: DeliveryRequest, url: URL, format: VariantFormat, redirects: RedirectHandling
     ) async -> Delivery? {
-        guard let expected = ImageFormat(rawValue: format.rawValue),
-            let image = try? await configuration.pipeline.data(for: url, redirects: redirects),
-            image.format == expected, !CacheControl.containsNoTransform(image.headers["cache-control"])
-        else { return nil }
+        let now = configuration.pipeline.configuration.now()
+        let key = Rewriter.normalizedCacheKey(for: url)
+        guard let expected = ImageFormat(rawValue: format.rawValue), !failedVariants.contains(key, now: now) else {
+            return nil
+        }
+        let image: ImageDataResponse
+        do {
+            image = try await configuration.pipeline.data(for: url, redirects: redirects)
+        } catch {
+            if error.isCancellation { return delivery(request, .cancelled) }
+            failedVariants.insert(key, now: now)
+            return nil
+        }
         if Task.isCancelled { return delivery(request, .cancelled, image: image) }
+        guard image.format == expected, !CacheControl.containsNoTransform(image.headers["cache-control"]) else {
+            failedVariants.insert(key, now: now)
+            return nil
+        }
         return imageDelivery(request, image: image, body: image.data, format: image.format, transcodeSeconds: nil)
     }
 

@@ -135,6 +135,10 @@ struct AVIFDeliveryTests {
         // The AVIF variant is tried once (not at all while the codecs cannot
         // tell AVIF), then the WebP variant; never the original.
         #expect(upstream.counts == (Self.codecKnowsAVIF ? 1 : 0, 1, 0))
+        // The failure is remembered: the next AVIF client is not made to wait on it again.
+        let again = try await Self.answer(bridge, accept: "image/avif,image/webp")
+        #expect(Self.body(again)?.0 == upstream.webP)
+        #expect(upstream.counts == (Self.codecKnowsAVIF ? 1 : 0, 1, 0))
     }
 
     @Test func anAVIFOnlyClientWhoseVariantFailsGetsTheTranscode() async throws {
