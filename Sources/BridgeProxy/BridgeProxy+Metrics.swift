@@ -10,6 +10,8 @@ extension BridgeProxy {
     enum Outcome: String, CaseIterable, Sendable {
         /// The WebP variant, to a client that shows WebP.
         case webp
+        /// The AVIF variant, to a client that names `image/avif`.
+        case avif
         /// The variant, decoded and re-encoded as JPEG, PNG or APNG.
         case transcoded
         /// Image bytes the client can show as they are (a JPEG that the CDN
@@ -39,6 +41,7 @@ extension BridgeProxy {
         init(_ outcome: Delivery.Outcome) {
             switch outcome {
             case .webp: self = .webp
+            case .avif: self = .avif
             case .transcoded: self = .transcoded
             case .untouched: self = .untouched
             case .fallback: self = .fallback

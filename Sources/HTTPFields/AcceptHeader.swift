@@ -68,22 +68,39 @@ public struct AcceptHeader: Sendable, Hashable {
         return ranges.lazy.filter { $0.mediaType == wanted }.map(\.quality).max()
     }
 
-    /// Whether `accept` names `image/webp` with a quality above zero.
-    ///
-    /// `image/*` and `*/*` do not count: Safari 14 on older macOS sends
-    /// `image/*` and cannot decode WebP. A malformed `q` counts as zero.
-    /// Cheaper than parsing: nearly every header is scanned once for the
-    /// word and no string is made.
+    /// Whether `accept` names `image/webp` with a quality above zero:
+    /// ``namesExplicitly(_:in:)`` for `image/webp`.
     public static func acceptsWebP(_ accept: String?) -> Bool {
         guard let accept else { return false }
+        // The static needle keeps the hot path's prefilter allocation-free.
         return accept.withFieldBytes { bytes in
-            guard FieldBytes.contains("image/webp", ignoringCaseIn: bytes) else { return false }
-            var accepts = false
-            forEachRange(in: bytes) { _, type, quality in
-                if quality > 0, FieldBytes.equalsIgnoringCase(bytes, type, "image/webp".utf8) { accepts = true }
-            }
-            return accepts
+            FieldBytes.contains("image/webp", ignoringCaseIn: bytes) && names("image/webp", in: bytes)
         }
+    }
+
+    /// Whether `accept` names `mediaType` itself (e.g. `image/avif`, lower
+    /// case) with a quality above zero — the one test for "this client shows
+    /// this format".
+    ///
+    /// `image/*` and `*/*` do not count: Safari 14 on older macOS sends
+    /// `image/*` and cannot decode WebP, and Safari before 16 none of AVIF.
+    /// A malformed `q` counts as zero; a type named twice counts if any
+    /// listing has q > 0. Cheaper than parsing: nearly every header is
+    /// scanned once for the word and no string is made.
+    public static func namesExplicitly(_ mediaType: String, in accept: String?) -> Bool {
+        guard let accept else { return false }
+        return accept.withFieldBytes { bytes in
+            FieldBytes.contains(mediaType.utf8, ignoringCaseIn: bytes) && names(mediaType, in: bytes)
+        }
+    }
+
+    /// Whether a range of `bytes` is exactly `mediaType` with q > 0.
+    private static func names(_ mediaType: String, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var accepts = false
+        forEachRange(in: bytes) { _, type, quality in
+            if quality > 0, FieldBytes.equalsIgnoringCase(bytes, type, mediaType.utf8) { accepts = true }
+        }
+        return accepts
     }
 
     /// `accept` with every `image/webp` range removed and `image/webp;q=0`

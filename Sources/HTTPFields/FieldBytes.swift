@@ -39,6 +39,21 @@ enum FieldBytes {
         }
         return false
     }
+
+    /// Whether `needle` (lower-case ASCII, not empty) occurs in `bytes`, in any case.
+    static func contains(_ needle: String.UTF8View, ignoringCaseIn bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = needle.count
+        guard count > 0, bytes.count >= count else { return false }
+        for start in 0...(bytes.count - count) {
+            var matched = true
+            for (offset, byte) in needle.enumerated() where lowercased(bytes[start + offset]) != byte {
+                matched = false
+                break
+            }
+            if matched { return true }
+        }
+        return false
+    }
 }
 
 extension String {

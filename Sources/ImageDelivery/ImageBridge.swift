@@ -93,6 +93,9 @@ public final class ImageBridge: Sendable {
     /// ``Configuration/transcodeQueueLimit`` waiting, overloaded beyond.
     public let transcodeQueue: WorkQueue
     let transcoder: Transcoder
+    /// AVIF variants that failed recently (bounded: 1,024 keys of ≤ 4 KiB),
+    /// remembered for the pipeline's negative-cache lifetime.
+    let failedVariants: FailedVariants
     /// The `Vary` of every answer on the image path (and of the originals
     /// other clients of a claimed URL get).
     public let vary: String
@@ -120,6 +123,7 @@ public final class ImageBridge: Sendable {
         transcoder = Transcoder(
             codec: configuration.pipeline.configuration.codec, configuration: configuration.transcoder)
         vary = configuration.clientPolicy.varyFields
+        failedVariants = FailedVariants(lifetime: configuration.pipeline.configuration.negativeCacheLifetime)
     }
 
     // MARK: Deciding
@@ -168,7 +172,7 @@ public final class ImageBridge: Sendable {
     /// answered in another format): no waiting, no transcoding, so a server
     /// can answer on its own thread. `nil` when answering needs more.
     public func cachedDelivery(for request: DeliveryRequest, decision: ClientDecision) -> Delivery? {
-        guard decision.servesWebP,
+        guard decision.servedFormat == .webp,
             let image = configuration.pipeline.cachedData(
                 for: request.url, ifUsable: { !CacheControl.containsNoTransform($0.headers["cache-control"]) })
         else { return nil }
@@ -186,6 +190,22 @@ public final class ImageBridge: Sendable {
     public func deliver(
         _ request: DeliveryRequest, decision: ClientDecision, redirects: RedirectHandling = .follow
     ) async -> Delivery {
+        var decision = decision
+        if case .serveVariant(let url, let format) = decision, format != .webp {
+            if let delivery = await variantDelivery(request, url: url, format: format, redirects: redirects) {
+                return delivery
+            }
+            // The variant failed (an error, not its format, a body over the
+            // limit): the policy decides again without it — the WebP variant
+            // for a client that shows WebP, else the transcode — and the
+            // pipeline falls back to the original from there.
+            guard let rewriter = configuration.rewriter else {
+                return original(request, decision, "no rewriter", image: nil)
+            }
+            decision = configuration.clientPolicy.decision(
+                for: Self.client(of: request), rewrite: rewriter.rewrite(request.url), excluding: [format])
+            if case .passThrough(let reason) = decision { return original(request, decision, reason, image: nil) }
+        }
         let image: ImageDataResponse
         do {
             image = try await configuration.pipeline.data(for: request.url, redirects: redirects)
@@ -197,7 +217,7 @@ public final class ImageBridge: Sendable {
             return original(request, decision, "the upstream forbids transforming it (no-transform)", image: image)
         }
         var capabilities = Transcoder.withoutWebP
-        if decision.servesWebP { capabilities.insert(.webp) }
+        if decision.servedFormat == .webp { capabilities.insert(.webp) }
         if capabilities.contains(image.format) {
             return imageDelivery(request, image: image, body: image.data, format: image.format, transcodeSeconds: nil)
         }
@@ -229,6 +249,36 @@ public final class ImageBridge: Sendable {
         }
     }
 
+    /// The variant in a format other than WebP, through the pipeline (its
+    /// own cache entry: the key is the URL fetched), when it comes back whole
+    /// and in that format; `nil` to fall back, and the failure remembered in
+    /// ``failedVariants`` so the next clients skip it for a while. A format
+    /// the codecs do not know yet (``ImageFormat`` without it) always falls
+    /// back, without a fetch.
+    private func variantDelivery(
+        _ request: DeliveryRequest, url: URL, format: VariantFormat, redirects: RedirectHandling
+    ) async -> Delivery? {
+        let now = configuration.pipeline.configuration.now()
+        let key = Rewriter.normalizedCacheKey(for: url)
+        guard let expected = ImageFormat(rawValue: format.rawValue), !failedVariants.contains(key, now: now) else {
+            return nil
+        }
+        let image: ImageDataResponse
+        do {
+            image = try await configuration.pipeline.data(for: url, redirects: redirects)
+        } catch {
+            if error.isCancellation { return delivery(request, .cancelled) }
+            failedVariants.insert(key, now: now)
+            return nil
+        }
+        if Task.isCancelled { return delivery(request, .cancelled, image: image) }
+        guard image.format == expected, !CacheControl.containsNoTransform(image.headers["cache-control"]) else {
+            failedVariants.insert(key, now: now)
+            return nil
+        }
+        return imageDelivery(request, image: image, body: image.data, format: image.format, transcodeSeconds: nil)
+    }
+
     /// A pipeline failure as the client is to see it.
     private func failure(_ error: ImagePipelineError, request: DeliveryRequest, decision: ClientDecision) -> Delivery {
         if error.isCancellation { return delivery(request, .cancelled) }
@@ -245,7 +295,7 @@ public final class ImageBridge: Sendable {
     private func original(
         _ request: DeliveryRequest, _ decision: ClientDecision, _ reason: String, image: ImageDataResponse?
     ) -> Delivery {
-        delivery(request, .original(reason: reason, refusesWebP: !decision.servesWebP), image: image)
+        delivery(request, .original(reason: reason, refusesWebP: decision.servedFormat != .webp), image: image)
     }
 
     private func delivery(
@@ -286,11 +336,8 @@ public final class ImageBridge: Sendable {
 }
 
 extension ClientDecision {
-    /// Whether the client is to get WebP (rather than a transcode or the original).
-    public var servesWebP: Bool {
-        if case .serveWebP = self { return true }
-        return false
-    }
+    /// Whether the client is to get WebP (rather than AVIF, a transcode or the original).
+    public var servesWebP: Bool { servedFormat == .webp }
 }
 
 /// A bridge core that cannot be built as configured.

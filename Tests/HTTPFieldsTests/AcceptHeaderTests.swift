@@ -19,6 +19,26 @@ struct AcceptHeaderTests {
         #expect(AcceptHeader.acceptsWebP(accept) == expected)
     }
 
+    @Test(arguments: [
+        ("image/avif,image/webp,image/apng,image/*,*/*;q=0.8", true),
+        ("IMAGE/AVIF;q=0.5", true),
+        ("image/webp, image/avif ; q=1", true),
+        ("image/avif;q=0", false),
+        ("image/avif;q=0,image/avif;q=0.2", true),
+        ("image/avif;q=-1", false),
+        ("image/avifs", false),
+        ("image/*", false),
+        ("*/*", false),
+        ("image/webp", false),
+        ("", false),
+    ])
+    func anExplicitTypeWithPositiveQualityOnly(accept: String, expected: Bool) {
+        #expect(AcceptHeader.namesExplicitly("image/avif", in: accept) == expected)
+        #expect(AcceptHeader.namesExplicitly("image/avif", in: nil) == false)
+        // The WebP test is the same test for another type.
+        #expect(AcceptHeader.acceptsWebP(accept) == AcceptHeader.namesExplicitly("image/webp", in: accept))
+    }
+
     @Test func absentHeaderIsNoWebP() {
         #expect(!AcceptHeader.acceptsWebP(nil))
     }

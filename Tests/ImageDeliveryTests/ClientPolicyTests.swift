@@ -38,7 +38,7 @@ import URLRewriting
     func webPSupportMeansAnExplicitImageWebPWithPositiveQuality(_ accept: String?, _ decodesWebP: Bool) {
         let decision = ClientPolicy.standard.decision(
             for: ClientRequest(url: Self.image, accept: accept), using: Self.rewriter)
-        #expect(decision == (decodesWebP ? .serveWebP(Self.variant) : .transcode(Self.variant)))
+        #expect(decision == (decodesWebP ? .serveVariant(Self.variant, .webp) : .transcode(Self.variant)))
     }
 
     @Test func otherClientsCanBePassedThroughInsteadOfTranscoded() {
@@ -58,7 +58,7 @@ import URLRewriting
     @Test func alreadyWebPURLsAreServedOrTranscoded() {
         let webP = ClientPolicy.standard.decision(
             for: ClientRequest(url: Self.variant, accept: "image/webp"), using: Self.rewriter)
-        #expect(webP == .serveWebP(Self.variant))
+        #expect(webP == .serveVariant(Self.variant, .webp))
         let other = ClientPolicy.standard.decision(
             for: ClientRequest(url: Self.variant, accept: "*/*"), using: Self.rewriter)
         #expect(other == .transcode(Self.variant))

@@ -1,6 +1,7 @@
 public import Foundation
 public import ImageCoding
 public import ImagePipeline
+import URLRewriting
 
 /// The image path's answer to one request, for an adapter to send as it
 /// sends things: the proxy as an HTTP response, the URL protocol through
@@ -53,7 +54,8 @@ public struct Delivery: Sendable {
             guard let image else { return .untouched }
             if image.isFallback { return .fallback }
             if transcodeSeconds != nil { return .transcoded }
-            return format == .webp ? .webp : .untouched
+            if format == .webp { return .webp }
+            return format.rawValue == VariantFormat.avif.rawValue ? .avif : .untouched
         case .notModified: return .notModified
         case .original: return .original
         case .redirect: return .redirect
@@ -67,6 +69,8 @@ public struct Delivery: Sendable {
     public enum Outcome: String, Sendable, CaseIterable {
         /// The variant as received (WebP to a WebP client).
         case webp
+        /// The AVIF variant as received, to a client that names `image/avif`.
+        case avif
         /// Transcoded for a client that cannot show the variant's format.
         case transcoded
         /// Bytes the client shows as they are that are not WebP (the CDN

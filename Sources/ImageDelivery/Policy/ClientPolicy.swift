@@ -54,19 +54,46 @@ public struct ClientPolicy: Sendable, Hashable {
     /// - Parameters:
     ///   - request: the URL and the client's headers.
     ///   - rewrite: ``Rewriter/rewrite(_:)`` applied to `request.url`.
-    /// - Returns: pass through, serve WebP or transcode. A URL that already asks
-    ///   for WebP is served as is to WebP clients and transcoded for the others.
+    /// - Returns: pass through, serve a variant or transcode. The variant is
+    ///   the first of the rule's formats (``RewriteResult/variants``) the
+    ///   client names in `Accept` with q > 0. A URL that already asks for
+    ///   WebP is treated as its own variant (its AVIF counterpart to an AVIF
+    ///   client when the rule lists AVIF, itself to a WebP client, transcoded
+    ///   for the others); one that already asks for AVIF is passed through.
     public func decision(for request: ClientRequest, rewrite: RewriteResult) -> ClientDecision {
+        decision(for: request, rewrite: rewrite, excluding: [])
+    }
+
+    /// ``decision(for:rewrite:)`` with some formats ruled out: the bridge
+    /// asks again without AVIF when the AVIF variant fails, so the fallback
+    /// is the same rule (WebP if the client shows it, else the transcode).
+    public func decision(
+        for request: ClientRequest, rewrite: RewriteResult, excluding excluded: Set<VariantFormat>
+    ) -> ClientDecision {
         let webPURL: URL
+        let variants: [FormatVariant]
         switch rewrite.reason.kind {
-        case .rewritten: webPURL = rewrite.url
-        case .alreadyWebP: webPURL = request.url
+        case .rewritten:
+            webPURL = rewrite.url
+            variants =
+                rewrite.variants.isEmpty
+                ? [FormatVariant(format: .webp, url: rewrite.url, cacheKey: rewrite.cacheKey)] : rewrite.variants
+        case .alreadyWebP:
+            webPURL = request.url
+            variants =
+                rewrite.variants.isEmpty
+                ? [FormatVariant(format: .webp, url: request.url, cacheKey: rewrite.cacheKey)] : rewrite.variants
         default:
             if case .passThrough(let reason) = treatment(of: request) { return .passThrough(reason: reason) }
-            return .passThrough(reason: "not rewritten")
+            return .passThrough(reason: rewrite.reason.kind == .alreadyAVIF ? "already AVIF" : "not rewritten")
         }
         switch treatment(of: request) {
-        case .webP: return .serveWebP(webPURL)
+        case .variants(let accepted):
+            if let chosen = variants.first(where: { accepted.contains($0.format) && !excluded.contains($0.format) }) {
+                return .serveVariant(chosen.url, chosen.format)
+            }
+            return transcodesForOtherClients
+                ? .transcode(webPURL) : .passThrough(reason: "client shows none of the rule's formats")
         case .transcode: return .transcode(webPURL)
         case .passThrough(let reason): return .passThrough(reason: reason)
         }
@@ -76,7 +103,9 @@ public struct ClientPolicy: Sendable, Hashable {
     /// the one rule behind ``decision(for:rewrite:)`` and
     /// ``servesVariants(to:)``.
     enum Treatment {
-        case webP, transcode
+        /// The variant formats the client names in `Accept` (never empty).
+        case variants(Set<VariantFormat>)
+        case transcode
         case passThrough(String)
     }
 
@@ -86,7 +115,9 @@ public struct ClientPolicy: Sendable, Hashable {
         }
         switch webPSupport {
         case .acceptHeader:
-            if AcceptHeader.acceptsWebP(request.accept) { return .webP }
+            let accepted = Set(
+                VariantFormat.allCases.filter { AcceptHeader.namesExplicitly($0.mediaType, in: request.accept) })
+            if !accepted.isEmpty { return .variants(accepted) }
             return transcodesForOtherClients ? .transcode : .passThrough("client does not accept image/webp")
         case .legacyAppleWebKit:
             guard let userAgent = request.userAgent, userAgent.contains("AppleWebKit") else {
@@ -103,8 +134,12 @@ public struct ClientPolicy: Sendable, Hashable {
     /// transcodes off, only a client whose page `Accept` lists `image/webp`
     /// (Chrome's does, WebKit's does not) gets the variants named.
     public func servesVariants(to request: ClientRequest) -> Bool {
-        if case .passThrough = treatment(of: request) { return false }
-        return true
+        switch treatment(of: request) {
+        case .passThrough: return false
+        // Pages name the WebP variants: an AVIF-only client needs them transcoded.
+        case .variants(let accepted): return accepted.contains(.webp) || transcodesForOtherClients
+        case .transcode: return true
+        }
     }
 
     /// Rewrites `request.url` with `rewriter` and decides, in one call.

@@ -42,6 +42,14 @@ struct AliyunOSSDialect: DialectRewriting {
         formatLastDetail = "set \(formatAction) last in \(parameter)"
     }
 
+    /// Only Baidu BOS documents AVIF (`format,f_avif`,
+    /// cloud.baidu.com/doc/BOS/s/dldh5wp4s); Huawei OBS lists JPG, PNG, BMP
+    /// and WebP as targets, and the Aliyun OSS format page found lists no AVIF.
+    var formatSpelling: FormatSpelling? {
+        guard parameter == AliyunOSSOptions.Parameter.bceProcess.rawValue else { return nil }
+        return FormatSpelling(webP: "format,f_webp", avif: "format,f_avif", inQuery: true)
+    }
+
     func rewrite(_ url: URLParts) -> DialectOutcome {
         if RawQuery.containsItem(in: url.query, namedAnyOf: Self.signatureItems) {
             return .signed("signed URL (Signature / x-oss-signature)")
@@ -67,6 +75,7 @@ struct AliyunOSSDialect: DialectRewriting {
         if let formatIndex = actions.firstIndex(where: { $0.hasPrefix("format,") }) {
             let format = RawQuery.lowercasedASCII(actions[formatIndex].dropFirst("format,".count))
             if format == "webp" || format == "f_webp" { return .alreadyWebP("\(parameter) has format,\(format)") }
+            if format == "avif" || format == "f_avif" { return .alreadyAVIF("\(parameter) has format,\(format)") }
             if format == "f_auto" || format == "auto" {
                 return .alreadyWebP("\(parameter) has format,\(format) (negotiated by Accept)")
             }

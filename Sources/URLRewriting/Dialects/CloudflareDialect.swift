@@ -17,6 +17,9 @@ struct CloudflareDialect: DialectRewriting {
         addedDetail = "added /cdn-cgi/image/\(newOptions)"
     }
 
+    /// `format=avif`: developers.cloudflare.com/images/transform-images/transform-via-url/.
+    var formatSpelling: FormatSpelling? { FormatSpelling(webP: "format=webp", avif: "format=avif", inQuery: false) }
+
     func sourcePath(of url: URLParts) -> Substring {
         guard let (_, source) = Self.split(url.path) else { return url.path }
         return source
@@ -32,6 +35,7 @@ struct CloudflareDialect: DialectRewriting {
         if let index = list.lastIndex(where: { $0.hasBytePrefix("format=") || $0.hasBytePrefix("f=") }) {
             let value = list[index].drop(while: { $0 != "=" }).dropFirst()
             if value == "webp" { return .alreadyWebP("format=webp") }
+            if value == "avif" { return .alreadyAVIF("format=avif") }
             if value == "auto" { return .alreadyWebP("format=auto negotiates WebP") }
             list[index] = "format=webp"
         } else {

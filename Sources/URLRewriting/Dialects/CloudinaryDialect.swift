@@ -23,6 +23,9 @@ struct CloudinaryDialect: DialectRewriting {
         addedDetail = "added transformation \(newTransformation)"
     }
 
+    /// `f_avif`: cloudinary.com/documentation/image_format_support.
+    var formatSpelling: FormatSpelling? { FormatSpelling(webP: "f_webp", avif: "f_avif", inQuery: false) }
+
     func rewrite(_ url: URLParts) -> DialectOutcome {
         let path = url.path
         if path.containsBytes("/image/private/") || path.containsBytes("/image/authenticated/") {
@@ -53,6 +56,7 @@ struct CloudinaryDialect: DialectRewriting {
         let detail: String
         if let formatAt {
             if formatAt.value == "webp" { return .alreadyWebP("f_webp") }
+            if formatAt.value == "avif" { return .alreadyAVIF("f_avif") }
             if formatAt.value == "auto" { return .alreadyWebP("f_auto negotiates WebP") }
             var parameters = transformations[formatAt.segment].splitBytes(UInt8(ascii: ","))
             parameters[formatAt.parameter] = "f_webp"

@@ -9,10 +9,37 @@ protocol DialectRewriting: Sendable {
     /// The WebP variant of `url`, or why there is none. Called only for URLs
     /// whose host, scheme, prefix and image type the rule accepts.
     func rewrite(_ url: URLParts) -> DialectOutcome
+
+    /// How the dialect's variants name their format, when its CDN documents
+    /// AVIF; `nil` otherwise (a rule listing `avif` is then refused).
+    var formatSpelling: FormatSpelling? { get }
 }
 
 extension DialectRewriting {
     func sourcePath(of url: URLParts) -> Substring { url.path }
+    var formatSpelling: FormatSpelling? { nil }
+}
+
+/// The token a dialect's WebP variant carries and its AVIF counterpart:
+/// the AVIF variant is the WebP one with that token respelled, then checked
+/// by the dialect itself (it must read back as AVIF).
+struct FormatSpelling: Sendable {
+    /// `format/webp`, `f_webp`, `fm=webp`…
+    let webP: String
+    /// `format/avif`, `f_avif`, `fm=avif`…
+    let avif: String
+    /// Whether the token sits after the source (a query item, found from the
+    /// end) rather than before it (path options, found from the start).
+    let inQuery: Bool
+
+    /// `variant` with its format token respelled as AVIF, or `nil` when it has none.
+    func avifVariant(of variant: String) -> String? {
+        let end = variant.firstIndex(of: "#") ?? variant.endIndex
+        let body = variant[..<end]
+        let found = inQuery ? body.ranges(of: webP).last : body.ranges(of: webP).first
+        guard let found else { return nil }
+        return String(variant[..<found.lowerBound]) + avif + variant[found.upperBound...]
+    }
 }
 
 /// What a dialect made of a URL.
@@ -23,6 +50,7 @@ enum DialectOutcome: Sendable {
     case unchanged(RewriteReason)
 
     static func alreadyWebP(_ detail: String) -> Self { .unchanged(RewriteReason(.alreadyWebP, detail)) }
+    static func alreadyAVIF(_ detail: String) -> Self { .unchanged(RewriteReason(.alreadyAVIF, detail)) }
     static func signed(_ detail: String) -> Self { .unchanged(RewriteReason(.signed, detail)) }
     static func notRewritable(_ detail: String) -> Self { .unchanged(RewriteReason(.notRewritable, detail)) }
 }

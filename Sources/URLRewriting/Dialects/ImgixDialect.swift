@@ -3,6 +3,9 @@ struct ImgixDialect: DialectRewriting {
     let width: Int?
     let quality: Int?
 
+    /// `fm=avif`: docs.imgix.com/apis/rendering/format/fm.
+    var formatSpelling: FormatSpelling? { FormatSpelling(webP: "fm=webp", avif: "fm=avif", inQuery: true) }
+
     func rewrite(_ url: URLParts) -> DialectOutcome {
         guard let query = url.query, !query.isEmpty else {
             let added = addedItems(existing: []).joined(separator: "&")
@@ -18,6 +21,7 @@ struct ImgixDialect: DialectRewriting {
         if let index = names.lastIndex(of: "fm") {
             let value = RawQuery.value(of: items[index]) ?? ""
             if RawQuery.lowercasedASCII(value) == "webp" { return .alreadyWebP("fm=webp") }
+            if RawQuery.lowercasedASCII(value) == "avif" { return .alreadyAVIF("fm=avif") }
             items[index] = "fm=webp"
             return .rewritten(
                 url.replacing(query: items.joined(separator: "&")), detail: "replaced fm=\(value) with fm=webp")

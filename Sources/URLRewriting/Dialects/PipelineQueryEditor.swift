@@ -2,6 +2,9 @@
 /// step to one that has no formattable step, or puts a new pipeline first.
 /// Shared by the Qiniu and Tencent CI dialects.
 struct PipelineQueryEditor: Sendable {
+    /// Qiniu and Tencent CI spell it the same way.
+    static let formatSpelling = FormatSpelling(webP: "format/webp", avif: "format/avif", inQuery: true)
+
     /// The step added when the URL has none, e.g. `imageView2/2/w/750/format/webp/ignore-error/1`.
     let newStep: String
     private let addedDetail: String
@@ -34,6 +37,8 @@ struct PipelineQueryEditor: Sendable {
             detail = what
         case .alreadyWebP(let what):
             return .alreadyWebP(what)
+        case .alreadyAVIF(let what):
+            return .alreadyAVIF(what)
         case .metadata(let what), .unreadable(let what):
             return .notRewritable(what)
         case .needsStep:

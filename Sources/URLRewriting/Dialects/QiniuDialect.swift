@@ -82,6 +82,10 @@ struct QiniuDialect: DialectRewriting {
         }
     }
 
+    /// developer.qiniu.com/dora/api/basic-processing-images-imageview2 lists
+    /// avif among imageView2's formats (`/format/<Format>`).
+    var formatSpelling: FormatSpelling? { PipelineQueryEditor.formatSpelling }
+
     func sourcePath(of url: URLParts) -> Substring {
         if let style = style(of: url.path) {
             return url.path.dropLast(style.suffix.count)

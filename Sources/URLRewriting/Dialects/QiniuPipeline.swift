@@ -87,6 +87,7 @@ enum QiniuPipeline {
     enum Edit {
         case edited(String, detail: String)
         case alreadyWebP(String)
+        case alreadyAVIF(String)
         case metadata(String)
         /// A formattable step the grammar cannot read back once edited (no
         /// mode, a key without its value): the CDN would refuse it, and an
@@ -133,6 +134,9 @@ enum QiniuPipeline {
             let value = item[formatValue.range]
             if value.utf8.count == 4, RawQuery.lowercasedASCII(value) == "webp" {
                 return .alreadyWebP("\(formatValue.name) has format/\(value)")
+            }
+            if value.utf8.count == 4, RawQuery.lowercasedASCII(value) == "avif" {
+                return .alreadyAVIF("\(formatValue.name) has format/\(value)")
             }
             var edited = String(item[item.startIndex..<formatValue.range.lowerBound])
             edited += "webp"

@@ -13,6 +13,9 @@ struct TencentCIDialect: DialectRewriting {
         pipeline = PipelineQueryEditor(newStep: step)
     }
 
+    /// `imageMogr2/format/avif`: cloud.tencent.com/document/product/436/44883.
+    var formatSpelling: FormatSpelling? { PipelineQueryEditor.formatSpelling }
+
     func rewrite(_ url: URLParts) -> DialectOutcome {
         if RawQuery.containsItem(in: url.query, namedAnyOf: ["q-sign-algorithm", "sign"]) {
             return .signed("signed URL (q-sign-algorithm)")

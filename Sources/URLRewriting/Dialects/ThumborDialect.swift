@@ -27,6 +27,9 @@ struct ThumborDialect: DialectRewriting {
         filters = "filters:format(webp)" + (quality.map { ":quality(\($0))" } ?? "")
     }
 
+    /// `filters:format(avif)`: github.com/thumbor/thumbor/blob/7.7.1/docs/format.rst.
+    var formatSpelling: FormatSpelling? { FormatSpelling(webP: "format(webp)", avif: "format(avif)", inQuery: false) }
+
     func sourcePath(of url: URLParts) -> Substring {
         guard let (_, image) = Self.split(url.path) else { return url.path }
         return url.path[url.path.index(before: image.startIndex)...]
@@ -54,6 +57,7 @@ struct ThumborDialect: DialectRewriting {
             if let range = segment.firstRange(of: "format(") {
                 let value = segment[range.upperBound...].prefix(while: { $0 != ")" })
                 if value == "webp" { return .alreadyWebP("filters:format(webp)") }
+                if value == "avif" { return .alreadyAVIF("filters:format(avif)") }
                 let end = segment.index(range.upperBound, offsetBy: value.count)
                 segments[index] = (segment[..<range.upperBound] + "webp" + segment[end...])[...]
             } else {

@@ -19,6 +19,9 @@ public struct RewriteReason: Sendable, Hashable, CustomStringConvertible {
         case gifNotEnabled
         /// The URL already asks for WebP (or lets the CDN negotiate it).
         case alreadyWebP
+        /// The URL already asks for AVIF: only a client that shows AVIF can
+        /// use it, and no bridge decodes it, so it is handed over untouched.
+        case alreadyAVIF
         /// The URL carries a signature that a rewrite would break.
         case signed
         /// The dialect cannot express a WebP variant of this URL.
@@ -51,6 +54,7 @@ public struct RewriteReason: Sendable, Hashable, CustomStringConvertible {
         case .notAnImage: label = "unchanged (not an image)"
         case .gifNotEnabled: label = "unchanged (GIF)"
         case .alreadyWebP: label = "unchanged (already WebP)"
+        case .alreadyAVIF: label = "unchanged (already AVIF)"
         case .signed: label = "unchanged (signed)"
         case .notRewritable: label = "unchanged (not rewritable)"
         }

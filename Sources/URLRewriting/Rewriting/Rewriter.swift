@@ -66,6 +66,13 @@ public struct Rewriter: Sendable {
                 return unchanged(url, parts, rule: rule, reason)
             case .accepted:
                 switch rule.dialect.rewrite(parts) {
+                case .unchanged(let reason) where reason.kind == .alreadyWebP && rule.formats.count > 1:
+                    // A page that already names the WebP variant: left as it
+                    // is, with its other formats for a client that shows them.
+                    let webP = FormatVariant(format: .webp, url: url, cacheKey: CacheKey.normalized(parts))
+                    return RewriteResult(
+                        url: url, cacheKey: webP.cacheKey, ruleName: rule.name, reason: reason,
+                        variants: variants(of: webP, rule: rule))
                 case .unchanged(let reason):
                     return unchanged(url, parts, rule: rule, reason)
                 case .rewritten(let variant, let detail):
@@ -75,9 +82,12 @@ public struct Rewriter: Sendable {
                             url, parts, rule: rule,
                             RewriteReason(.notRewritable, "the variant would not be a valid URL"))
                     }
+                    let webP = FormatVariant(
+                        format: .webp, url: variantURL, cacheKey: CacheKey.normalized(variantParts))
                     return RewriteResult(
-                        url: variantURL, cacheKey: CacheKey.normalized(variantParts), ruleName: rule.name,
-                        reason: RewriteReason(.rewritten, detail))
+                        url: variantURL, cacheKey: webP.cacheKey, ruleName: rule.name,
+                        reason: RewriteReason(.rewritten, detail),
+                        variants: variants(of: webP, rule: rule))
                 }
             }
         }
@@ -97,6 +107,45 @@ public struct Rewriter: Sendable {
         let string = url.absoluteString
         guard let parts = URLParts(string) else { return CacheKey.normalized(unparsed: string) }
         return CacheKey.normalized(parts)
+    }
+
+    /// Rewrites `url` to its variant in `format`: ``rewrite(_:)`` for WebP;
+    /// for AVIF the same variant in AVIF when the matching rule lists it
+    /// (also from a URL that already names the WebP variant), else `url`
+    /// unchanged with the reason.
+    public func rewrite(_ url: URL, to format: VariantFormat) -> RewriteResult {
+        let result = rewrite(url)
+        guard format != .webp, result.isRewritten || result.reason.kind == .alreadyWebP else { return result }
+        guard let variant = result.variant(format) else {
+            return RewriteResult(
+                url: url, cacheKey: Self.normalizedCacheKey(for: url), ruleName: result.ruleName,
+                reason: RewriteReason(.notRewritable, "the rule does not make \(format)"))
+        }
+        return RewriteResult(
+            url: variant.url, cacheKey: variant.cacheKey, ruleName: result.ruleName,
+            reason: RewriteReason(.rewritten, result.reason.detail + " (\(format))"), variants: result.variants)
+    }
+
+    /// The rule's formats for a WebP variant just made: AVIF is the WebP
+    /// variant respelled, kept only when the dialect reads it back as an
+    /// AVIF variant on the same host (so it is never rewritten again).
+    private func variants(of webP: FormatVariant, rule: CompiledRule) -> [FormatVariant] {
+        guard rule.formats.count > 1, let spelling = rule.dialect.formatSpelling,
+            let webPParts = URLParts(webP.url.absoluteString)
+        else { return [webP] }
+        var variants: [FormatVariant] = []
+        for format in rule.formats {
+            guard format == .avif else {
+                variants.append(webP)
+                continue
+            }
+            guard let string = spelling.avifVariant(of: webP.url.absoluteString), let url = URL(string: string),
+                let parts = URLParts(url.absoluteString), parts.normalizedHost == webPParts.normalizedHost,
+                rewrite(url).reason.kind == .alreadyAVIF
+            else { continue }
+            variants.append(FormatVariant(format: .avif, url: url, cacheKey: CacheKey.normalized(parts)))
+        }
+        return variants
     }
 
     private enum Check {

@@ -13,6 +13,8 @@ final class CompiledRule: Sendable {
     let pathPrefix: String
     let convertsGIF: Bool
     let dialect: any DialectRewriting
+    /// The rule's formats in preference order; WebP always among them.
+    let formats: [VariantFormat]
 
     /// Validates `rule` (the `index`-th, 0-based) and compiles it.
     init(_ rule: RewriteRule, index: Int) throws(RewriteConfigurationError) {
@@ -86,6 +88,21 @@ final class CompiledRule: Sendable {
         case .template(let pattern):
             dialect = try TemplateDialect(pattern: pattern, width: width, quality: quality, rule: label)
         }
+        guard rule.formats.contains(.webp) else {
+            throw .invalid(
+                rule: label, field: "formats",
+                "must list webp (every variant's fallback), e.g. [\"avif\", \"webp\"]")
+        }
+        guard Set(rule.formats).count == rule.formats.count else {
+            throw .invalid(rule: label, field: "formats", "lists a format twice")
+        }
+        if rule.formats.contains(.avif), dialect.formatSpelling == nil {
+            throw .invalid(
+                rule: label, field: "formats",
+                "the \(rule.dialect.name) dialect cannot ask for AVIF: its CDN does not document it"
+                    + " (see docs/rewrite.md); list only webp")
+        }
+        formats = rule.formats
     }
 
     /// Whether `scheme` (lower-cased) is one of the rule's schemes.

@@ -3,7 +3,7 @@
 /// not silently fall back to a default).
 extension RewriteRule: Codable {
     static let commonFields: Set<String> = [
-        "name", "hosts", "schemes", "pathPrefix", "gif", "dialect", "width", "quality",
+        "name", "hosts", "schemes", "pathPrefix", "gif", "dialect", "width", "quality", "formats",
     ]
 
     static func dialectFields(_ dialect: String) -> Set<String> {
@@ -111,7 +111,24 @@ extension RewriteRule: Codable {
             width: try field("width", "a whole number"), quality: try field("quality", "a whole number"),
             schemes: try field("schemes", "a list of schemes") ?? ["http", "https"],
             pathPrefix: try field("pathPrefix", "a string") ?? "/",
-            convertsGIF: try field("gif", "true or false") ?? false)
+            convertsGIF: try field("gif", "true or false") ?? false,
+            formats: try Self.decodedFormats(field("formats", "a list of formats (\"avif\", \"webp\")"), rule: label))
+    }
+
+    /// The `formats` list read from JSON, each name checked.
+    private static func decodedFormats(_ names: [String]?, rule: String) throws(RewriteConfigurationError)
+        -> [VariantFormat]
+    {
+        guard let names else { return [.webp] }
+        var formats: [VariantFormat] = []
+        for name in names {
+            guard let format = VariantFormat(rawValue: name.lowercased()) else {
+                let known = VariantFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .invalid(rule: rule, field: "formats", "unknown format '\(name)' (one of: \(known))")
+            }
+            formats.append(format)
+        }
+        return formats
     }
 
     /// Encodes the flat JSON form read by ``init(from:)``.
@@ -125,6 +142,7 @@ extension RewriteRule: Codable {
         try container.encode(dialect.name, forKey: AnyCodingKey("dialect"))
         try container.encodeIfPresent(width, forKey: AnyCodingKey("width"))
         try container.encodeIfPresent(quality, forKey: AnyCodingKey("quality"))
+        if formats != [.webp] { try container.encode(formats.map(\.rawValue), forKey: AnyCodingKey("formats")) }
         switch dialect {
         case .qiniu(let options):
             try container.encode(options.mode, forKey: AnyCodingKey("mode"))

@@ -23,11 +23,17 @@ public struct RewriteRule: Sendable, Hashable {
     public var width: Int?
     /// The WebP quality (1–100) to ask for, or `nil` for the CDN's default.
     public var quality: Int?
+    /// The formats the rule's CDN can make, in preference order; default
+    /// `[.webp]`. It must list WebP (the variant ``Rewriter/rewrite(_:)``
+    /// gives, and the fallback of any other); AVIF only for a dialect whose
+    /// CDN documents it (see docs/rewrite.md).
+    public var formats: [VariantFormat]
 
     /// Creates a rule; every parameter after `dialect` has the documented default.
     public init(
         name: String, hosts: [String], dialect: RewriteDialect, width: Int? = nil, quality: Int? = nil,
-        schemes: [String] = ["http", "https"], pathPrefix: String = "/", convertsGIF: Bool = false
+        schemes: [String] = ["http", "https"], pathPrefix: String = "/", convertsGIF: Bool = false,
+        formats: [VariantFormat] = [.webp]
     ) {
         self.name = name
         self.hosts = hosts
@@ -37,5 +43,6 @@ public struct RewriteRule: Sendable, Hashable {
         self.schemes = schemes
         self.pathPrefix = pathPrefix
         self.convertsGIF = convertsGIF
+        self.formats = formats
     }
 }
