@@ -12,14 +12,17 @@ struct ProxyCommand: BridgeCommand {
         abstract: "Run the bridge proxy: WebP variants to every client, transcoded where WebP cannot be shown.",
         usage: [
             "(--upstream URL | --forward) [--listen HOST:PORT] [--config FILE | --preset NAME --host HOST --width W] "
-                + "[--quality Q] [--cache-dir DIR] [--allow-host HOST[:PORT]]... [--memory-budget SIZE] "
+                + "[--quality Q] [--formats LIST] [--cache-dir DIR] [--allow-host HOST[:PORT]]... "
+                + "[--memory-budget SIZE] "
                 + "[--rewrite-html]"
         ],
         discussion: """
-            Image requests that a rewrite rule matches are fetched as the CDN's WebP variant through
-            one shared cache, then served as WebP to clients whose Accept lists image/webp and as
-            JPEG, PNG or APNG to the others; a failed variant falls back to the original. Everything
-            else (HTML, CSS, scripts, GIFs, other methods) passes through unchanged.
+            Image requests that a rewrite rule matches are fetched as the CDN's variant through one
+            shared cache keyed by the URL fetched: the AVIF variant for clients whose Accept names
+            image/avif (when the rule's --formats lists avif), the WebP variant for those naming
+            image/webp, and the WebP variant transcoded to JPEG, PNG or APNG for the others. A failed
+            AVIF variant falls back to WebP, a failed WebP variant to the original. Everything else
+            (HTML, CSS, scripts, GIFs, other methods) passes through unchanged.
 
             --upstream URL   reverse proxy: every request maps onto URL (http or https); targets with
                              dot segments (.., also %2e%2e) get 400, so nothing leaves URL's path.

@@ -7,12 +7,13 @@ import URLRewriting
 struct RewriteCommand: BridgeCommand {
     static let configuration = CommandConfiguration(
         commandName: "rewrite",
-        abstract: "Rewrite image URLs to their CDN's WebP variant and print cache keys.",
+        abstract: "Rewrite image URLs to their CDN's WebP (or AVIF) variant and print cache keys.",
         usage: [RewriteSource.requiredUsage + " [--user-agent UA] [--accept ACCEPT] [--explain] [URL...]"],
         discussion: """
             Prints one line per URL: the result URL (the input when unchanged), a tab, and
             the cache key; --explain adds a tab and the rule and reason. With --user-agent
-            or --accept, the client policy decides: pass through, serve WebP or transcode.
+            or --accept, the client policy decides: pass through, serve the AVIF or WebP
+            variant, or transcode.
 
             \(RewriteSource.presetList)
             """,

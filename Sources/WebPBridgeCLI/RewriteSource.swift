@@ -14,6 +14,8 @@ struct RewriteSource: Sendable {
     let origin: Origin
     let width: Int?
     let quality: Int?
+    /// `--formats`: the variants every rule offers, in preference order.
+    let formats: [VariantFormat]?
 
     /// The options every rule-taking command declares, declared here only;
     /// each such command lists the presets in its discussion (``presetList``).
@@ -23,10 +25,14 @@ struct RewriteSource: Sendable {
         .option("--host", value: "HOST", help: "The host the preset applies to (img.example.com, *.example.com)."),
         .option("--width", value: "W", help: "Width to ask for in pixels (1-16383); overrides the rules'."),
         .option("--quality", value: "Q", help: "WebP quality (1-100); overrides the rules'."),
+        .option(
+            "--formats", value: "LIST",
+            help: "Variants to offer, preferred first: webp (default) or avif,webp; overrides the rules'."),
     ]
 
     /// The usage of ``options`` where rules are required (`rewrite`, `fetch`).
-    static let requiredUsage = "(--config FILE | --preset NAME --host HOST) [--width W] [--quality Q]"
+    static let requiredUsage =
+        "(--config FILE | --preset NAME --host HOST) [--width W] [--quality Q] [--formats LIST]"
 
     /// `Presets: qiniu, qiniu-legacy, …`, for a command's discussion.
     static var presetList: String { "Presets: " + RewritePreset.all.map(\.name).joined(separator: ", ") + "." }
@@ -43,6 +49,7 @@ struct RewriteSource: Sendable {
     init(parsed: ParsedArguments) throws(UsageError) {
         width = try parsed.int("--width", in: 1...16_383)
         quality = try parsed.int("--quality", in: 1...100)
+        formats = try parsed.string("--formats").map(Self.formats(from:))
         let config = parsed.string("--config")
         let preset = parsed.string("--preset")
         let host = parsed.string("--host")
@@ -62,7 +69,7 @@ struct RewriteSource: Sendable {
         case (nil, let name?, let host?):
             do {
                 let configuration = try RewritePreset.configuration(
-                    named: name, host: host, width: width, quality: quality)
+                    named: name, host: host, width: width, quality: quality, formats: formats ?? [.webp])
                 // The preset exists: configuration(named:) threw otherwise.
                 let policy = RewritePreset.named(name).map(ClientPolicy.init(preset:)) ?? .standard
                 origin = .preset(configuration, policy)
@@ -76,13 +83,29 @@ struct RewriteSource: Sendable {
         }
     }
 
+    /// `avif,webp` → `[.avif, .webp]`: known names, each once, at least one.
+    static func formats(from list: String) throws(UsageError) -> [VariantFormat] {
+        var formats: [VariantFormat] = []
+        for name in list.split(separator: ",", omittingEmptySubsequences: false) {
+            let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
+            guard let format = VariantFormat(rawValue: trimmed) else {
+                let known = VariantFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                throw UsageError("--formats: '\(trimmed)' is not a variant format (\(known))")
+            }
+            guard !formats.contains(format) else { throw UsageError("--formats: '\(trimmed)' is listed twice") }
+            formats.append(format)
+        }
+        return formats
+    }
+
     /// The compiled rules; a bad or unreadable file is a ``CommandFailure`` (exit 1).
     func makeRewriter() throws -> Rewriter {
         switch origin {
         case .file(let path):
             do {
                 let configuration = try RewriteConfiguration(contentsOf: URL(fileURLWithPath: path))
-                return try Rewriter(configuration: configuration.overriding(width: width, quality: quality))
+                return try Rewriter(
+                    configuration: configuration.overriding(width: width, quality: quality, formats: formats))
             } catch {
                 // Name the file, unless the message already does.
                 let message = error.description

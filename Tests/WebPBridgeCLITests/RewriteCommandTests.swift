@@ -112,6 +112,29 @@ import Testing
         #expect(accepts.output.hasSuffix("?imageView2/0/format/webp/ignore-error/1\n"))
     }
 
+    @Test("--formats avif,webp: an AVIF client gets the AVIF variant, a WebP client the WebP one")
+    func formatsOption() async throws {
+        let url = "http://img.host.com/a.jpg"
+        let preset = ["--preset", "qiniu", "--host", "img.host.com", "--formats", "avif,webp"]
+        let avif = await run(preset + ["--accept", "image/avif,image/webp,*/*", url])
+        #expect(avif.output.hasPrefix("http://img.host.com/a.jpg?imageView2/0/format/avif/ignore-error/1\t"))
+        let webP = await run(preset + ["--accept", "image/webp,*/*", url])
+        #expect(webP.output.hasPrefix("http://img.host.com/a.jpg?imageView2/0/format/webp/ignore-error/1\t"))
+
+        let folder = try TemporaryDirectory()
+        let file = folder.file("rules.json")
+        try Data(#"{"rules": [{"name": "cf", "hosts": ["img.example.com"], "dialect": "cloudflare"}]}"#.utf8).write(
+            to: file)
+        let overridden = await run([
+            "--config", file.path, "--formats", "avif,webp", "--accept", "image/avif,image/webp",
+            "https://img.example.com/p.jpg",
+        ])
+        #expect(overridden.output.hasPrefix("https://img.example.com/cdn-cgi/image/format=avif"), "\(overridden)")
+        // A CDN that does not document AVIF is refused, naming the rule.
+        let refused = await run(["--preset", "aliyun-oss", "--host", "a.com", "--formats", "avif,webp", url])
+        #expect(refused.status == 2 && refused.error.contains("formats"), "\(refused.error)")
+    }
+
     @Test func readsAConfigurationFile() async throws {
         let folder = try TemporaryDirectory()
         let file = folder.file("rules.json")
@@ -162,6 +185,14 @@ import Testing
             ["--preset", "qiniu", "--host", "a.com", "--quality", "high"],
             "error: option '--quality' expects a whole number, got 'high'"
         ),
+        (
+            ["--preset", "qiniu", "--host", "a.com", "--formats", "avif,jxl"],
+            "error: --formats: 'jxl' is not a variant format (avif, webp)"
+        ),
+        (
+            ["--preset", "qiniu", "--host", "a.com", "--formats", "webp,webp"],
+            "error: --formats: 'webp' is listed twice"
+        ),
         (["--preset", "qiniu", "--host", "a.com", "--explain=yes"], "error: flag '--explain' takes no value"),
         (["--preset", "qiniu", "--host", "a.com", "--bench", "1"], "error: unknown option '--bench'"),
         (["--preset", "qiniu", "--host", "a.com"], "error: missing URL (give URLs as arguments or on standard input)"),
@@ -206,10 +237,10 @@ import Testing
         #expect(result.status == 0)
         #expect(
             result.output == """
-                OVERVIEW: Rewrite image URLs to their CDN's WebP variant and print cache keys.
+                OVERVIEW: Rewrite image URLs to their CDN's WebP (or AVIF) variant and print cache keys.
 
                 USAGE: webp-bridge rewrite (--config FILE | --preset NAME --host HOST) [--width W] [--quality Q] \
-                [--user-agent UA] [--accept ACCEPT] [--explain] [URL...]
+                [--formats LIST] [--user-agent UA] [--accept ACCEPT] [--explain] [URL...]
 
                 ARGUMENTS:
                   URL                     Image URLs; read from standard input, one a line, when none are given.
@@ -220,6 +251,8 @@ import Testing
                   --host <HOST>           The host the preset applies to (img.example.com, *.example.com).
                   --width <W>             Width to ask for in pixels (1-16383); overrides the rules'.
                   --quality <Q>           WebP quality (1-100); overrides the rules'.
+                  --formats <LIST>        Variants to offer, preferred first: webp (default) or avif,webp; \
+                overrides the rules'.
                   --user-agent <UA>       Decide for a client sending this User-Agent.
                   --accept <ACCEPT>       Decide for a client sending this Accept header.
                   --explain               Add a third column: the rule and why the URL changed or not.
@@ -227,7 +260,8 @@ import Testing
 
                 Prints one line per URL: the result URL (the input when unchanged), a tab, and
                 the cache key; --explain adds a tab and the rule and reason. With --user-agent
-                or --accept, the client policy decides: pass through, serve WebP or transcode.
+                or --accept, the client policy decides: pass through, serve the AVIF or WebP
+                variant, or transcode.
 
                 Presets: qiniu, qiniu-legacy, tencent-ci, aliyun-oss, huawei-obs, baidu-bos, cloudinary, imgix, \
                 cloudflare, thumbor.
@@ -241,6 +275,6 @@ import Testing
         #expect(status == 0)
         #expect(
             captured.output.contains(
-                "  rewrite     Rewrite image URLs to their CDN's WebP variant and print cache keys.\n"))
+                "  rewrite     Rewrite image URLs to their CDN's WebP (or AVIF) variant and print cache keys.\n"))
     }
 }

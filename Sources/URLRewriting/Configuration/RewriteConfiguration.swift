@@ -64,13 +64,16 @@ public struct RewriteConfiguration: Sendable, Hashable {
         _ = try Rewriter(configuration: self)
     }
 
-    /// This configuration with every rule's width and/or quality replaced
-    /// (the screen width is known only on the device, or on the command line).
-    public func overriding(width: Int?, quality: Int?) -> RewriteConfiguration {
+    /// This configuration with every rule's width, quality and/or formats
+    /// replaced (the screen width is known only on the device, or on the
+    /// command line). Validate the result: a rule's CDN may not make a
+    /// format given here.
+    public func overriding(width: Int?, quality: Int?, formats: [VariantFormat]? = nil) -> RewriteConfiguration {
         var copy = self
         for index in copy.rules.indices {
             if let width { copy.rules[index].width = width }
             if let quality { copy.rules[index].quality = quality }
+            if let formats { copy.rules[index].formats = formats }
         }
         return copy
     }

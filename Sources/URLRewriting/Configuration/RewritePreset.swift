@@ -57,11 +57,14 @@ public struct RewritePreset: Sendable {
     ///   - host: the host (`img.example.com` or `*.example.com`).
     ///   - width: the width to ask for, or `nil` to keep the size.
     ///   - quality: the quality to ask for, or `nil` for the CDN's default.
-    /// - Throws: ``RewriteConfigurationError`` for an invalid host or value.
-    public func configuration(host: String, width: Int? = nil, quality: Int? = nil) throws(RewriteConfigurationError)
-        -> RewriteConfiguration
-    {
-        let rule = RewriteRule(name: name, hosts: [host], dialect: dialect, width: width, quality: quality)
+    ///   - formats: the variants to offer, in preference order (``RewriteRule/formats``).
+    /// - Throws: ``RewriteConfigurationError`` for an invalid host or value,
+    ///   or a format the preset's CDN does not document.
+    public func configuration(
+        host: String, width: Int? = nil, quality: Int? = nil, formats: [VariantFormat] = [.webp]
+    ) throws(RewriteConfigurationError) -> RewriteConfiguration {
+        let rule = RewriteRule(
+            name: name, hosts: [host], dialect: dialect, width: width, quality: quality, formats: formats)
         let configuration = RewriteConfiguration(rules: [rule])
         try configuration.validate()
         return configuration
@@ -71,10 +74,10 @@ public struct RewritePreset: Sendable {
     ///
     /// - Throws: ``RewriteConfigurationError`` for an unknown preset (including
     ///   `template`, which needs a pattern from a file) or an invalid value.
-    public static func configuration(named name: String, host: String, width: Int? = nil, quality: Int? = nil)
-        throws(RewriteConfigurationError) -> RewriteConfiguration
-    {
+    public static func configuration(
+        named name: String, host: String, width: Int? = nil, quality: Int? = nil, formats: [VariantFormat] = [.webp]
+    ) throws(RewriteConfigurationError) -> RewriteConfiguration {
         guard let preset = named(name) else { throw .unknownPreset(name) }
-        return try preset.configuration(host: host, width: width, quality: quality)
+        return try preset.configuration(host: host, width: width, quality: quality, formats: formats)
     }
 }
