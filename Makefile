@@ -4,8 +4,8 @@ SHELL := /bin/bash
 
 SWIFT        ?= swift
 UNAME_S      := $(shell uname -s)
-DEBIAN_PKGS  := pkg-config libwebp-dev libturbojpeg0-dev libspng-dev libgif-dev libmicrohttpd-dev libcurl4-openssl-dev webp libjpeg-turbo-progs curl time
-BREW_PKGS    := pkg-config webp jpeg-turbo libspng giflib libmicrohttpd curl
+DEBIAN_PKGS  := pkg-config libwebp-dev libavif-dev libavif-bin libturbojpeg0-dev libspng-dev libgif-dev libmicrohttpd-dev libcurl4-openssl-dev webp libjpeg-turbo-progs curl time
+BREW_PKGS    := pkg-config webp libavif jpeg-turbo libspng giflib libmicrohttpd curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help deps build release lint portability test test-tsan test-asan demo bench-codecs bench-http clean
