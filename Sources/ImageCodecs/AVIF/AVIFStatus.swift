@@ -31,8 +31,10 @@ enum AVIFStatus {
             throw ImageCodecError(.encodingFailed, format: .avif, message)
         default:
             // libavif's own bounds (imageSizeLimit, imageDimensionLimit,
-            // imageCountLimit) surface as parse failures naming the limit.
-            if detail.lowercased().contains("limit") {
+            // imageCountLimit) surface as parse failures: "Item ID [1]
+            // dimensions are too large [64x64]", "… exceeds … limit".
+            let lowered = detail.lowercased()
+            if lowered.contains("limit") || lowered.contains("too large") {
                 throw ImageCodecError(.limitExceeded, format: .avif, message)
             }
             throw ImageCodecError.corrupt(.avif, message)
