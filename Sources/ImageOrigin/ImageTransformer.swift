@@ -149,14 +149,14 @@ public struct ImageTransformer: Sendable {
     }
 
     /// Never make an image bigger than needed: at the source's own size, a
-    /// WebP (already the smaller of lossy and lossless for graphics) not
-    /// smaller than the source is replaced by the source (clients sniff the
+    /// WebP (already the smaller of lossy and lossless for graphics) or an
+    /// AVIF not smaller than the source is replaced by the source (clients sniff the
     /// bytes, as with `ignore-error/1`). An explicitly requested JPEG or PNG
     /// is always delivered in that format.
     private func smaller(
         _ data: Data, format: ImageFormat, than source: Data, info: ImageInfo, width: Int, height: Int
     ) -> Output {
-        if format == .webp, width == info.width, height == info.height, data.count >= source.count {
+        if format == .webp || format == .avif, width == info.width, height == info.height, data.count >= source.count {
             return Output(data: source, format: info.format, isSource: true)
         }
         return Output(data: data, format: format, isSource: false)
