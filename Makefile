@@ -4,8 +4,8 @@ SHELL := /bin/bash
 
 SWIFT        ?= swift
 UNAME_S      := $(shell uname -s)
-DEBIAN_PKGS  := pkg-config libwebp-dev libturbojpeg0-dev libspng-dev libgif-dev libmicrohttpd-dev libcurl4-openssl-dev webp libjpeg-turbo-progs curl time
-BREW_PKGS    := pkg-config webp jpeg-turbo libspng giflib libmicrohttpd curl
+DEBIAN_PKGS  := pkg-config libwebp-dev libavif-dev libavif-bin libturbojpeg0-dev libspng-dev libgif-dev libmicrohttpd-dev libcurl4-openssl-dev webp libjpeg-turbo-progs curl time
+BREW_PKGS    := pkg-config webp libavif jpeg-turbo libspng giflib libmicrohttpd curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help deps build release lint portability test test-tsan test-asan demo bench-codecs bench-http clean
@@ -65,9 +65,9 @@ demo: deps demo-photos ## The news front page through the bridge: bytes saved an
 
 bench/bin/codecs_bench: bench/codecs_bench.c
 	@mkdir -p bench/bin
-	cc -O2 -o $@ $< $$(pkg-config --cflags --libs libwebp libturbojpeg spng)
+	cc -O2 -o $@ $< $$(pkg-config --cflags --libs libwebp libturbojpeg spng libavif)
 
-bench-codecs: deps bench/bin/codecs_bench ## Swift codecs vs C (and Pillow if installed) on the Kodak photos
+bench-codecs: deps bench/bin/codecs_bench ## Swift codecs vs C (and Pillow if installed, avifenc/avifdec for AVIF) on the Kodak photos
 	@test -d "$(CORPUS)/kodak" || { echo "bench-codecs needs the Kodak photos: set WEBP_BRIDGE_CORPUS or place shared/corpus beside the project"; exit 1; }
 	$(SWIFT) build -c release --product codecs-benchmark
 	python3 bench/bench_codecs.py "$(CORPUS)" bench/bin/codecs_bench .build/release/codecs-benchmark

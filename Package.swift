@@ -146,6 +146,11 @@ let linuxTargets: [Target] = [
     .systemLibrary(
         name: "CSPNG", pkgConfig: "spng",
         providers: [.apt(["libspng-dev"]), .brew(["libspng"])]),
+    // No pkgConfig: libavif.pc's cflags carry -DAVIF_DLL (a Windows dllimport switch), which SwiftPM
+    // refuses with a warning on every build; the header and library are on the default paths.
+    .systemLibrary(
+        name: "CAVIF",
+        providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
     .systemLibrary(
         name: "CGIF",
         providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
@@ -157,10 +162,10 @@ let linuxTargets: [Target] = [
         providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
 
     // Libraries, lowest first.
-    // The C codecs: libwebp, TurboJPEG, libspng, giflib behind CImageCodec.
+    // The C codecs: libwebp, TurboJPEG, libspng, giflib, libavif behind CImageCodec.
     .target(
         name: "ImageCodecs",
-        dependencies: ["ConcurrencySupport", "ImageCoding", "CWebP", "CTurboJPEG", "CSPNG", "CGIF"],
+        dependencies: ["ConcurrencySupport", "ImageCoding", "CWebP", "CTurboJPEG", "CSPNG", "CGIF", "CAVIF"],
         swiftSettings: swiftSettings),
     .target(
         name: "HTTPServer",

@@ -7,12 +7,30 @@ operation's best of RUNS passes is reported as ms per image and MP/s, with
 the Swift/C time ratio (lower is better; 1.00 = as fast as C).
 """
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 
 RUNS = int(os.environ.get("BENCH_RUNS", "5"))
+# AVIF encodes cost ~0.25 s of CPU each: the AVIF rows use the first few photos.
+AVIF_PHOTOS = int(os.environ.get("BENCH_AVIF_PHOTOS", "6"))
+# AVIFEncoder's defaults: quality 60 is quantizer 25 (libavif 1.x's mapping), speed 6, one thread.
+AVIF_SETTINGS = ["--min", "25", "--max", "25", "--minalpha", "0", "--maxalpha", "0", "--speed", "6", "--jobs", "1"]
+
+
+def children_cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def whole_process(commands):
+    """CPU seconds of running each command once (avifenc/avifdec as a reference, process start included)."""
+    start = children_cpu_seconds()
+    for command in commands:
+        subprocess.run(command, check=True, capture_output=True)
+    return children_cpu_seconds() - start
 
 
 def run(command):
@@ -79,7 +97,13 @@ def main():
         # Alternate the two programs, one pass each per round, and keep each
         # operation's best time: on a shared, noisy machine a load spike then
         # hits both sides instead of whichever happened to run during it.
-        arguments = ["1"] + webps + ["--"] + pngs
+        avif_sources = pngs[:AVIF_PHOTOS]
+        avifs = []
+        for png in avif_sources:
+            out = os.path.join(folder, os.path.basename(png)[:-4] + ".avif")
+            subprocess.run(["avifenc"] + AVIF_SETTINGS + [png, out], check=True, capture_output=True)
+            avifs.append(out)
+        arguments = ["1"] + webps + ["--"] + pngs + ["--"] + avifs
         columns = {"C (libwebp/TurboJPEG/spng)": {}, "Swift (ImageCodecs)": {}}
         binaries = {"C (libwebp/TurboJPEG/spng)": c_binary, "Swift (ImageCodecs)": swift_binary}
         for _ in range(RUNS):
@@ -88,6 +112,15 @@ def main():
                     best = columns[name].get(operation)
                     if best is None or result[1] < best[1]:
                         columns[name][operation] = result
+        tools = {"avif-decode": None, "avif-encode": None}
+        for _ in range(RUNS):
+            decode = whole_process(
+                [["avifdec", "--jobs", "1", a, os.path.join(folder, "out.png")] for a in avifs])
+            encode = whole_process(
+                [["avifenc"] + AVIF_SETTINGS + [p, os.path.join(folder, "out.avif")] for p in avif_sources])
+            for operation, seconds in (("avif-decode", decode), ("avif-encode", encode)):
+                if tools[operation] is None or seconds < tools[operation]:
+                    tools[operation] = seconds
         pil = pillow(webps, pngs)
         if pil:
             columns["Pillow"] = pil
@@ -109,6 +142,21 @@ def main():
         c_time = columns["C (libwebp/TurboJPEG/spng)"][operation][1]
         swift_time = columns["Swift (ImageCodecs)"][operation][1]
         print(f"{label:<28}" + "".join(f"{cell:>30}" for cell in cells) + f"{swift_time / c_time:>9.3f}x")
+
+    print(f"\nAVIF (libavif {AVIF_PHOTOS} photos, quality 60 = quantizer 25, speed 6, one thread); "
+          "avifdec/avifenc: whole processes' CPU time (PNG read/write and start-up included)\n")
+    header = f"{'operation':<28}{'C (libavif)':>30}{'Swift (ImageCodecs)':>30}{'avifdec/avifenc':>20}{'Swift/C':>10}"
+    print(header)
+    print("-" * len(header))
+    avif_labels = {"avif-decode": "AVIF decode (8-bit RGBA)", "avif-encode": "PNG -> AVIF q60 s6 encode"}
+    for operation, label in avif_labels.items():
+        c_images, c_time, c_mp = columns["C (libwebp/TurboJPEG/spng)"][operation]
+        s_images, swift_time, s_mp = columns["Swift (ImageCodecs)"][operation]
+        cells = [f"{c_time / c_images * 1000:8.2f} ms/img {c_mp / c_time:7.1f} MP/s",
+                 f"{swift_time / s_images * 1000:8.2f} ms/img {s_mp / swift_time:7.1f} MP/s"]
+        tool = f"{tools[operation] / c_images * 1000:8.2f} ms/img"
+        print(f"{label:<28}" + "".join(f"{cell:>30}" for cell in cells) + f"{tool:>20}"
+              + f"{swift_time / c_time:>9.3f}x")
 
 
 if __name__ == "__main__":

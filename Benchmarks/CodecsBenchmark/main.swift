@@ -2,8 +2,9 @@
 // bench/codecs_bench.c, through ImageCodecs, printed in the same format so
 // the driver can put them side by side.
 //
-// usage: codecs-benchmark RUNS FILE.webp... -- FILE.png...
-// prints: "<operation> <images> <best seconds> <megapixels>" per operation
+// usage: codecs-benchmark RUNS FILE.webp... -- FILE.png... [-- FILE.avif...]
+// prints: "<operation> <images> <best seconds> <megapixels>" per operation;
+// with AVIF files also avif-decode and avif-encode (one pass each, as the C side).
 //
 // usage: codecs-benchmark --transcoder THREADS SECONDS FILE...
 // prints: "transcoder <threads> <images> <seconds> <format> <bytes>"
@@ -35,7 +36,9 @@ func load(_ paths: ArraySlice<String>) -> [Data] {
 }
 
 let webpFiles = load(arguments[1..<separator])
-let pngFiles = load(arguments[(separator + 1)...])
+let avifSeparator = arguments[(separator + 1)...].firstIndex(of: "--")
+let pngFiles = load(arguments[(separator + 1)..<(avifSeparator ?? arguments.endIndex)])
+let avifFiles = avifSeparator.map { load(arguments[($0 + 1)...]) } ?? []
 
 /// Runs `operation` over every file `runs` times; returns the best total
 /// seconds and the megapixels processed in one pass.
@@ -52,6 +55,10 @@ func measure(_ files: [Data], _ operation: (Data) throws -> Int) rethrows -> (se
         megapixels = Double(pixels) / 1e6
     }
     return (best, megapixels)
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
 do {
@@ -88,6 +95,26 @@ do {
         "encode \(pngFiles.count) \(String(format: "%.6f", encode.seconds))"
             + " \(String(format: "%.4f", encode.megapixels))"
     )
+
+    if !avifFiles.isEmpty {
+        // AVIFEncoder's defaults (quality 60, speed 6, one thread), as the C side sets them.
+        let clock = ContinuousClock()
+        var pixels = 0
+        let decodeTime = try clock.measure {
+            for file in avifFiles { pixels += try AVIFDecoder().decode(file).pixelCount }
+        }
+        print("avif-decode \(avifFiles.count) \(String(format: "%.6f", seconds(decodeTime))) \(Double(pixels) / 1e6)")
+        let encodes = Array(pngFiles.prefix(avifFiles.count))
+        pixels = 0
+        let encodeTime = try clock.measure {
+            for file in encodes {
+                let image = try png.decode(file)
+                _ = try AVIFEncoder().encode(image)
+                pixels += image.pixelCount
+            }
+        }
+        print("avif-encode \(encodes.count) \(String(format: "%.6f", seconds(encodeTime))) \(Double(pixels) / 1e6)")
+    }
 } catch {
     FileHandle.standardError.write(Data("benchmark failed: \(error)\n".utf8))
     exit(1)

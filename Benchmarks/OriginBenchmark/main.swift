@@ -10,6 +10,8 @@
 //   resized (Lanczos 3) to the variant's size. Prints "quality <variants> <mean SSIM> <bytes>".
 // usage: origin-benchmark encoder WIDTH FILE...
 //   Decode, resize and encode stages, and each WebP setting's time, bytes and SSIM, at WIDTH.
+// usage: origin-benchmark avif WIDTH FILE...
+//   Each AVIF (quality, speed) against WebP q80 at WIDTH: encode CPU time, bytes, luma SSIM.
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -17,6 +19,7 @@ let usage = """
     usage: origin-benchmark load CLIENTS SECONDS LIST
            origin-benchmark quality LIST
            origin-benchmark encoder WIDTH FILE...
+           origin-benchmark avif WIDTH FILE...
     """
 
 do {
@@ -35,6 +38,9 @@ do {
     case ("encoder", 3...):
         guard let width = Int(arguments[1]), width > 0 else { throw BenchmarkError("WIDTH must be positive") }
         try EncoderSweep(width: width, paths: Array(arguments.dropFirst(2))).run()
+    case ("avif", 3...):
+        guard let width = Int(arguments[1]), width > 0 else { throw BenchmarkError("WIDTH must be positive") }
+        try AVIFSweep(width: width, paths: Array(arguments.dropFirst(2))).run()
     default:
         FileHandle.standardError.write(Data("\(usage)\n".utf8))
         exit(2)

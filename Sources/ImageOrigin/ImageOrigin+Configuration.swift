@@ -10,6 +10,11 @@ extension ImageOrigin {
         /// Serve a plain JPEG or PNG URL as WebP to clients whose `Accept`
         /// lists `image/webp` (q > 0), and the source to others. Default `false`.
         public var autoWebP: Bool
+        /// Serve a plain JPEG or PNG URL as AVIF, WebP or the source, by
+        /// the client's `Accept` q-values (the rule: `FormatNegotiation`;
+        /// README: Format negotiation). Default `false`; overrides
+        /// ``autoWebP`` when both are set.
+        public var autoFormat: Bool
         /// Qualities and limits of transformations.
         public var transformer: ImageTransformer.Configuration
         /// The one memory budget every cache's bound is a share of (see
@@ -46,7 +51,7 @@ extension ImageOrigin {
         public var retryAfterSeconds: Int
 
         public init(
-            root: String, styles: StyleSheet = .empty, autoWebP: Bool = false,
+            root: String, styles: StyleSheet = .empty, autoWebP: Bool = false, autoFormat: Bool = false,
             transformer: ImageTransformer.Configuration = ImageTransformer.Configuration(),
             memoryBudget: MemoryBudget = MemoryBudget(), variantCacheBytes: Int? = nil, sourceCacheBytes: Int? = nil,
             maxMemoryServedFileBytes: Int = 1 << 20,
@@ -57,6 +62,7 @@ extension ImageOrigin {
             self.root = root
             self.styles = styles
             self.autoWebP = autoWebP
+            self.autoFormat = autoFormat
             self.transformer = transformer
             self.memoryBudget = memoryBudget
             self.variantCacheBytes = variantCacheBytes ?? memoryBudget.variantCacheBytes

@@ -37,19 +37,24 @@ extension ImageOrigin {
         }
         // Negotiation applies when the request names no output format.
         let negotiable =
-            configuration.autoWebP && target.pipeline?.outputFormat == nil
+            (configuration.autoWebP || configuration.autoFormat) && target.pipeline?.outputFormat == nil
             && (sourceFormat == .jpeg || sourceFormat == .png)
-        let wantsWebP = negotiable && AcceptHeader.acceptsWebP(request.headers["Accept"])
+        let negotiated =
+            negotiable
+            ? FormatNegotiation.choose(
+                accept: request.headers["Accept"], sourceFormat: sourceFormat, autoWebP: configuration.autoWebP,
+                autoFormat: configuration.autoFormat) : nil
         var headers: HTTPHeaders = ["Last-Modified": facts.lastModified, "Cache-Control": configuration.cacheControl]
         if negotiable { headers["Vary"] = VaryHeader.value(listing: ["Accept"]) }
 
-        guard target.pipeline != nil || wantsWebP else {
+        guard target.pipeline != nil || negotiated != nil else {
             return serveAsIs(
                 file, tag: facts.tag, contentType: sourceFormat.mimeType, headers: headers, request: request)
         }
 
         let pipeline = target.pipeline ?? ProcessingPipeline(steps: [], ignoresErrors: true)
-        let variantKey = "\(facts.tag)|\(target.transformationKey)|\(wantsWebP ? "webp" : "-")"
+        // One key, one ETag per negotiated format: a 304 answers for the format it was made in.
+        let variantKey = "\(facts.tag)|\(target.transformationKey)|\(negotiated?.rawValue ?? "-")"
         let etag = EntityTag.strong(Self.digest(variantKey))
         headers["ETag"] = etag
         let cached = variants.value(for: variantKey)
@@ -66,7 +71,7 @@ extension ImageOrigin {
         return .variant(
             VariantJob(
                 file: file, sourceFormat: sourceFormat, sourceTag: facts.tag, pipeline: pipeline,
-                outputFormat: wantsWebP ? .webp : nil, variantKey: variantKey, headers: headers,
+                outputFormat: negotiated, variantKey: variantKey, headers: headers,
                 notModifiedOnceMade: waitsForVariant))
     }
 

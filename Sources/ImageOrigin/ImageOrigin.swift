@@ -85,7 +85,9 @@ public final class ImageOrigin: HTTPHandler {
     /// Routes a request and answers it, short of transforming: cheap and
     /// synchronous, so the server may call it on its own thread.
     func answer(_ request: HTTPRequest) -> Answer {
-        let readyKey = ReadyAnswers.key(for: request, negotiates: configuration.autoWebP)
+        // Keyed by the Accept header as sent when negotiating: the negotiated format follows from it.
+        let readyKey = ReadyAnswers.key(
+            for: request, negotiates: configuration.autoWebP || configuration.autoFormat)
         if let readyKey, let ready = readyAnswers.answer(for: readyKey) {
             if ready.isVariant { metrics.increment(Self.cacheFamily, labels: "result=\"hit\"") }
             return .ready(ready.response, fileSize: ready.file.size, fromVariantCache: ready.isVariant)

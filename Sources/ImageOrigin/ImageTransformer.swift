@@ -14,6 +14,11 @@ public struct ImageTransformer: Sendable {
         public var defaultWebPQuality: Int
         /// JPEG quality when the request names none. Default 75, Qiniu's.
         public var defaultJPEGQuality: Int
+        /// AVIF quality when the request names none. Default
+        /// ``AVIFEncoder/defaultQuality`` (chosen by measurement, README: AVIF settings).
+        public var defaultAVIFQuality = AVIFEncoder.defaultQuality
+        /// AVIF encoder speed, 0 (slowest) to 10. Default ``AVIFEncoder/defaultSpeed``.
+        public var avifSpeed = AVIFEncoder.defaultSpeed
         /// Largest source file, in bytes. Default 20 MB, Qiniu's.
         public var maxSourceBytes: Int
         /// Limits on the decoded source. Default 50 megapixels, 1,000 frames.
@@ -125,6 +130,10 @@ public struct ImageTransformer: Sendable {
             let options = JPEGEncoder.Options(
                 quality: pipeline.quality ?? configuration.defaultJPEGQuality, progressive: pipeline.interlace)
             data = try JPEGEncoder(options: options).encode(image)
+        case .avif:
+            let options = AVIFEncoder.Options(
+                quality: pipeline.quality ?? configuration.defaultAVIFQuality, speed: configuration.avifSpeed)
+            data = try AVIFEncoder(options: options).encode(image)
         default:
             data = try PNGEncoder().encode(image)
         }
@@ -140,14 +149,14 @@ public struct ImageTransformer: Sendable {
     }
 
     /// Never make an image bigger than needed: at the source's own size, a
-    /// WebP (already the smaller of lossy and lossless for graphics) not
-    /// smaller than the source is replaced by the source (clients sniff the
+    /// WebP (already the smaller of lossy and lossless for graphics) or an
+    /// AVIF not smaller than the source is replaced by the source (clients sniff the
     /// bytes, as with `ignore-error/1`). An explicitly requested JPEG or PNG
     /// is always delivered in that format.
     private func smaller(
         _ data: Data, format: ImageFormat, than source: Data, info: ImageInfo, width: Int, height: Int
     ) -> Output {
-        if format == .webp, width == info.width, height == info.height, data.count >= source.count {
+        if format == .webp || format == .avif, width == info.width, height == info.height, data.count >= source.count {
             return Output(data: source, format: info.format, isSource: true)
         }
         return Output(data: data, format: format, isSource: false)
@@ -195,10 +204,10 @@ public struct ImageTransformer: Sendable {
     }
 
     /// What a transformation without `format` writes: the source's format
-    /// where there is an encoder for it, PNG for GIF and APNG.
+    /// where there is an encoder for it (AVIF included), PNG for GIF and APNG.
     static func encodableFormat(for format: ImageFormat) -> ImageFormat {
         switch format {
-        case .jpeg, .png, .webp: format
+        case .jpeg, .png, .webp, .avif: format
         case .gif, .apng: .png
         }
     }

@@ -256,12 +256,15 @@ public enum ProcessingParser {
         }
     }
 
+    /// `format/avif` as Tencent CI documents it for the same grammar
+    /// (https://cloud.tencent.com/document/api/436/60455: `imageMogr2/format/avif`).
     private static func format(_ text: String, _ what: String) throws(ProcessingError) -> ImageFormat {
         switch text.lowercased() {
         case "webp": return .webp
         case "jpg", "jpeg": return .jpeg
         case "png": return .png
-        default: throw ProcessingError("\(what): unsupported format '\(text)' (use jpg, png or webp)")
+        case "avif": return .avif
+        default: throw ProcessingError("\(what): unsupported format '\(text)' (use jpg, png, webp or avif)")
         }
     }
 }

@@ -94,7 +94,7 @@ public struct VariantEncoding: Sendable, Equatable {
     /// summary for the rule.
     public static func content(of image: Image, sourceFormat: ImageFormat) -> Content {
         switch sourceFormat {
-        case .jpeg: return .photo
+        case .jpeg, .avif: return .photo
         case .gif: return .graphic
         case .png, .apng, .webp: break
         }

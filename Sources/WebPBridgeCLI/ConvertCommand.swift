@@ -5,17 +5,18 @@ import ImageCodecs
 struct ConvertCommand: BridgeCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert images between WebP, JPEG, PNG, APNG, PAM and PPM.",
+        abstract: "Convert images between WebP, JPEG, PNG, APNG, AVIF, PAM and PPM.",
         usage: [
-            "IN OUT [--quality Q] [--lossless] [--width W] [--height H]",
-            "--to FORMAT --out-dir DIR [--quality Q] [--lossless] [--width W] [--height H] FILE...",
+            "IN OUT [--quality Q] [--speed S] [--lossless] [--width W] [--height H]",
+            "--to FORMAT --out-dir DIR [--quality Q] [--speed S] [--lossless] [--width W] [--height H] FILE...",
         ],
         discussion: """
             The input format is read from the bytes; the output format comes from OUT's extension
-            (webp, jpg, jpeg, png, apng, pam, ppm) or from --to. An animated input stays animated as
-            webp or apng and becomes its first frame otherwise. --width and --height scale down to fit
-            inside the box, keeping the aspect ratio; either alone is fine; images are never enlarged.
-            PAM and PPM are written byte for byte as libwebp's dwebp writes them.
+            (webp, jpg, jpeg, png, apng, avif, pam, ppm) or from --to. An animated input stays animated
+            as webp or apng and becomes its first frame otherwise; an AVIF image sequence is read as
+            its first frame. --width and --height scale down to fit inside the box, keeping the aspect
+            ratio; either alone is fine; images are never enlarged. PAM and PPM are written byte for
+            byte as libwebp's dwebp writes them.
             """,
         arguments: [
             ("IN", "The image to convert."),
@@ -23,11 +24,18 @@ struct ConvertCommand: BridgeCommand {
             ("FILE", "With --to and --out-dir: the images to convert."),
         ],
         options: [
-            .option("--quality", value: "Q", help: "WebP 0-100 (default 75) or JPEG 1-100 (default 90)."),
+            .option(
+                "--quality", value: "Q",
+                help: "WebP 0-100 (default 75), JPEG 1-100 (default 90)"
+                    + " or AVIF 1-100 (default \(AVIFEncoder.defaultQuality))."),
+            .option(
+                "--speed", value: "S",
+                help: "AVIF encoder speed, 0 (slowest, smallest) to 10 (default \(AVIFEncoder.defaultSpeed))."),
             .flag("--lossless", help: "Lossless WebP (webp output only)."),
             .option("--width", value: "W", help: "Scale down to at most W pixels wide."),
             .option("--height", value: "H", help: "Scale down to at most H pixels high."),
-            .option("--to", value: "FORMAT", help: "Batch: the output format (webp, jpg, png, apng, pam, ppm)."),
+            .option(
+                "--to", value: "FORMAT", help: "Batch: the output format (webp, jpg, png, apng, avif, pam, ppm)."),
             .option("--out-dir", value: "DIR", help: "Batch: the folder to write into (created if missing)."),
         ])
 
@@ -64,12 +72,14 @@ struct ConvertCommand: BridgeCommand {
         }
         let lossless = parsed.flag("--lossless")
         if lossless && format != .webp { throw UsageError("--lossless applies to webp output only") }
-        let quality = try parsed.int("--quality", in: format == .jpeg ? 1...100 : 0...100)
+        let quality = try parsed.int("--quality", in: format == .webp ? 0...100 : 1...100)
         if quality != nil && !format.takesQuality {
-            throw UsageError("--quality applies to webp and jpg output only")
+            throw UsageError("--quality applies to webp, jpg and avif output only")
         }
+        let speed = try parsed.int("--speed", in: 0...10)
+        if speed != nil && format != .avif { throw UsageError("--speed applies to avif output only") }
         converter = ImageConverter(
-            format: format, quality: quality, lossless: lossless,
+            format: format, quality: quality, speed: speed, lossless: lossless,
             maxWidth: try parsed.int("--width", in: 1...65_535),
             maxHeight: try parsed.int("--height", in: 1...65_535))
     }

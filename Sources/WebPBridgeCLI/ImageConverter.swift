@@ -6,7 +6,7 @@ import ImageCodecs
 struct ImageConverter: Sendable {
     /// The formats `convert` writes, chosen by the output file's extension.
     enum OutputFormat: String, CaseIterable, Sendable {
-        case webp, jpeg, png, apng, pam, ppm
+        case webp, jpeg, png, apng, avif, pam, ppm
 
         init?(fileExtension: String) {
             switch fileExtension.lowercased() {
@@ -14,6 +14,7 @@ struct ImageConverter: Sendable {
             case "jpg", "jpeg": self = .jpeg
             case "png": self = .png
             case "apng": self = .apng
+            case "avif": self = .avif
             case "pam": self = .pam
             case "ppm": self = .ppm
             default: return nil
@@ -22,7 +23,7 @@ struct ImageConverter: Sendable {
 
         var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
         var keepsAnimation: Bool { self == .webp || self == .apng }
-        var takesQuality: Bool { self == .webp || self == .jpeg }
+        var takesQuality: Bool { self == .webp || self == .jpeg || self == .avif }
         /// The image format written, `nil` for the uncompressed PAM and PPM.
         var imageFormat: ImageFormat? {
             switch self {
@@ -30,15 +31,19 @@ struct ImageConverter: Sendable {
             case .jpeg: .jpeg
             case .png: .png
             case .apng: .apng
+            case .avif: .avif
             case .pam, .ppm: nil
             }
         }
-        static let names = "webp, jpg/jpeg, png, apng, pam, ppm"
+        static let names = "webp, jpg/jpeg, png, apng, avif, pam, ppm"
     }
 
     var format: OutputFormat
-    /// WebP 0–100 (default 75) or JPEG 1–100 (default 90).
+    /// WebP 0–100 (default 75), JPEG 1–100 (default 90) or AVIF 1–100
+    /// (default ``AVIFEncoder/defaultQuality``).
     var quality: Int?
+    /// AVIF encoder speed 0–10 (default ``AVIFEncoder/defaultSpeed``).
+    var speed: Int?
     var lossless = false
     var maxWidth: Int?
     var maxHeight: Int?
@@ -67,6 +72,10 @@ struct ImageConverter: Sendable {
         case .webp: return try webpEncoder.encode(image)
         case .jpeg: return try JPEGEncoder(options: .init(quality: quality ?? 90)).encode(image)
         case .png: return try PNGEncoder().encode(image)
+        case .avif:
+            let options = AVIFEncoder.Options(
+                quality: quality ?? AVIFEncoder.defaultQuality, speed: speed ?? AVIFEncoder.defaultSpeed)
+            return try AVIFEncoder(options: options).encode(image)
         case .apng:
             let single = AnimatedImage(
                 canvasWidth: image.width, canvasHeight: image.height,

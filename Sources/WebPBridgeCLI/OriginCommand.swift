@@ -7,7 +7,10 @@ struct OriginCommand: BridgeCommand {
     static let configuration = CommandConfiguration(
         commandName: "origin",
         abstract: "Serve a folder: images with Qiniu's imageView2/imageMogr2 grammar, other files as they are.",
-        usage: ["--root DIR [--listen HOST:PORT] [--styles FILE] [--auto-webp] [--quality Q] [--memory-budget SIZE]"],
+        usage: [
+            "--root DIR [--listen HOST:PORT] [--styles FILE] [--auto-webp] [--auto-format]"
+                + " [--quality Q] [--memory-budget SIZE]"
+        ],
         discussion: """
             Serves GET and HEAD for the files under DIR; '?imageView2/<mode>/w/<W>/h/<H>/format/<f>/q/<Q>',
             '?imageMogr2/thumbnail/<geometry>/format/<f>/quality/<Q>' and '|' pipelines make variants,
@@ -23,6 +26,9 @@ struct OriginCommand: BridgeCommand {
             ListenAddress.option(defaultPort: defaultPort),
             .option("--styles", value: "FILE", help: "A JSON styles file for style suffixes."),
             .flag("--auto-webp", help: "Serve WebP to clients whose Accept lists image/webp."),
+            .flag(
+                "--auto-format",
+                help: "Serve AVIF, WebP or the source, whichever the client's Accept names with the highest q."),
             .option("--quality", value: "Q", help: "Default WebP quality of variants, 1-100 (default 80)."),
             MemorySize.budgetOption(defaultBytes: ImageOrigin.MemoryBudget.defaultTotalBytes),
         ] + ServerLimitOptions.specs)
@@ -34,6 +40,7 @@ struct OriginCommand: BridgeCommand {
     var listen: ListenAddress
     var stylesPath: String?
     var autoWebP: Bool
+    var autoFormat: Bool
     var quality: Int?
     /// `--memory-budget`: what every cache's bound is a share of.
     var memoryBudget: ImageOrigin.MemoryBudget
@@ -46,6 +53,7 @@ struct OriginCommand: BridgeCommand {
         listen = try ListenAddress(parsed: parsed, defaultPort: Self.defaultPort)
         stylesPath = parsed.string("--styles")
         autoWebP = parsed.flag("--auto-webp")
+        autoFormat = parsed.flag("--auto-format")
         quality = try parsed.int("--quality", in: 1...100)
         memoryBudget = try MemorySize.budget(parsed).map { ImageOrigin.MemoryBudget(totalBytes: $0) } ?? .init()
         serverLimits = try ServerLimitOptions(parsed: parsed)
@@ -61,7 +69,7 @@ struct OriginCommand: BridgeCommand {
             }
         }
         var configuration = ImageOrigin.Configuration(
-            root: root, styles: styles, autoWebP: autoWebP, memoryBudget: memoryBudget)
+            root: root, styles: styles, autoWebP: autoWebP, autoFormat: autoFormat, memoryBudget: memoryBudget)
         if let quality { configuration.transformer.defaultWebPQuality = quality }
         do {
             return try ImageOrigin(configuration: configuration)

@@ -120,6 +120,7 @@ final class RecordingCodec: ImageCodec {
         switch encoding {
         case .jpeg(let quality): calls.append("encode jpeg \(quality)")
         case .png(let level): calls.append("encode png \(level)")
+        case .avif(let quality, let speed): calls.append("encode avif \(quality) \(speed)")
         }
         return Data([1])
     }

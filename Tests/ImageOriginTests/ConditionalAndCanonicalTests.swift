@@ -48,6 +48,7 @@ struct ConditionalAndCanonicalTests {
             "imageView2/2/w/+10/h/007/format/JPEG/q/90/interlace/1",
             "imageMogr2/auto-orient/thumbnail/0750x0400>/quality/50|imageView2/0/w/5/ignore-error/1",
             "imageMogr2/thumbnail/!50p/format/webp", "imageMogr2/thumbnail/x400", "imageMogr2/thumbnail/750x",
+            "imageView2/2/w/300/format/AVIF/q/50", "imageMogr2/thumbnail/300x/format/avif",
         ] {
             let pipeline = try ProcessingParser.parse(fop)
             let canonical = pipeline.canonicalForm

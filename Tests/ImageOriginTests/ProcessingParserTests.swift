@@ -35,6 +35,14 @@ struct ProcessingParserTests {
         }
     }
 
+    @Test func avifIsAFormatOfBothOperations() throws {
+        let view = try ProcessingParser.parse("imageView2/2/w/300/format/avif/q/50")
+        #expect(view.steps == [.imageView2(ImageView2(mode: 2, width: 300, format: .avif, quality: 50))])
+        let mogr = try ProcessingParser.parse("imageMogr2/thumbnail/300x/format/avif")
+        #expect(mogr.outputFormat == .avif)
+        #expect(view.canonicalForm.hasSuffix("format/avif/q/50"), "\(view.canonicalForm)")
+    }
+
     @Test func pipelinesTakeTheLastFormatAndQuality() throws {
         let pipeline = try ProcessingParser.parse("imageView2/2/w/300/format/png|imageMogr2/format/webp/quality/50")
         #expect(pipeline.steps.count == 2)

@@ -17,11 +17,30 @@ struct ConvertCommandTests {
 
     @Test(arguments: [
         ("out.webp", ImageFormat.webp), ("out.jpg", .jpeg), ("out.JPEG", .jpeg), ("out.png", .png), ("out.apng", .apng),
+        ("out.avif", .avif),
     ])
     func outputFormatFollowsTheExtension(name: String, format: ImageFormat) async throws {
         let result = await CapturedIO.run(["convert", photoPNG.path, folder.file(name).path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try ImageFormat.sniff(Data(contentsOf: folder.file(name))) == format)
+    }
+
+    @Test func avifQualityAndSpeedChangeTheOutputAndInfoSaysAVIF() async throws {
+        for (name, flags) in [("q20.avif", ["--quality", "20"]), ("q90.avif", ["--quality", "90", "--speed", "9"])] {
+            let result = await CapturedIO.run(["convert", photoPNG.path, folder.file(name).path] + flags)
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        let small = try Data(contentsOf: folder.file("q20.avif"))
+        #expect(small.count < (try Data(contentsOf: folder.file("q90.avif"))).count)
+        let info = await CapturedIO.run(["info", folder.file("q20.avif").path, "--json"])
+        #expect(info.stdout.contains("\"format\":\"avif\""), "\(info.stdout)")
+        // Back from AVIF to PNG at the same size.
+        let back = await CapturedIO.run(["convert", folder.file("q20.avif").path, folder.file("back.png").path])
+        #expect(back.status == 0, "\(back.stderr)")
+        let decoded = try PNGDecoder().decode(Data(contentsOf: folder.file("back.png")))
+        #expect(decoded.width == 300 && decoded.height == 200)
+        let speedOnWebP = await CapturedIO.run(["convert", photoPNG.path, folder.file("x.webp").path, "--speed", "3"])
+        #expect(speedOnWebP.status != 0 && speedOnWebP.stderr.contains("--speed applies to avif output only"))
     }
 
     @Test func pamAndPPMHaveDwebpHeaders() async throws {
@@ -73,7 +92,7 @@ struct ConvertCommandTests {
         (["convert"], "missing IN and OUT"),
         (["convert", "a.png"], "missing OUT"),
         (["convert", "a.png", "b.gif"], "cannot tell the output format from 'b.gif'"),
-        (["convert", "a.png", "b.png", "--quality", "80"], "--quality applies to webp and jpg output only"),
+        (["convert", "a.png", "b.png", "--quality", "80"], "--quality applies to webp, jpg and avif output only"),
         (["convert", "a.png", "b.jpg", "--lossless"], "--lossless applies to webp output only"),
         (["convert", "a.png", "b.jpg", "--quality", "0"], "option '--quality' must be between 1 and 100, got 0"),
         (["convert", "a.png", "b.webp", "--width", "wide"], "option '--width' expects a whole number, got 'wide'"),

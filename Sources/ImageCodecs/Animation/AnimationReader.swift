@@ -55,7 +55,8 @@ public struct AnimationReader: AnimationFrames {
             canvasHeight = header.height
             frameCount = header.frameCount
             loopCount = header.loopCount
-        case .jpeg, .png:
+        case .jpeg, .png, .avif:
+            // AVIF image sequences take the still path: their first frame.
             return nil
         }
         try limits.checkAnimation(width: canvasWidth, height: canvasHeight, frames: frameCount, format: format)
@@ -119,7 +120,7 @@ public struct AnimationReader: AnimationFrames {
                     visit(frame)
                 }
             }
-        case .jpeg, .png:
+        case .jpeg, .png, .avif:
             throw ImageCodecError(.unsupported, format: format, "\(format) is not an animation")
         }
         if let failure { throw failure }

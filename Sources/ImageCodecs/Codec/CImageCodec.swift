@@ -1,9 +1,9 @@
 public import Foundation
 @_exported public import ImageCoding
 
-/// The ``ImageCodec`` built on the C libraries: libwebp, TurboJPEG, libspng
-/// and giflib (Debian's packages). Decodes WebP (animated too), JPEG, PNG,
-/// APNG and GIF; encodes JPEG and PNG, and animations as APNG frame by frame;
+/// The ``ImageCodec`` built on the C libraries: libwebp, TurboJPEG, libspng,
+/// giflib and libavif (Debian's packages). Decodes WebP (animated too), JPEG,
+/// PNG, APNG, GIF and AVIF (its first frame); encodes JPEG, PNG and AVIF, and animations as APNG frame by frame;
 /// decodes a still WebP while it arrives.
 ///
 /// This target re-exports `ImageCoding`, so code that imports `ImageCodecs`
@@ -16,7 +16,7 @@ public struct CImageCodec: ImageCodec {
         self.appliesOrientation = appliesOrientation
     }
 
-    public var name: String { "libwebp+turbojpeg+spng+giflib" }
+    public var name: String { "libwebp+turbojpeg+spng+giflib+libavif" }
 
     public var decodableFormats: Set<ImageFormat> { Set(ImageFormat.allCases) }
 
@@ -37,6 +37,8 @@ public struct CImageCodec: ImageCodec {
         switch encoding {
         case .jpeg(let quality): try JPEGEncoder(options: .init(quality: quality)).encode(image)
         case .png(let level): try PNGEncoder(options: .init(compressionLevel: level)).encode(image)
+        case .avif(let quality, let speed):
+            try AVIFEncoder(options: .init(quality: quality, speed: speed)).encode(image)
         }
     }
 

@@ -36,6 +36,9 @@ public struct ImageDecoder: Sendable {
             return animation.frames.count == 1 ? .still(animation.frames[0].image) : .animated(animation)
         case .gif:
             return try GIFDecoder(limits: limits).decode(data)
+        case .avif:
+            // An image sequence is shown as its first frame (a still path only).
+            return .still(try AVIFDecoder(limits: limits).decode(data))
         }
     }
 
@@ -59,6 +62,8 @@ public struct ImageDecoder: Sendable {
             let options = JPEGDecoder.Options(
                 fitting: unbounded ? nil : (maxWidth, maxHeight), appliesOrientation: appliesOrientation)
             return try JPEGDecoder(limits: limits).decode(data, options: options)
+        case .avif:
+            return try AVIFDecoder(limits: limits).decode(data, fittingWidth: maxWidth, height: maxHeight)
         default:
             // An animation's first frame is decoded alone, never the frames after it.
             let image: Image

@@ -55,6 +55,11 @@ public struct ImageInfo: Sendable, Equatable, Codable {
             self.init(
                 format: .gif, width: header.width, height: header.height, alpha: header.hasAlpha,
                 frames: header.frameCount, loopCount: header.loopCount, bytes: data.count)
+        case .avif:
+            let header = try AVIFDecoder(limits: limits).readHeader(data)
+            self.init(
+                format: .avif, width: header.width, height: header.height, alpha: header.hasAlpha,
+                frames: header.frameCount, loopCount: 0, bytes: data.count)
         }
     }
 }

@@ -1,8 +1,8 @@
 public import Foundation
 
 /// What the portable core asks of a platform's image codec: decode with
-/// limits (whole, or one still scaled to fit a size), encode a still as JPEG
-/// or PNG, and optionally re-encode an animation as APNG or decode a WebP
+/// limits (whole, or one still scaled to fit a size), encode a still as JPEG,
+/// PNG or AVIF, and optionally re-encode an animation as APNG or decode a WebP
 /// while it arrives.
 ///
 /// The pipeline, the bridge core and the ``Transcoder`` decide everything
@@ -60,12 +60,17 @@ public enum StillEncoding: Sendable, Equatable {
     case jpeg(quality: Int)
     /// PNG at zlib `compressionLevel` 0–9.
     case png(compressionLevel: Int)
+    /// AVIF at `quality` 1–100 (mapped onto AV1 quantizers) and encoder
+    /// `speed` 0 (slowest, smallest) to 10 (fastest). Opaque images are
+    /// written without an alpha plane.
+    case avif(quality: Int, speed: Int)
 
     /// The format written.
     public var format: ImageFormat {
         switch self {
         case .jpeg: .jpeg
         case .png: .png
+        case .avif: .avif
         }
     }
 }

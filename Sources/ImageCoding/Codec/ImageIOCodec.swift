@@ -9,7 +9,9 @@
     /// The ``ImageCodec`` of Apple platforms: ImageIO decodes WebP (iOS 14),
     /// AVIF (iOS 16), HEIC, JPEG, PNG/APNG and GIF, downsampling through
     /// `CGImageSourceCreateThumbnailAtIndex`; `CGImageDestination` encodes
-    /// JPEG and PNG. It writes no APNG and has no progressive decoder.
+    /// JPEG and PNG. It writes no AVIF (`.unsupported`: ImageIO promises AVIF
+    /// decoding from iOS 16 / macOS 13, not encoding) and no APNG, and has no
+    /// progressive decoder.
     public struct ImageIOCodec: ImageCodec {
         public init() {}
 
@@ -56,6 +58,8 @@
                 properties[kCGImageDestinationLossyCompressionQuality] = Double(quality) / 100
             case .png:
                 type = "public.png" as CFString
+            case .avif:
+                throw ImageCodecError(.unsupported, format: .avif, "ImageIO does not encode AVIF")
             }
             let output = NSMutableData()
             guard let cgImage = makeCGImage(image),

@@ -7,6 +7,11 @@ extension ImageFormat {
     /// A PNG is reported as ``apng`` when an `acTL` chunk precedes the first
     /// `IDAT`, as the APNG specification requires.
     ///
+    /// AVIF is an ISO-BMFF file whose leading `ftyp` box names `avif` (a
+    /// still) or `avis` (an image sequence) as its major or a compatible
+    /// brand, as the AVIF specification's brands section requires
+    /// (https://aomediacodec.github.io/av1-avif/#brands-overview).
+    ///
     /// - Throws: ``ImageCodecError/Kind/unknownFormat`` for anything else.
     public static func sniff(_ data: Data) throws(ImageCodecError) -> ImageFormat {
         if let format = sniffIfImage(data) { return format }
@@ -15,7 +20,7 @@ extension ImageFormat {
             .unknownFormat, format: nil,
             data.isEmpty
                 ? "not an image: the data is empty"
-                : "not a WebP, JPEG, PNG or GIF image (first bytes: \(preview))")
+                : "not a WebP, JPEG, PNG, GIF or AVIF image (first bytes: \(preview))")
     }
 
     /// The format of `data`, or `nil` when the magic bytes match none.
@@ -34,8 +39,30 @@ extension ImageFormat {
             if bytes.count >= 6, bytes.starts(with: gif87Magic) || bytes.starts(with: gif89Magic) {
                 return .gif
             }
+            if isAVIF(bytes) { return .avif }
             return nil
         }
+    }
+
+    /// Whether `bytes` starts with an `ftyp` box (size, `ftyp`, major brand,
+    /// minor version, compatible brands) that names `avif` or `avis`. Only
+    /// the box's bytes that are present are read.
+    private static func isAVIF(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= 12, bytes[4..<8].elementsEqual(ftypMagic) else { return false }
+        let declared = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+        guard declared >= 16 else { return false }
+        func isAVIFBrand(at offset: Int) -> Bool {
+            let brand = bytes[offset..<(offset + 4)]
+            return brand.elementsEqual(avifBrand) || brand.elementsEqual(avisBrand)
+        }
+        if isAVIFBrand(at: 8) { return true }
+        let end = min(declared, bytes.count)
+        var offset = 16
+        while offset + 4 <= end {
+            if isAVIFBrand(at: offset) { return true }
+            offset += 4
+        }
+        return false
     }
 
     package static let riffMagic: [UInt8] = Array("RIFF".utf8)
@@ -43,4 +70,7 @@ extension ImageFormat {
     package static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     package static let gif87Magic: [UInt8] = Array("GIF87a".utf8)
     package static let gif89Magic: [UInt8] = Array("GIF89a".utf8)
+    package static let ftypMagic: [UInt8] = Array("ftyp".utf8)
+    package static let avifBrand: [UInt8] = Array("avif".utf8)
+    package static let avisBrand: [UInt8] = Array("avis".utf8)
 }

@@ -6,6 +6,8 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable, Cust
     /// Animated PNG: a PNG whose `acTL` chunk comes before the first `IDAT`.
     case apng
     case gif
+    /// AVIF: AV1 stills (and image sequences) in an ISO-BMFF (HEIF) container.
+    case avif
 
     /// The MIME type a server sends for the format.
     public var mimeType: String {
@@ -15,6 +17,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable, Cust
         case .png: "image/png"
         case .apng: "image/apng"
         case .gif: "image/gif"
+        case .avif: "image/avif"
         }
     }
 
@@ -33,6 +36,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable, Cust
         case .png: "PNG"
         case .apng: "APNG"
         case .gif: "GIF"
+        case .avif: "AVIF"
         }
     }
 }

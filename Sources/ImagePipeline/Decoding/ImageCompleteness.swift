@@ -23,6 +23,8 @@ enum ImageCompleteness {
             complete = data.suffix(64).range(of: Data("IEND".utf8)) != nil
         case .gif:
             complete = data.last == 0x3B
+        case .avif:
+            complete = isoBMFFBoxesEndAtEnd(data)
         }
         return complete ? .success(format) : .failure(.init(message: "truncated \(format) (\(data.count) bytes)"))
     }
@@ -40,4 +42,28 @@ private func declaredRIFFSize(_ data: Data) -> Int {
 
 struct ImageCompletenessFailure: Error {
     var message: String
+}
+
+/// Whether the top-level ISO-BMFF boxes of `data` (an AVIF) tile it exactly:
+/// each box's size (32-bit, 64-bit when 1, to the end when 0) leads to the
+/// next, and the last ends where the data does. A truncated transfer cuts
+/// the last box (usually `mdat`) short.
+private func isoBMFFBoxesEndAtEnd(_ data: Data) -> Bool {
+    let bytes = [UInt8](data)
+    func bigEndian(_ at: Int, _ count: Int) -> UInt64 {
+        bytes[at..<(at + count)].reduce(0) { $0 << 8 | UInt64($1) }
+    }
+    var offset = 0
+    while offset < bytes.count {
+        guard offset + 8 <= bytes.count else { return false }
+        var size = bigEndian(offset, 4)
+        if size == 0 { return true }
+        if size == 1 {
+            guard offset + 16 <= bytes.count else { return false }
+            size = bigEndian(offset + 8, 8)
+        }
+        guard size >= 8, size <= UInt64(bytes.count - offset) else { return false }
+        offset += Int(size)
+    }
+    return true
 }
