@@ -10,6 +10,8 @@
 //   resized (Lanczos 3) to the variant's size. Prints "quality <variants> <mean SSIM> <bytes>".
 // usage: origin-benchmark encoder WIDTH FILE...
 //   Decode, resize and encode stages, and each WebP setting's time, bytes and SSIM, at WIDTH.
+// usage: origin-benchmark paths WIDTH FILE...
+//   A JPEG's WebP at WIDTH made through RGBA and through YUV planes: CPU ms per stage, bytes, SSIM.
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -17,6 +19,7 @@ let usage = """
     usage: origin-benchmark load CLIENTS SECONDS LIST
            origin-benchmark quality LIST
            origin-benchmark encoder WIDTH FILE...
+           origin-benchmark paths WIDTH FILE...
     """
 
 do {
@@ -35,6 +38,9 @@ do {
     case ("encoder", 3...):
         guard let width = Int(arguments[1]), width > 0 else { throw BenchmarkError("WIDTH must be positive") }
         try EncoderSweep(width: width, paths: Array(arguments.dropFirst(2))).run()
+    case ("paths", 3...):
+        guard let width = Int(arguments[1]), width > 0 else { throw BenchmarkError("WIDTH must be positive") }
+        try PathComparison(width: width, paths: Array(arguments.dropFirst(2))).run()
     default:
         FileHandle.standardError.write(Data("\(usage)\n".utf8))
         exit(2)
