@@ -5,7 +5,7 @@
 # server's round), BENCH_ORIGIN_BASELINE (another webp-bridge binary to run as a third server,
 # "before", so a change is measured against the build before it in the same run).
 
-.PHONY: bench-origin bench-webp-settings
+.PHONY: bench-origin bench-webp-settings bench-origin-paths
 
 THUMBOR_VENV   ?= .build/thumbor-venv
 THUMBOR_SPEC   ?= thumbor==7.8.*
@@ -30,3 +30,8 @@ bench-webp-settings: deps ## Decode/resize/encode stages and each libwebp method
 	@ls $(DEMO_PHOTOS)/*.jpg >/dev/null 2>&1 || { echo "bench-webp-settings needs the demo photos: make demo-photos"; exit 1; }
 	$(SWIFT) build -c release --product origin-benchmark
 	.build/release/origin-benchmark encoder $(WEBP_SETTINGS_WIDTH) $(DEMO_PHOTOS)/*.jpg
+
+bench-origin-paths: deps ## A JPEG's WebP variant through RGBA and through its Y'CbCr planes: CPU ms per stage, bytes, SSIM
+	@ls $(DEMO_PHOTOS)/*.jpg >/dev/null 2>&1 || { echo "bench-origin-paths needs the demo photos: make demo-photos"; exit 1; }
+	$(SWIFT) build -c release --product origin-benchmark
+	.build/release/origin-benchmark paths $(WEBP_SETTINGS_WIDTH) $(DEMO_PHOTOS)/*.jpg

@@ -12,6 +12,8 @@
 //   Decode, resize and encode stages, and each WebP setting's time, bytes and SSIM, at WIDTH.
 // usage: origin-benchmark avif WIDTH FILE...
 //   Each AVIF (quality, speed) against WebP q80 at WIDTH: encode CPU time, bytes, luma SSIM.
+// usage: origin-benchmark paths WIDTH FILE...
+//   A JPEG's WebP at WIDTH made through RGBA and through YUV planes: CPU ms per stage, bytes, SSIM.
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -20,6 +22,7 @@ let usage = """
            origin-benchmark quality LIST
            origin-benchmark encoder WIDTH FILE...
            origin-benchmark avif WIDTH FILE...
+           origin-benchmark paths WIDTH FILE...
     """
 
 do {
@@ -41,6 +44,9 @@ do {
     case ("avif", 3...):
         guard let width = Int(arguments[1]), width > 0 else { throw BenchmarkError("WIDTH must be positive") }
         try AVIFSweep(width: width, paths: Array(arguments.dropFirst(2))).run()
+    case ("paths", 3...):
+        guard let width = Int(arguments[1]), width > 0 else { throw BenchmarkError("WIDTH must be positive") }
+        try PathComparison(width: width, paths: Array(arguments.dropFirst(2))).run()
     default:
         FileHandle.standardError.write(Data("\(usage)\n".utf8))
         exit(2)

@@ -109,6 +109,9 @@ public struct ImageTransformer: Sendable {
             return smaller(data, format: .webp, than: source, info: info, width: size.width, height: size.height)
         }
 
+        if let output = try planarVariant(source, pipeline: pipeline, format: format, info: info) {
+            return output
+        }
         var image: Image
         if let first = pipeline.steps.first {
             // Decode straight at the first step's scaled size where the codec can.
@@ -138,6 +141,28 @@ public struct ImageTransformer: Sendable {
             data = try PNGEncoder().encode(image)
         }
         return smaller(data, format: format, than: source, info: info, width: image.width, height: image.height)
+    }
+
+    /// The commonest variant, a JPEG photo scaled into a WebP, made from the
+    /// JPEG's own Y′CbCr planes and never converted to RGB
+    /// (``JPEGDecoder/decodeYUV420(_:width:height:)``): at most one step and
+    /// no crop. `nil` when it does not apply (and the RGBA path runs).
+    private func planarVariant(
+        _ source: Data, pipeline: ProcessingPipeline, format: ImageFormat, info: ImageInfo
+    ) throws -> Output? {
+        guard format == .webp, info.format == .jpeg, pipeline.steps.count <= 1 else { return nil }
+        var size = (width: info.width, height: info.height)
+        if let step = pipeline.steps.first {
+            let geometry = Self.geometry(of: step, width: info.width, height: info.height)
+            guard geometry.cropWidth == nil, geometry.cropHeight == nil else { return nil }
+            size = (geometry.scaledWidth, geometry.scaledHeight)
+        }
+        let decoder = JPEGDecoder(limits: configuration.limits)
+        guard let planes = try decoder.decodeYUV420(source, width: size.width, height: size.height) else {
+            return nil
+        }
+        let data = try variantEncoding(pipeline).encode(planes)
+        return smaller(data, format: .webp, than: source, info: info, width: planes.width, height: planes.height)
     }
 
     /// How `pipeline`'s WebP is written: lossy, or the smaller of lossy and

@@ -118,7 +118,7 @@ public struct VariantEncoding: Sendable, Equatable {
         return repeated || flatFills ? .graphic : .photo
     }
 
-    private var lossyOptions: WebPEncoder.Options {
+    var lossyOptions: WebPEncoder.Options {
         WebPEncoder.Options(quality: Float(quality))
     }
 

@@ -13,6 +13,8 @@ public struct JPEGDecoder: Sendable {
         public var colorSpace: JPEGColorSpace
         /// The EXIF orientation (1–8), 1 when absent.
         public var orientation: ImageOrientation
+        /// TurboJPEG's chroma subsampling code (`TJSAMP`), -1 when unknown.
+        var subsampling: Int32 = -1
     }
 
     /// Decoding options.
@@ -60,8 +62,7 @@ public struct JPEGDecoder: Sendable {
         return try data.withRawBytes { raw throws(ImageCodecError) in try readHeader(raw, handle) }
     }
 
-    private func readHeader(_ raw: UnsafeRawBufferPointer, _ handle: TurboJPEGHandle) throws(ImageCodecError) -> Header
-    {
+    func readHeader(_ raw: UnsafeRawBufferPointer, _ handle: TurboJPEGHandle) throws(ImageCodecError) -> Header {
         var width: Int32 = 0
         var height: Int32 = 0
         var subsampling: Int32 = 0
@@ -91,7 +92,7 @@ public struct JPEGDecoder: Sendable {
             }
         return Header(
             width: Int(width), height: Int(height), colorSpace: space,
-            orientation: ImageOrientation(exifIn: raw))
+            orientation: ImageOrientation(exifIn: raw), subsampling: subsampling)
     }
 
     /// Decodes to RGBA (opaque).

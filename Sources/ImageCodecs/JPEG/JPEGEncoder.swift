@@ -10,6 +10,8 @@ public struct JPEGEncoder: Sendable {
         case s422 = "4:2:2"
         /// Full-resolution chroma.
         case s444 = "4:4:4"
+        /// No chroma: a greyscale JPEG of the image's luma.
+        case gray
     }
 
     /// Encoder settings.
@@ -53,6 +55,7 @@ public struct JPEGEncoder: Sendable {
             case .s420: TJSAMP_420
             case .s422: TJSAMP_422
             case .s444: TJSAMP_444
+            case .gray: TJSAMP_GRAY
             }
         var output: UnsafeMutablePointer<UInt8>?
         var size: UInt = 0

@@ -4,21 +4,29 @@ import Foundation
 /// pixel, the first source pixel it reads and the normalised weights of the
 /// consecutive source pixels from there. Computed once per resize.
 struct ResamplingWeights {
-    private var firstSource: [Int] = []
-    private var tapCount: [Int] = []
-    /// Weights of destination pixel `i` start at `i * stride`.
-    private var weights: [Float] = []
-    private var stride = 0
+    private(set) var firstSource: [Int] = []
+    private(set) var tapCount: [Int] = []
+    /// Weights of destination pixel `i` start at `i * stride`; the weights
+    /// past a pixel's tap count are zero.
+    private(set) var weights: [Float] = []
+    /// A multiple of ``lanes``, so ``PlaneResizer`` reads the weights eight at a time.
+    private(set) var stride = 0
 
-    init(source: Int, destination: Int, filter: ImageResizer.Filter) {
-        let scale = Double(source) / Double(destination)
+    /// The width of the SIMD vectors that read the weights.
+    static let lanes = 8
+
+    /// - Parameter scale: Source pixels per destination pixel, when it is
+    ///   not `source / destination`: a chroma plane is resampled at the
+    ///   scale of the luma plane it belongs to, whatever its rounded size.
+    init(source: Int, destination: Int, filter: ImageResizer.Filter, scale: Double? = nil) {
+        let scale = scale ?? Double(source) / Double(destination)
         let filterScale = max(scale, 1)
         let radius: Double
         switch filter {
         case .lanczos3: radius = 3 * filterScale
         case .areaAverage: radius = 0.5 * filterScale + 0.5
         }
-        stride = Int((2 * radius).rounded(.up)) + 2
+        stride = (Int((2 * radius).rounded(.up)) + 2 + Self.lanes - 1) / Self.lanes * Self.lanes
         weights = [Float](repeating: 0, count: stride * destination)
         firstSource.reserveCapacity(destination)
         tapCount.reserveCapacity(destination)
@@ -30,7 +38,7 @@ struct ResamplingWeights {
             let high = min(source, Int((center + radius).rounded(.up)))
             var total = 0.0
             var count = 0
-            for sourceIndex in low..<high where count < stride {
+            for sourceIndex in low..<max(low, high) where count < stride {
                 let weight: Double
                 switch filter {
                 case .lanczos3:
@@ -53,7 +61,7 @@ struct ResamplingWeights {
             while end > start + 1 && taps[end - 1] == 0 { end -= 1 }
             if total == 0 {
                 // Cannot happen for these kernels; fall back to the nearest pixel.
-                firstSource.append(min(Int(center), source - 1))
+                firstSource.append(max(0, min(Int(center), source - 1)))
                 tapCount.append(1)
                 weights[index * stride] = 1
                 continue
