@@ -118,7 +118,9 @@ public final class BridgeProxy: HTTPHandler {
         {
             pipeline.recordCachedDelivery(of: hit.image)
             recordImageSource(hit.image.source)
-            return finish(hit.reply, for: request)
+            // Kept as sent: stamped already, and prepared.
+            record(hit.reply, isHEAD: request.method == .head)
+            return hit.response
         }
         switch route(request) {
         case .ready(let reply):
@@ -129,7 +131,9 @@ public final class BridgeProxy: HTTPHandler {
             }
             guard let memoKey, !image.isFallback else { return finish(reply, for: request) }
             // The memo's copy of the body, sent from here on without copying.
-            return finish(hitMemo.insert(reply, image: image, for: memoKey), for: request)
+            let kept = hitMemo.insert(stamped(reply), image: image, for: memoKey)
+            record(kept.reply, isHEAD: request.method == .head)
+            return kept.response
         case .passThrough:
             return nil
         }
@@ -137,6 +141,13 @@ public final class BridgeProxy: HTTPHandler {
 
     /// Stamps `Via` and the upstream cost on `reply` and records it.
     private func finish(_ reply: Reply, for request: HTTPRequest) -> HTTPResponse {
+        let reply = stamped(reply)
+        record(reply, isHEAD: request.method == .head)
+        return reply.response
+    }
+
+    /// `reply` with `Via` and the upstream cost stamped on it.
+    private func stamped(_ reply: Reply) -> Reply {
         var reply = reply
         if reply.outcome != .local {
             reply.response.headers["Via"] = via.appended(
@@ -146,8 +157,7 @@ public final class BridgeProxy: HTTPHandler {
         if let upstreamBytes = reply.upstreamBytes {
             reply.response.headers[BridgeDiagnosticHeader.wireBytes] = String(upstreamBytes)
         }
-        record(reply, isHEAD: request.method == .head)
-        return reply.response
+        return reply
     }
 
     /// Where a request goes, decided without waiting.

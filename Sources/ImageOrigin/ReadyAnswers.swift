@@ -23,7 +23,9 @@ import HTTPServer
 /// body (also when the variant cache holds the same ``BodyBytes``: the
 /// bound holds whatever the other caches do), its paths, and the store's
 /// bookkeeping. A key longer than 4 KiB (`LRUStore.defaultMaxKeyBytes`) is
-/// never kept. Thread-safe: one `Lock` guards the store; the `stat` runs
+/// never kept. An answer's prepared libmicrohttpd response is freed with
+/// the answer, or after the last connection sending it when that is later.
+/// Thread-safe: one `Lock` guards the store; the `stat` runs
 /// outside it.
 final class ReadyAnswers: Sendable {
     /// A ready answer and what it was made from.
@@ -34,11 +36,12 @@ final class ReadyAnswers: Sendable {
         /// Whether it is a variant from the variant cache (counted as a hit).
         var isVariant: Bool
 
-        /// The bytes held besides the key: headers, body, paths, and 256
+        /// The bytes held besides the key: headers (twice), body, paths, and 256
         /// for the heap objects.
         var heldBytes: Int {
             var bytes = MemoryLayout<Answer>.stride + 256 + file.path.utf8.count + file.requestedPath.utf8.count
-            for field in response.headers { bytes += field.name.utf8.count + field.value.utf8.count + 32 }
+            // Twice: the prepared libmicrohttpd response holds its own copy.
+            for field in response.headers { bytes += 2 * (field.name.utf8.count + field.value.utf8.count + 32) }
             switch response.body {
             case .data(let data): bytes += data.count
             case .bytes(let body): bytes += body.count
@@ -83,8 +86,12 @@ final class ReadyAnswers: Sendable {
         return answer
     }
 
-    /// Keeps `answer` for `key`, replacing what was kept.
+    /// Keeps `answer` for `key`, replacing what was kept; its response is
+    /// kept prepared (``PreparedResponse``, built here, outside the lock),
+    /// so that each answer given is queued without building it again.
     func remember(_ answer: Answer, for key: String) {
+        var answer = answer
+        answer.response = .prepared(PreparedResponse(answer.response))
         let cost = answer.heldBytes
         answers.withLock { store in
             guard store.admits(key: key, cost: cost) else { return }
