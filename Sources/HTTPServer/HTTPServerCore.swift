@@ -290,7 +290,11 @@ final class HTTPServerCore: Sendable {
         context.status = built.status
         // A prepared response, built for GET, sends no body to HEAD either.
         context.bodyBytes = context.isHEAD ? 0 : built.bodyBytes
-        return MHD_queue_response(connection, UInt32(built.status.code), built.pointer)
+        // Alive until libmicrohttpd holds its own reference: a prepared
+        // response's owner (a cache) may let go of it at any moment.
+        return withExtendedLifetime(built) {
+            MHD_queue_response(connection, UInt32(built.status.code), built.pointer)
+        }
     }
 
     /// The completion callback: reports the request and frees its context.

@@ -22,7 +22,10 @@ internal import CMicroHTTPD
 /// it), and so is a response libmicrohttpd refuses a field of (the server
 /// answers 500 and counts it), and every response while the server drains
 /// (it adds `Connection: close`). `HEAD` is answered from the same response:
-/// libmicrohttpd sends its headers and `Content-Length` and never its body.
+/// libmicrohttpd sends its headers and `Content-Length` and never its body
+/// (`MHD_queue_response` in 0.9.75's `src/microhttpd/connection.c`: for a
+/// `HEAD` request it "pretend[s] that we have already sent the full message
+/// body", https://git.gnunet.org/libmicrohttpd.git/tree/src/microhttpd/connection.c?h=v0.9.75).
 ///
 /// Thread safety: `@unchecked Sendable` without a lock: nothing changes the
 /// libmicrohttpd response after `init`, and libmicrohttpd guards its

@@ -33,7 +33,8 @@ private final class PreparedEvents: Sendable {
     var counts: (freed: Int, deallocated: Int) { state.withLock { ($0.freed, $0.deallocated) } }
 
     func waitForFreed(_ count: Int) async { await wait { $0.freed >= count } }
-    func waitForDeallocation() async { await wait { $0.deallocated >= 1 } }
+    func waitForDeallocation() async { await waitForDeallocations(1) }
+    func waitForDeallocations(_ count: Int) async { await wait { $0.deallocated >= count } }
     func waitForAnswers(_ count: Int) async { await wait { $0.answered >= count } }
 
     private func update(_ change: @Sendable (inout State) -> Void) {
@@ -85,12 +86,16 @@ extension LiveTests {
         @Test func oneBuiltResponseServesManyRequestsAndIsFreedOnceAfterItsOwnerLetsGo() async throws {
             let expected = patterned(300_000)
             let events = PreparedEvents()
-            let prepared = PreparedResponse(
-                .bytes(
-                    BodyBytes(expected, observer: { events.record($0) }), contentType: "image/webp",
-                    headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=60"]))
-            #expect(prepared.isBuilt)
-            let holder = Lock<PreparedResponse?>(prepared)
+            // Made inside the holder, the one owner: a local `let` would keep
+            // a reference of its own to the end of the scope (debug builds do
+            // not end a lifetime early), so dropping the holder's would free
+            // nothing and the wait for deallocation below would never end.
+            let holder = Lock<PreparedResponse?>(
+                PreparedResponse(
+                    .bytes(
+                        BodyBytes(expected, observer: { events.record($0) }), contentType: "image/webp",
+                        headers: ["ETag": "\"v1\"", "Cache-Control": "max-age=60"])))
+            #expect(holder.withLock { $0?.isBuilt } == true)
             let (connections, requestsEach) = (3, 10)
             try await withLiveServer(handler: PreparedHandler(holder: holder, events: events)) { _, endpoint in
                 let intact = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -132,6 +137,52 @@ extension LiveTests {
             #expect(events.counts == (1, 1), "one libmicrohttpd response for every request, freed once")
         }
 
+        /// Many connections on libmicrohttpd's thread pool, each answer
+        /// evicted before it is queued: every answer arrives whole, and once
+        /// the last owner lets go every response and body is freed, once.
+        @Test func answersEvictedBeforeTheyAreQueuedArriveWholeAndAreFreedOnce() async throws {
+            let expected = patterned(200_000)
+            let events = PreparedEvents()
+            let holder = Lock<PreparedResponse?>(nil)
+            let handler = EvictingHandler(body: expected, holder: holder, events: events)
+            holder.withLock { $0 = handler.makePrepared() }
+            var configuration = HTTPServer.Configuration()
+            configuration.threadPoolSize = 4
+            let (connections, requestsEach) = (6, 15)
+            try await withLiveServer(configuration: configuration, handler: handler) { _, endpoint in
+                let intact = try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<connections {
+                        group.addTask {
+                            try await blocking {
+                                let connection = try RawHTTPConnection(port: endpoint.port)
+                                var intact = 0
+                                for index in 0..<requestsEach {
+                                    let method = index % 5 == 4 ? "HEAD" : "GET"
+                                    try connection.write("\(method) /e/\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+                                    let response = try connection.readResponse(head: method == "HEAD")
+                                    let bodyRight = method == "HEAD" ? response.body.isEmpty : response.body == expected
+                                    if response.status == 200, bodyRight,
+                                        response.header("Content-Length") == String(expected.count)
+                                    {
+                                        intact += 1
+                                    }
+                                }
+                                return intact
+                            }
+                        }
+                    }
+                    return try await group.reduce(0, +)
+                }
+                #expect(intact == connections * requestsEach, "every answer arrived whole")
+            }
+            holder.withLock { $0 = nil }
+            let made = handler.made.withLock { $0 }
+            #expect(made == connections * requestsEach + 1)
+            await events.waitForFreed(made)
+            await events.waitForDeallocations(made)
+            #expect(events.counts == (made, made), "each response freed once, each body once")
+        }
+
         @Test func evictedWhileInFlightTheResponseIsSentWholeThenFreed() async throws {
             // Far more than loopback buffers while the client does not read,
             // so the response stays in flight until the client reads.
@@ -156,6 +207,42 @@ extension LiveTests {
             }
         }
     }
+}
+
+/// Evicts as it answers: hands out the prepared response it holds and puts
+/// a new one in its place first, so the response queued for a request has
+/// no owner left but the request itself by the time libmicrohttpd sends it.
+private struct EvictingHandler: HTTPHandler {
+    let body: Data
+    let holder: Lock<PreparedResponse?>
+    let events: PreparedEvents
+    let made = Lock(0)
+
+    func makePrepared() -> PreparedResponse {
+        let version = made.withLock { made in
+            made += 1
+            return made
+        }
+        return PreparedResponse(
+            .bytes(
+                BodyBytes(body, observer: { events.record($0) }), contentType: "image/webp",
+                headers: ["ETag": "\"v\(version)\""]))
+    }
+
+    func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
+        let replacement = makePrepared()
+        guard
+            let current = holder.withLock({ holder in
+                defer { holder = replacement }
+                return holder
+            })
+        else {
+            return .text(.notFound, "none")
+        }
+        return .prepared(current)
+    }
+
+    func handle(_ request: HTTPRequest) async -> HTTPResponse { .text(.internalServerError, "not immediate") }
 }
 
 @Suite(.timeLimit(.suiteBound)) struct PreparedResponseTests {
