@@ -42,6 +42,8 @@ public final class BridgeProxy: HTTPHandler {
     let redirects: RedirectLocation?
     /// Ready answers to repeated cache hits (see ``HitMemo``).
     let hitMemo: HitMemo
+    /// The series a hit counts (see ``HotCounters``).
+    let hotCounters: HotCounters
     /// The rewrite of pages under ``Configuration/rewritesHTML``; `nil` when
     /// it is off or the bridge has no rules.
     let pageRewriting: PageRewriting?
@@ -66,7 +68,9 @@ public final class BridgeProxy: HTTPHandler {
         redirects = router.reversePrefix.map(RedirectLocation.init(upstreamPrefix:))
         hitMemo = HitMemo(capacityBytes: configuration.memoryBudget.hitMemoBytes)
         pageRewriting = Self.pageRewriting(for: configuration)
-        registerMetrics()
+        // Registered first, so /metrics lists the families in the order it always has.
+        Self.registerMetrics(in: metrics, rewritesPages: pageRewriting != nil)
+        hotCounters = HotCounters(metrics)
     }
 
     /// A response and how it came about, for the metrics.
