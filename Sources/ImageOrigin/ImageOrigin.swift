@@ -48,7 +48,8 @@ public final class ImageOrigin: HTTPHandler {
         transformer = ImageTransformer(configuration: configuration.transformer)
         variants = VariantCache(capacity: configuration.variantCacheBytes)
         sourceFiles = VariantCache(capacity: configuration.sourceCacheBytes)
-        readyAnswers = ReadyAnswers(capacityBytes: budget.readyAnswersBytes)
+        readyAnswers = ReadyAnswers(
+            capacityBytes: budget.readyAnswersBytes, revalidation: configuration.readyAnswerRevalidation)
         hotCounters = HotCounters(metrics)
         queue = WorkQueue(
             concurrency: max(1, configuration.maxConcurrentTransforms), queueLimit: configuration.maxQueuedTransforms)

@@ -17,7 +17,10 @@ import HTTPServer
 /// the request's path still leads to the same version of its file
 /// (``FileResolver/isUnchanged(_:)``: one `stat`), so a changed, replaced
 /// or removed file, or a retargeted link, sends the request down the full
-/// path, which replaces the answer.
+/// path, which replaces the answer. With a revalidation window
+/// (``ImageOrigin/Configuration/readyAnswerRevalidation``) an answer
+/// checked less than the window ago is given without the `stat`: a file
+/// changed on disk may be answered as it was for up to the window.
 ///
 /// Bounded in bytes, each answer charged in full: its key, its headers, its
 /// body (also when the variant cache holds the same ``BodyBytes``: the
@@ -35,6 +38,8 @@ final class ReadyAnswers: Sendable {
         var file: FileResolver.File
         /// Whether it is a variant from the variant cache (counted as a hit).
         var isVariant: Bool
+        /// When its file was last found unchanged (or the answer made).
+        var checkedAt = ContinuousClock.now
 
         /// The bytes held besides the key: headers (twice), body, paths, and 256
         /// for the heap objects.
@@ -53,11 +58,22 @@ final class ReadyAnswers: Sendable {
     }
 
     private let answers: Lock<LRUStore<Answer>>
+    private let revalidation: Duration
+    private let now: @Sendable () -> ContinuousClock.Instant
 
-    /// - Parameter capacityBytes: The most bytes held, keys included; see
-    ///   ``ImageOrigin/MemoryBudget/readyAnswersBytes``.
-    init(capacityBytes: Int) {
+    /// - Parameters:
+    ///   - capacityBytes: The most bytes held, keys included; see
+    ///     ``ImageOrigin/MemoryBudget/readyAnswersBytes``.
+    ///   - revalidation: How long an answer is given without checking its
+    ///     file; zero checks every time.
+    ///   - now: The clock (tests pass their own).
+    init(
+        capacityBytes: Int, revalidation: Duration = .zero,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         answers = Lock(LRUStore(capacity: max(0, capacityBytes)))
+        self.revalidation = max(.zero, revalidation)
+        self.now = now
     }
 
     /// The key of `request`, or `nil` when its answer may not come from here.
@@ -79,9 +95,19 @@ final class ReadyAnswers: Sendable {
     /// file changed is dropped.
     func answer(for key: String) -> Answer? {
         guard let answer = answers.withLock({ $0.value(for: key) }) else { return nil }
+        let checking = revalidation > .zero ? now() : nil
+        if let checking, checking - answer.checkedAt < revalidation { return answer }
         guard FileResolver.isUnchanged(answer.file) else {
             answers.withLock { _ = $0.remove(key) }
             return nil
+        }
+        if let checking {
+            // Only this answer's check time changes; a replaced answer is left alone.
+            answers.withLock { store in
+                guard var kept = store.value(for: key), kept.file == answer.file else { return }
+                kept.checkedAt = checking
+                _ = store.insert(kept, for: key, cost: kept.heldBytes)
+            }
         }
         return answer
     }
