@@ -102,7 +102,7 @@ extension BridgeProxy {
 
     /// Creates every counter at zero, so a scrape sees each family before
     /// the first request.
-    func registerMetrics() {
+    static func registerMetrics(in metrics: MetricsRegistry, rewritesPages: Bool) {
         for outcome in Outcome.allCases {
             metrics.increment(Self.requestsFamily, labels: "outcome=\"\(outcome.rawValue)\"", by: 0)
         }
@@ -111,7 +111,7 @@ extension BridgeProxy {
             metrics.increment(Self.clientBytesFamily, labels: "path=\"\(path.rawValue)\"", by: 0)
         }
         metrics.increment(Self.originalBytesFamily, by: 0)
-        if pageRewriting != nil {
+        if rewritesPages {
             metrics.increment(Self.htmlPagesFamily, labels: "outcome=\"rewritten\"", by: 0)
             for reason in PageRewriting.Untouched.allCases {
                 metrics.increment(Self.htmlPagesFamily, labels: "outcome=\"\(reason.rawValue)\"", by: 0)
@@ -132,7 +132,11 @@ extension BridgeProxy {
     }
 
     func recordImageSource(_ source: ImageSource) {
-        metrics.increment(Self.imageSourceFamily, labels: "source=\"\(source.rawValue)\"")
+        if let counter = hotCounters.sources[source] {
+            counter.increment()
+        } else {
+            metrics.increment(Self.imageSourceFamily, labels: "source=\"\(source.rawValue)\"")
+        }
     }
 
     func recordRewrittenPage(urls: Int) {
@@ -150,7 +154,11 @@ extension BridgeProxy {
 
     /// Counts a finished request and the bytes it sends.
     func record(_ reply: Reply, isHEAD: Bool) {
-        metrics.increment(Self.requestsFamily, labels: "outcome=\"\(reply.outcome.rawValue)\"")
+        if reply.outcome == .webp {
+            hotCounters.webpRequests.increment()
+        } else {
+            metrics.increment(Self.requestsFamily, labels: "outcome=\"\(reply.outcome.rawValue)\"")
+        }
         guard !isHEAD else { return }
         let bytes: Int
         switch reply.response.body {
@@ -158,8 +166,32 @@ extension BridgeProxy {
         case .bytes(let body): bytes = body.count
         case .empty, .file: return
         }
-        let path: Path = reply.outcome == .passthrough ? .passthrough : .image
-        metrics.increment(Self.clientBytesFamily, labels: "path=\"\(path.rawValue)\"", by: Double(bytes))
+        if reply.outcome == .passthrough {
+            metrics.increment(
+                Self.clientBytesFamily, labels: "path=\"\(Path.passthrough.rawValue)\"", by: Double(bytes))
+        } else {
+            hotCounters.imageClientBytes.increment(by: Double(bytes))
+        }
+    }
+
+    /// The series every hit counts, looked up once: counting a hit then
+    /// takes one small lock per series and builds no label.
+    struct HotCounters: Sendable {
+        let webpRequests: MetricsRegistry.Counter
+        let imageClientBytes: MetricsRegistry.Counter
+        let sources: [ImageSource: MetricsRegistry.Counter]
+
+        init(_ metrics: MetricsRegistry) {
+            webpRequests = metrics.counter(BridgeProxy.requestsFamily, labels: "outcome=\"\(Outcome.webp.rawValue)\"")
+            imageClientBytes = metrics.counter(
+                BridgeProxy.clientBytesFamily, labels: "path=\"\(Path.image.rawValue)\"")
+            var sources: [ImageSource: MetricsRegistry.Counter] = [:]
+            for source in [ImageSource.memory, .disk, .revalidated, .network] {
+                sources[source] = metrics.counter(
+                    BridgeProxy.imageSourceFamily, labels: "source=\"\(source.rawValue)\"")
+            }
+            self.sources = sources
+        }
     }
 
     /// The Prometheus text, with the queue gauges brought up to date.

@@ -42,6 +42,8 @@ public final class BridgeProxy: HTTPHandler {
     let redirects: RedirectLocation?
     /// Ready answers to repeated cache hits (see ``HitMemo``).
     let hitMemo: HitMemo
+    /// The series a hit counts (see ``HotCounters``).
+    let hotCounters: HotCounters
     /// The rewrite of pages under ``Configuration/rewritesHTML``; `nil` when
     /// it is off or the bridge has no rules.
     let pageRewriting: PageRewriting?
@@ -66,7 +68,9 @@ public final class BridgeProxy: HTTPHandler {
         redirects = router.reversePrefix.map(RedirectLocation.init(upstreamPrefix:))
         hitMemo = HitMemo(capacityBytes: configuration.memoryBudget.hitMemoBytes)
         pageRewriting = Self.pageRewriting(for: configuration)
-        registerMetrics()
+        // Registered first, so /metrics lists the families in the order it always has.
+        Self.registerMetrics(in: metrics, rewritesPages: pageRewriting != nil)
+        hotCounters = HotCounters(metrics)
     }
 
     /// A response and how it came about, for the metrics.
@@ -118,7 +122,9 @@ public final class BridgeProxy: HTTPHandler {
         {
             pipeline.recordCachedDelivery(of: hit.image)
             recordImageSource(hit.image.source)
-            return finish(hit.reply, for: request)
+            // Kept as sent: stamped already, and prepared.
+            record(hit.reply, isHEAD: request.method == .head)
+            return hit.response
         }
         switch route(request) {
         case .ready(let reply):
@@ -129,7 +135,9 @@ public final class BridgeProxy: HTTPHandler {
             }
             guard let memoKey, !image.isFallback else { return finish(reply, for: request) }
             // The memo's copy of the body, sent from here on without copying.
-            return finish(hitMemo.insert(reply, image: image, for: memoKey), for: request)
+            let kept = hitMemo.insert(stamped(reply), image: image, for: memoKey)
+            record(kept.reply, isHEAD: request.method == .head)
+            return kept.response
         case .passThrough:
             return nil
         }
@@ -137,6 +145,13 @@ public final class BridgeProxy: HTTPHandler {
 
     /// Stamps `Via` and the upstream cost on `reply` and records it.
     private func finish(_ reply: Reply, for request: HTTPRequest) -> HTTPResponse {
+        let reply = stamped(reply)
+        record(reply, isHEAD: request.method == .head)
+        return reply.response
+    }
+
+    /// `reply` with `Via` and the upstream cost stamped on it.
+    private func stamped(_ reply: Reply) -> Reply {
         var reply = reply
         if reply.outcome != .local {
             reply.response.headers["Via"] = via.appended(
@@ -146,8 +161,7 @@ public final class BridgeProxy: HTTPHandler {
         if let upstreamBytes = reply.upstreamBytes {
             reply.response.headers[BridgeDiagnosticHeader.wireBytes] = String(upstreamBytes)
         }
-        record(reply, isHEAD: request.method == .head)
-        return reply.response
+        return reply
     }
 
     /// Where a request goes, decided without waiting.

@@ -41,14 +41,22 @@ final class HitMemo: Sendable {
         var image: ImageDataResponse
         /// The image version whose shared body the reply holds, if any.
         fileprivate var sharedBody: ImageVersion?
+        /// The reply's response, built once for libmicrohttpd; set when kept.
+        var prepared: PreparedResponse?
 
-        /// The bytes held besides the key: the reply's headers and body, the
+        /// The response to send: the prepared one when kept.
+        var response: HTTPResponse { prepared.map { .prepared($0) } ?? reply.response }
+
+        /// The bytes held besides the key: the reply's headers (twice: the
+        /// prepared libmicrohttpd response holds its own copy) and body, the
         /// image's cache key, URL and headers, and 256 for the heap objects.
         var heldBytes: Int {
             var bytes =
                 MemoryLayout<Hit>.stride + 256 + image.cacheKey.utf8.count
                 + image.fetchedURL.absoluteString.utf8.count
-            for field in reply.response.headers { bytes += field.name.utf8.count + field.value.utf8.count + 32 }
+            for field in reply.response.headers {
+                bytes += 2 * (field.name.utf8.count + field.value.utf8.count + 32)
+            }
             for (name, value) in image.headers { bytes += name.utf8.count + value.utf8.count + 32 }
             switch reply.response.body {
             case .data(let data): bytes += data.count
@@ -90,6 +98,8 @@ final class HitMemo: Sendable {
                 bodies[version] = SharedBody(bytes: bytes, holders: 1)
             }
             hit.sharedBody = version
+            // Built under the lock, once per kept answer: a few allocations.
+            hit.prepared = PreparedResponse(hit.reply.response)
             for evicted in hits.insert(hit, for: key, cost: cost) { release(evicted.value) }
             return hit
         }
@@ -144,14 +154,14 @@ final class HitMemo: Sendable {
         return hit
     }
 
-    /// Keeps `reply` for `key`, tied to the data-cache entry `image` came
-    /// from (its `storedAt`); an image that did not come from the data
-    /// cache is not kept.
-    /// - Returns: The reply to send: as kept, its `Data` body replaced by
+    /// Keeps `reply`, as it is to be sent, for `key`, tied to the
+    /// data-cache entry `image` came from (its `storedAt`); an image that
+    /// did not come from the data cache is not kept.
+    /// - Returns: The answer to send: as kept, its `Data` body replaced by
     ///   the image version's shared ``BodyBytes`` (copied in here when no
-    ///   answer holds them yet, outside the lock).
-    func insert(_ reply: BridgeProxy.Reply, image: ImageDataResponse, for key: String) -> BridgeProxy.Reply {
-        guard let storedAt = image.storedAt else { return reply }
+    ///   answer holds them yet, outside the lock), its response prepared.
+    func insert(_ reply: BridgeProxy.Reply, image: ImageDataResponse, for key: String) -> Hit {
+        guard let storedAt = image.storedAt else { return Hit(reply: reply, image: image) }
         let version = ImageVersion(cacheKey: image.cacheKey, storedAt: storedAt)
         var hit = Hit(reply: reply, image: image)
         hit.image.data = Data()
@@ -159,7 +169,7 @@ final class HitMemo: Sendable {
             let shared = state.withLock { $0.bodies[version]?.bytes }
             hit.reply.response.body = .bytes(shared ?? BodyBytes(data))
         }
-        return state.withLock { $0.insert(hit, version: version, for: key) }.reply
+        return state.withLock { $0.insert(hit, version: version, for: key) }
     }
 
     /// Bytes accounted and answers held.

@@ -12,6 +12,11 @@ public import Foundation
 /// ignored. For a `HEAD` request the server sends the headers, with the
 /// `Content-Length` of the body, and never the body, so a handler can answer
 /// `HEAD` like `GET`: a memory body is not copied and a file is not opened.
+///
+/// A response sent again and again unchanged — a ready answer to a repeated
+/// request — is best wrapped once in a ``PreparedResponse`` and returned as
+/// ``prepared(_:)``: the server then hands libmicrohttpd the response it
+/// built once instead of building one per request.
 public struct HTTPResponse: Sendable, Equatable {
     /// Where a response body comes from.
     public enum Body: Sendable, Equatable {
@@ -32,13 +37,17 @@ public struct HTTPResponse: Sendable, Equatable {
     }
 
     /// The status.
-    public var status: HTTPStatus
+    public var status: HTTPStatus { didSet { prepared = nil } }
 
     /// The header fields.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders { didSet { prepared = nil } }
 
     /// The body.
-    public var body: Body
+    public var body: Body { didSet { prepared = nil } }
+
+    /// The libmicrohttpd response built once for exactly this response, set
+    /// by ``prepared(_:)`` and dropped by any change to it.
+    private(set) var prepared: PreparedResponse?
 
     /// Creates a response.
     /// - Parameters:
@@ -49,6 +58,21 @@ public struct HTTPResponse: Sendable, Equatable {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// The response `prepared` was made from, sent through the libmicrohttpd
+    /// response built for it once (changing the returned value drops that,
+    /// and the server builds one per request again).
+    /// - Parameter prepared: A response kept by a cache of ready answers.
+    public static func prepared(_ prepared: PreparedResponse) -> HTTPResponse {
+        var response = prepared.response
+        response.prepared = prepared
+        return response
+    }
+
+    /// Responses are equal when status, headers and body are, prepared or not.
+    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+        lhs.status == rhs.status && lhs.headers == rhs.headers && lhs.body == rhs.body
     }
 
     /// A response with a body in memory and its `Content-Type`.

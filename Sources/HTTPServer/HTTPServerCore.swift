@@ -218,7 +218,9 @@ final class HTTPServerCore: Sendable {
         if let response = handler.immediateResponse(to: request) {
             // Queued from the last call of the access handler, so the
             // connection is kept alive.
-            let built = MHDResponse(response, isHEAD: context.isHEAD, closeConnection: isDraining)
+            let draining = isDraining
+            if !draining, let built = response.prepared?.built { return queue(built, for: context, on: connection) }
+            let built = MHDResponse(response, isHEAD: context.isHEAD, closeConnection: draining)
             return queue(built, for: context, on: connection)
         }
         let admitted = suspensions.withLock { suspensions in
@@ -262,7 +264,11 @@ final class HTTPServerCore: Sendable {
     /// shutdown already answered it. The response is built before taking
     /// the lock, which guards only the queueing and resumption.
     private func answerSuspended(_ context: RequestContext, with response: HTTPResponse) {
-        let built = MHDResponse(response, isHEAD: context.isHEAD, closeConnection: isDraining)
+        let draining = isDraining
+        let built =
+            draining
+            ? MHDResponse(response, isHEAD: context.isHEAD, closeConnection: true)
+            : response.prepared?.built ?? MHDResponse(response, isHEAD: context.isHEAD, closeConnection: false)
         suspensions.withLock { suspensions in
             guard let waiting = suspensions.waiting.removeValue(forKey: ObjectIdentifier(context)) else {
                 return
@@ -282,8 +288,13 @@ final class HTTPServerCore: Sendable {
         guard let built else { return .NO }
         if built.refusedField != nil { metrics?.increment(HTTPServer.refusedResponsesFamily) }
         context.status = built.status
-        context.bodyBytes = built.bodyBytes
-        return MHD_queue_response(connection, UInt32(built.status.code), built.pointer)
+        // A prepared response, built for GET, sends no body to HEAD either.
+        context.bodyBytes = context.isHEAD ? 0 : built.bodyBytes
+        // Alive until libmicrohttpd holds its own reference: a prepared
+        // response's owner (a cache) may let go of it at any moment.
+        return withExtendedLifetime(built) {
+            MHD_queue_response(connection, UInt32(built.status.code), built.pointer)
+        }
     }
 
     /// The completion callback: reports the request and frees its context.

@@ -3,8 +3,11 @@ import ConcurrencySupport
 /// Counters and histograms rendered in Prometheus' text exposition format,
 /// for the `/metrics` endpoints of the origin and the bridge.
 ///
-/// Thread-safe: one `Lock` guards every value; recording is a dictionary
-/// update, cheap enough for every request.
+/// Thread-safe: one `Lock` guards the families; recording by name is a
+/// dictionary lookup under it. A path that counts on every request (a cache
+/// hit) looks its series up once, as a ``Counter``, and then takes only
+/// that counter's own lock: no family or label hashed, no label string
+/// built, and two threads counting different series never meet.
 public final class MetricsRegistry: Sendable {
     /// A metric's name and help line.
     public struct Family: Sendable, Hashable {
@@ -27,8 +30,26 @@ public final class MetricsRegistry: Sendable {
         var count = 0
     }
 
+    /// One counter series (a family and its labels), looked up once.
+    ///
+    /// Thread-safe: its own `Lock` guards the value. Not rendered until
+    /// first incremented (by any amount, 0 included), as a series counted
+    /// by name appears only once counted.
+    public final class Counter: Sendable {
+        private let value = Lock<Double?>(nil)
+
+        fileprivate init() {}
+
+        /// Adds `amount` to the series.
+        /// - Parameter amount: What to add; 1 by default.
+        public func increment(by amount: Double = 1) { value.withLock { $0 = ($0 ?? 0) + amount } }
+
+        /// The value, or `nil` while never incremented.
+        fileprivate var current: Double? { value.withLock { $0 } }
+    }
+
     private struct State {
-        var counters: [Family: [String: Double]] = [:]
+        var counters: [Family: [String: Counter]] = [:]
         var gauges: [Family: Double] = [:]
         var histograms: [Family: Histogram] = [:]
         var order: [Family] = []
@@ -41,12 +62,25 @@ public final class MetricsRegistry: Sendable {
     /// Adds `amount` to the counter `family{labels}`; labels are written as
     /// given, e.g. `status="200"`.
     public func increment(_ family: Family, labels: String = "", by amount: Double = 1) {
+        counter(family, labels: labels).increment(by: amount)
+    }
+
+    /// The series `family{labels}`, to count on a hot path without looking
+    /// it up again; the same object for every call with the same family and
+    /// labels. Rendered once incremented.
+    /// - Parameters:
+    ///   - family: The counter's family.
+    ///   - labels: Written as given, e.g. `status="200"`.
+    public func counter(_ family: Family, labels: String = "") -> Counter {
         state.withLock { state in
+            if let counter = state.counters[family]?[labels] { return counter }
             if state.counters[family] == nil {
                 state.counters[family] = [:]
                 state.order.append(family)
             }
-            state.counters[family]![labels, default: 0] += amount
+            let counter = Counter()
+            state.counters[family]![labels] = counter
+            return counter
         }
     }
 
@@ -78,7 +112,7 @@ public final class MetricsRegistry: Sendable {
 
     /// The counter's value for `labels` (0 when never incremented).
     public func value(_ family: Family, labels: String = "") -> Double {
-        state.withLock { $0.counters[family]?[labels] ?? $0.gauges[family] ?? 0 }
+        state.withLock { $0.counters[family]?[labels]?.current ?? $0.gauges[family] ?? 0 }
     }
 
     /// Latency buckets from 1 ms to 10 s.
@@ -89,16 +123,21 @@ public final class MetricsRegistry: Sendable {
         state.withLock { state in
             var lines: [String] = []
             for family in state.order {
-                lines.append("# HELP \(family.name) \(family.help)")
-                if let values = state.counters[family] {
+                if let counters = state.counters[family] {
+                    let values = counters.compactMap { labels, counter in counter.current.map { (labels, $0) } }
+                    // A family whose series were looked up but never counted is not shown yet.
+                    guard !values.isEmpty else { continue }
+                    lines.append("# HELP \(family.name) \(family.help)")
                     lines.append("# TYPE \(family.name) counter")
-                    for (labels, value) in values.sorted(by: { $0.key < $1.key }) {
+                    for (labels, value) in values.sorted(by: { $0.0 < $1.0 }) {
                         lines.append("\(family.name)\(labels.isEmpty ? "" : "{\(labels)}") \(format(value))")
                     }
                 } else if let value = state.gauges[family] {
+                    lines.append("# HELP \(family.name) \(family.help)")
                     lines.append("# TYPE \(family.name) gauge")
                     lines.append("\(family.name) \(format(value))")
                 } else if let histogram = state.histograms[family] {
+                    lines.append("# HELP \(family.name) \(family.help)")
                     lines.append("# TYPE \(family.name) histogram")
                     for (bound, count) in zip(histogram.buckets, histogram.counts) {
                         lines.append("\(family.name)_bucket{le=\"\(format(bound))\"} \(count)")

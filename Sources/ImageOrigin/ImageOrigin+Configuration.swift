@@ -49,6 +49,13 @@ extension ImageOrigin {
         public var siteCacheControl: String
         /// `Retry-After` seconds on 503. Default 1.
         public var retryAfterSeconds: Int
+        /// How long a ready answer is given again without checking that
+        /// its file is unchanged (one `stat`). Zero by default: every answer
+        /// is checked, so a replaced file is never answered with its old
+        /// version. With a window of `w`, a file changed on disk may still
+        /// be answered with its previous version for up to `w` after the
+        /// change; `webp-bridge origin` uses 1 s.
+        public var readyAnswerRevalidation: Duration = .zero
 
         public init(
             root: String, styles: StyleSheet = .empty, autoWebP: Bool = false, autoFormat: Bool = false,

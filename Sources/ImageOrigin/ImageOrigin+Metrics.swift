@@ -28,15 +28,34 @@ extension ImageOrigin {
     static let residentBytesFamily = MetricsRegistry.Family(
         "webpbridge_origin_resident_bytes", help: "Resident memory of the process (VmRSS; Linux only).")
 
+    /// The series every ready answer counts, looked up once: counting a hit
+    /// then takes one small lock per series and builds no label.
+    struct HotCounters: Sendable {
+        let okRequests: MetricsRegistry.Counter
+        let bytesServed: MetricsRegistry.Counter
+        let variantHits: MetricsRegistry.Counter
+
+        init(_ metrics: MetricsRegistry) {
+            okRequests = metrics.counter(ImageOrigin.requestsFamily, labels: "status=\"200\"")
+            bytesServed = metrics.counter(ImageOrigin.bytesFamily)
+            variantHits = metrics.counter(ImageOrigin.cacheFamily, labels: "result=\"hit\"")
+        }
+    }
+
     /// Counts the response; `fileSize`, when known, spares a `stat` of a file body.
     func record(_ response: HTTPResponse, for request: HTTPRequest, fileSize: Int? = nil) {
-        metrics.increment(Self.requestsFamily, labels: "status=\"\(response.status.code)\"")
+        if response.status == .ok {
+            hotCounters.okRequests.increment()
+        } else {
+            metrics.increment(Self.requestsFamily, labels: "status=\"\(response.status.code)\"")
+        }
         guard request.method != .head else { return }
         switch response.body {
-        case .data(let data): metrics.increment(Self.bytesFamily, by: Double(data.count))
-        case .bytes(let bytes): metrics.increment(Self.bytesFamily, by: Double(bytes.count))
+        case .data(let data): hotCounters.bytesServed.increment(by: Double(data.count))
+        case .bytes(let bytes): hotCounters.bytesServed.increment(by: Double(bytes.count))
         case .file(let path, _, let length):
-            metrics.increment(Self.bytesFamily, by: Double(length ?? fileSize.map(UInt64.init) ?? Self.fileSize(path)))
+            hotCounters.bytesServed.increment(
+                by: Double(length ?? fileSize.map(UInt64.init) ?? Self.fileSize(path)))
         case .empty: break
         }
     }

@@ -28,6 +28,8 @@ public final class ImageOrigin: HTTPHandler {
     let sourceFiles: VariantCache<BodyBytes>
     /// Answers to repeated requests, ready to send (see ``ReadyAnswers``).
     let readyAnswers: ReadyAnswers
+    /// The series a ready answer counts (see ``HotCounters``).
+    let hotCounters: HotCounters
 
     /// A transformed image as served: its bytes filled once, when it is
     /// made, and sent from there by every response without a copy.
@@ -46,7 +48,9 @@ public final class ImageOrigin: HTTPHandler {
         transformer = ImageTransformer(configuration: configuration.transformer)
         variants = VariantCache(capacity: configuration.variantCacheBytes)
         sourceFiles = VariantCache(capacity: configuration.sourceCacheBytes)
-        readyAnswers = ReadyAnswers(capacityBytes: budget.readyAnswersBytes)
+        readyAnswers = ReadyAnswers(
+            capacityBytes: budget.readyAnswersBytes, revalidation: configuration.readyAnswerRevalidation)
+        hotCounters = HotCounters(metrics)
         queue = WorkQueue(
             concurrency: max(1, configuration.maxConcurrentTransforms), queueLimit: configuration.maxQueuedTransforms)
     }
@@ -89,7 +93,7 @@ public final class ImageOrigin: HTTPHandler {
         let readyKey = ReadyAnswers.key(
             for: request, negotiates: configuration.autoWebP || configuration.autoFormat)
         if let readyKey, let ready = readyAnswers.answer(for: readyKey) {
-            if ready.isVariant { metrics.increment(Self.cacheFamily, labels: "result=\"hit\"") }
+            if ready.isVariant { hotCounters.variantHits.increment() }
             return .ready(ready.response, fileSize: ready.file.size, fromVariantCache: ready.isVariant)
         }
         guard request.method == .get || request.method == .head else {

@@ -17,13 +17,18 @@ import HTTPServer
 /// the request's path still leads to the same version of its file
 /// (``FileResolver/isUnchanged(_:)``: one `stat`), so a changed, replaced
 /// or removed file, or a retargeted link, sends the request down the full
-/// path, which replaces the answer.
+/// path, which replaces the answer. With a revalidation window
+/// (``ImageOrigin/Configuration/readyAnswerRevalidation``) an answer
+/// checked less than the window ago is given without the `stat`: a file
+/// changed on disk may be answered as it was for up to the window.
 ///
 /// Bounded in bytes, each answer charged in full: its key, its headers, its
 /// body (also when the variant cache holds the same ``BodyBytes``: the
 /// bound holds whatever the other caches do), its paths, and the store's
 /// bookkeeping. A key longer than 4 KiB (`LRUStore.defaultMaxKeyBytes`) is
-/// never kept. Thread-safe: one `Lock` guards the store; the `stat` runs
+/// never kept. An answer's prepared libmicrohttpd response is freed with
+/// the answer, or after the last connection sending it when that is later.
+/// Thread-safe: one `Lock` guards the store; the `stat` runs
 /// outside it.
 final class ReadyAnswers: Sendable {
     /// A ready answer and what it was made from.
@@ -33,12 +38,15 @@ final class ReadyAnswers: Sendable {
         var file: FileResolver.File
         /// Whether it is a variant from the variant cache (counted as a hit).
         var isVariant: Bool
+        /// When its file was last found unchanged (or the answer made).
+        var checkedAt = ContinuousClock.now
 
-        /// The bytes held besides the key: headers, body, paths, and 256
+        /// The bytes held besides the key: headers (twice), body, paths, and 256
         /// for the heap objects.
         var heldBytes: Int {
             var bytes = MemoryLayout<Answer>.stride + 256 + file.path.utf8.count + file.requestedPath.utf8.count
-            for field in response.headers { bytes += field.name.utf8.count + field.value.utf8.count + 32 }
+            // Twice: the prepared libmicrohttpd response holds its own copy.
+            for field in response.headers { bytes += 2 * (field.name.utf8.count + field.value.utf8.count + 32) }
             switch response.body {
             case .data(let data): bytes += data.count
             case .bytes(let body): bytes += body.count
@@ -50,11 +58,22 @@ final class ReadyAnswers: Sendable {
     }
 
     private let answers: Lock<LRUStore<Answer>>
+    private let revalidation: Duration
+    private let now: @Sendable () -> ContinuousClock.Instant
 
-    /// - Parameter capacityBytes: The most bytes held, keys included; see
-    ///   ``ImageOrigin/MemoryBudget/readyAnswersBytes``.
-    init(capacityBytes: Int) {
+    /// - Parameters:
+    ///   - capacityBytes: The most bytes held, keys included; see
+    ///     ``ImageOrigin/MemoryBudget/readyAnswersBytes``.
+    ///   - revalidation: How long an answer is given without checking its
+    ///     file; zero checks every time.
+    ///   - now: The clock (tests pass their own).
+    init(
+        capacityBytes: Int, revalidation: Duration = .zero,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         answers = Lock(LRUStore(capacity: max(0, capacityBytes)))
+        self.revalidation = max(.zero, revalidation)
+        self.now = now
     }
 
     /// The key of `request`, or `nil` when its answer may not come from here.
@@ -76,15 +95,29 @@ final class ReadyAnswers: Sendable {
     /// file changed is dropped.
     func answer(for key: String) -> Answer? {
         guard let answer = answers.withLock({ $0.value(for: key) }) else { return nil }
+        let checking = revalidation > .zero ? now() : nil
+        if let checking, checking - answer.checkedAt < revalidation { return answer }
         guard FileResolver.isUnchanged(answer.file) else {
             answers.withLock { _ = $0.remove(key) }
             return nil
         }
+        if let checking {
+            // Only this answer's check time changes; a replaced answer is left alone.
+            answers.withLock { store in
+                guard var kept = store.value(for: key), kept.file == answer.file else { return }
+                kept.checkedAt = checking
+                _ = store.insert(kept, for: key, cost: kept.heldBytes)
+            }
+        }
         return answer
     }
 
-    /// Keeps `answer` for `key`, replacing what was kept.
+    /// Keeps `answer` for `key`, replacing what was kept; its response is
+    /// kept prepared (``PreparedResponse``, built here, outside the lock),
+    /// so that each answer given is queued without building it again.
     func remember(_ answer: Answer, for key: String) {
+        var answer = answer
+        answer.response = .prepared(PreparedResponse(answer.response))
         let cost = answer.heldBytes
         answers.withLock { store in
             guard store.admits(key: key, cost: cost) else { return }

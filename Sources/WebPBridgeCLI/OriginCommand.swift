@@ -71,6 +71,9 @@ struct OriginCommand: BridgeCommand {
         var configuration = ImageOrigin.Configuration(
             root: root, styles: styles, autoWebP: autoWebP, autoFormat: autoFormat, memoryBudget: memoryBudget)
         if let quality { configuration.transformer.defaultWebPQuality = quality }
+        // A file replaced under a running origin is served as it was for at
+        // most a second; every hit within that second skips a `stat`.
+        configuration.readyAnswerRevalidation = .seconds(1)
         do {
             return try ImageOrigin(configuration: configuration)
         } catch {

@@ -1,3 +1,4 @@
+import ConcurrencySupport
 import Foundation
 import HTTPServer
 import TestSupport
@@ -30,6 +31,38 @@ struct ReadyAnswersTests {
         let metrics = origin.metrics.render()
         #expect(metrics.contains("webpbridge_origin_variant_cache_total{result=\"hit\"} 3"), "\(metrics)")
         #expect(metrics.contains("webpbridge_origin_requests_total{status=\"200\"} 10"))
+    }
+
+    @Test func withinTheRevalidationWindowAnAnswerIsGivenWithoutCheckingItsFile() throws {
+        let clock = Lock(ContinuousClock.now)
+        let answers = ReadyAnswers(capacityBytes: 1 << 20, revalidation: .seconds(1), now: { clock.withLock { $0 } })
+        let path = fixture.root.appendingPathComponent("window.txt")
+        try Data("first".utf8).write(to: path)
+        let file = try fixture.origin().files.resolve("/window.txt").get()
+        let answer = ReadyAnswers.Answer(
+            response: .text(.ok, "first"), file: file, isVariant: false, checkedAt: clock.withLock { $0 })
+        answers.remember(answer, for: "/window.txt")
+        clock.withLock { $0 += .milliseconds(999) }
+        #expect(answers.answer(for: "/window.txt") != nil, "unchecked inside the window")
+        clock.withLock { $0 += .milliseconds(1) }
+        #expect(answers.answer(for: "/window.txt") != nil, "checked at the window's end, unchanged: kept")
+        try Data("second, longer".utf8).write(to: path)
+        clock.withLock { $0 += .milliseconds(999) }
+        #expect(answers.answer(for: "/window.txt") != nil, "the check restarted the window: the stale rule")
+        clock.withLock { $0 += .milliseconds(1) }
+        #expect(answers.answer(for: "/window.txt") == nil, "checked again: changed, so dropped")
+        #expect(answers.count == 0)
+    }
+
+    @Test func withoutAWindowEveryAnswerIsChecked() throws {
+        let answers = ReadyAnswers(capacityBytes: 1 << 20)
+        let path = fixture.root.appendingPathComponent("window.txt")
+        try Data("first".utf8).write(to: path)
+        let file = try fixture.origin().files.resolve("/window.txt").get()
+        answers.remember(ReadyAnswers.Answer(response: .text(.ok, "first"), file: file, isVariant: false), for: "k")
+        #expect(answers.answer(for: "k") != nil)
+        try Data("second, longer".utf8).write(to: path)
+        #expect(answers.answer(for: "k") == nil)
     }
 
     @Test func conditionalAndRangeRequestsTakeTheFullPath() async throws {
