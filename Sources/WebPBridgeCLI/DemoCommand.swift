@@ -100,7 +100,7 @@ struct DemoCommand: BridgeCommand {
         let servers = try await DemoServers.start(site: site, width: width, makeBridge: Self.makeBridge)
         io.print(
             "origin: \(servers.originURL.absoluteString)"
-                + "  (image origin, style \(DemoSiteOrigin.styleName), --auto-webp)")
+                + "  (image origin, style \(DemoSiteOrigin.styleName), --auto-format)")
         io.print("bridge: \(servers.bridgeURL.absoluteString)  (reverse proxy, qiniu-legacy preset, width \(width))")
         io.print(
             "forward-bridge: \(servers.forwardBridgeURL.absoluteString)"

@@ -69,9 +69,9 @@ package struct DemoServers: Sendable {
                 ["--forward", "--allow-host", originHost] + rules, makeBridge: makeBridge, log: requestLog,
                 name: "forward bridge")
             started.append(forward.server)
-            // The measured clients' bridges ask for variants in a query (`imageView2/…/format/webp`), which
-            // can name AVIF too, and tell clients apart by `Accept` (the default policy).
-            let clientRules = ["--preset", "qiniu", "--host", host, "--width", String(width)]
+            // The measured clients' bridges ask for variants in a query (`imageView2/…/format/avif`, then
+            // `…/format/webp`) and tell clients apart by `Accept` (the default policy).
+            let clientRules = ["--preset", "qiniu", "--host", host, "--width", String(width), "--formats", "avif,webp"]
             var clientBridges: [(server: HTTPServer, url: URL)] = []
             for client in 0..<clients {
                 let bridge = try await startBridge(

@@ -13,12 +13,12 @@ package enum DemoSiteOrigin {
     static let styleBody = "imageView2/2/w/750/format/webp"
 
     /// An origin serving the site built in `root` (`/` is its `index.html`),
-    /// with the `WebPiOSW750` style and WebP for clients whose `Accept`
-    /// lists it (`--auto-webp`).
+    /// with the `WebPiOSW750` style and, for a plain image URL, AVIF or WebP
+    /// to clients whose `Accept` names them (`--auto-format`).
     /// - Throws: when the style sheet or the root folder is refused.
     static func make(root: URL) throws -> ImageOrigin {
         let styles = try StyleSheet(
             json: Data(#"{"separator": "-", "styles": {"\#(styleName)": "\#(styleBody)"}}"#.utf8))
-        return try ImageOrigin(configuration: .init(root: root.path, styles: styles, autoWebP: true))
+        return try ImageOrigin(configuration: .init(root: root.path, styles: styles, autoFormat: true))
     }
 }

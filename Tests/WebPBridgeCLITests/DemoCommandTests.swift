@@ -71,6 +71,7 @@ struct DemoCommandTests {
                 uniqueKeysWithValues: report.clients.map { ($0.profile.name, Set($0.images.map(\.deliveredType))) })
             #expect(types["legacy-webview"]?.isDisjoint(with: ["image/webp", "image/avif"]) == true)
             #expect(types["webp"]?.contains("image/webp") == true && types["webp"]?.contains("image/avif") == false)
+            #expect(types["avif"]?.contains("image/avif") == true, "the photos come as AVIF (and decode: SSIM above)")
             #expect(report.table.hasSuffix(report.summaryLine + "\n"))
         } catch {
             await servers.stop()
