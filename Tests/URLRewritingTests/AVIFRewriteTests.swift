@@ -171,7 +171,8 @@ import URLRewriting
             }
             made += 1
             #expect(webP.isRewritten || webP.reason.kind == .alreadyWebP, "\(input)")
-            #expect(avif.url.host?.lowercased() == webP.url.host?.lowercased(), "foreign host: \(input) → \(avif.url)")
+            #expect(
+                avif.url.host?.lowercased() == webP.url.host?.lowercased(), "foreign host: \(input) → \(avif.url)")
             let host = url.host?.lowercased() ?? ""
             #expect(host == rule.hosts[0] || host == rule.hosts[0] + ".", "rewrote a foreign host: \(input)")
             let again = rewriter.rewrite(avif.url)
