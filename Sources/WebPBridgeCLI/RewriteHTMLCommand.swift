@@ -16,6 +16,10 @@ struct RewriteHTMLCommand: BridgeCommand {
             fetch and proxy. Every other byte is kept as written: scripts, comments, data: URLs,
             other hosts, <meta property=og:image> (other sites' crawlers may not decode WebP).
 
+            The page names the WebP variant, which every client of a static page can be given; with
+            --formats avif,webp a bridge in front (proxy, URL protocol) answers AVIF clients asking for
+            it with the AVIF variant instead.
+
             Relative URLs resolve against --base, then the page's first <base href>; without
             either they are kept. The page is read and written in 64 KiB chunks; a tag longer than
             64 KiB passes through untouched.

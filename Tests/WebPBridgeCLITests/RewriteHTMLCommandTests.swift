@@ -127,7 +127,7 @@ import Testing
         #expect(
             help.contains(
                 "USAGE: webp-bridge rewrite-html (--config FILE | --preset NAME --host HOST) [--width W] [--quality Q] "
-                    + "[--base URL] [--scheme NAME] [FILE]\n"))
+                    + "[--formats LIST] [--base URL] [--scheme NAME] [FILE]\n"))
         for option in ["--config", "--preset", "--host", "--width", "--quality", "--base", "--scheme"] {
             #expect(help.contains("  \(option) <"), "\(option)")
         }
