@@ -91,7 +91,13 @@ extension JPEGDecoder {
         let resizer = PlaneResizer()
         // BT.601 video range: Y 16–235, Cb and Cr 16–240 around 128 (libwebp's yuv.h).
         let luma = PlaneResizer.Mapping(gain: 219 / 255, offset: 16)
-        let y = resizer.resize(planes[0], width: target.width, height: target.height, mapping: luma)
+        // The coded luma plane is padded to whole chroma samples (an odd scaled size gets one more
+        // column or row), so the scale comes from the picture's size, not the plane's: from the
+        // plane's, an odd size was sampled up to a pixel off at the far edge.
+        let y = resizer.resize(
+            planes[0], width: target.width, height: target.height,
+            scaleX: Double(source.width) / Double(target.width), scaleY: Double(source.height) / Double(target.height),
+            mapping: luma)
         let chromaWidth = (target.width + 1) / 2
         let chromaHeight = (target.height + 1) / 2
         guard planes.count == 3 else {
