@@ -20,6 +20,11 @@
 #                  policy keys on 'AppleWebKit', so it is served as an old iOS
 #                  WebView: every image renders, every image is JPEG/PNG/GIF,
 #                  the bridge served no WebP and transcoded for it.
+#   avif           the AVIF path: headless Chromium as itself (its image Accept
+#                  names image/avif) opens a bridge with the demo's measured rule
+#                  (--preset qiniu --formats avif,webp, the accept policy). Every
+#                  photo arrives as image/avif, and every image's bytes equal the
+#                  demo's AVIF client's wire bytes (e2e/check_avif.py).
 #   webkit-modern  the modern path: the same browser opens
 #                  `webp-bridge proxy --rewrite-html` (the `accept` policy, the
 #                  same qiniu-legacy rule) in front of the demo's origin. Every
@@ -50,7 +55,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 OUT=${E2E_OUT:-.build/e2e}
-MODES=${E2E_MODES:-reverse forward webkit-legacy webkit-modern}
+MODES=${E2E_MODES:-reverse forward webkit-legacy webkit-modern avif}
 SERVE_TIMEOUT=${E2E_SERVE_TIMEOUT:-600}   # building the site + the demo's own measurement
 BROWSER_TIMEOUT=${E2E_BROWSER_TIMEOUT:-120}
 START_TIMEOUT=${E2E_START_TIMEOUT:-60}    # WebKitWebDriver under Xvfb, the modern proxy
@@ -98,11 +103,12 @@ else
   IMAGES=.build/demo-cache/mate-backgrounds/usr/share/backgrounds/mate/nature
 fi
 
-# 3. Everything started here is stopped whatever happens: the demo and the modern proxy by
+# 3. Everything started here is stopped whatever happens: the demo and the two proxies by
 # pid, the driver by its process group (xvfb-run, Xvfb, WebKitWebDriver, MiniBrowser and
 # WebKit's own processes).
 DEMO_PID=""
 PROXY_PID=""
+AVIF_PROXY_PID=""
 DRIVER_PGID=""
 PROFILE=$(mktemp -d)
 stop() {   # stop PID: SIGTERM, up to 10 s, then SIGKILL
@@ -120,6 +126,7 @@ cleanup() {
     kill -KILL -- "-$DRIVER_PGID" 2>/dev/null || true
   fi
   stop "$PROXY_PID"
+  stop "$AVIF_PROXY_PID"
   stop "$DEMO_PID"
   rm -rf "$PROFILE"
 }
@@ -202,6 +209,21 @@ JSON
   echo "e2e: webkit-modern: proxy --rewrite-html on $PROXY (upstream $ORIGIN, accept policy)"
 }
 
+# 5b. The AVIF path's bridge: the demo's measured rule (`--preset qiniu --formats avif,webp`), `accept` policy.
+AVIF_PROXY=""
+start_avif_proxy() {
+  local host=${ORIGIN#http://}
+  host=${host%%:*}
+  timeout --signal=TERM "$((BROWSER_TIMEOUT * 2 + START_TIMEOUT))" "$BIN" proxy --upstream "$ORIGIN" \
+    --preset qiniu --host "$host" --width "$WIDTH" --formats avif,webp --listen 127.0.0.1:0 \
+    >"$OUT/avif-proxy.log" 2>&1 &
+  AVIF_PROXY_PID=$!
+  wait_for_line "$OUT/avif-proxy.log" '^listening on http://' "$AVIF_PROXY_PID" "the AVIF bridge" \
+    "$START_TIMEOUT" || return 1
+  AVIF_PROXY=$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$OUT/avif-proxy.log" | head -n 1)
+  echo "e2e: avif: proxy on $AVIF_PROXY (upstream $ORIGIN, --formats avif,webp, accept policy)"
+}
+
 scrape() {   # scrape BASE FILE: the bridge's Prometheus text
   curl -fsS --max-time 10 "$1/__bridge/metrics" >"$2" && return 0
   echo "e2e: FAIL cannot scrape $1/__bridge/metrics"
@@ -274,6 +296,21 @@ for mode in $MODES; do
         else
           status=1
         fi
+      fi ;;
+    avif)
+      # Chromium as itself (its own User-Agent; its <img> Accept names image/avif).
+      if ! start_avif_proxy; then status=1; continue; fi
+      echo "e2e: avif: chromium opens $AVIF_PROXY/"
+      if scrape "$AVIF_PROXY" "$OUT/avif-before.prom" \
+          && timeout --signal=KILL "$BROWSER_TIMEOUT" chromium --headless --no-sandbox --disable-gpu \
+            --disable-dev-shm-usage --no-first-run --hide-scrollbars --user-data-dir="$PROFILE/avif" \
+            --virtual-time-budget=30000 --dump-dom "$AVIF_PROXY/?e2e=1" >"$OUT/avif.dom" 2>"$OUT/avif-chromium.log" \
+          && scrape "$AVIF_PROXY" "$OUT/avif-after.prom"; then
+        python3 e2e/check_avif.py "$OUT/avif.dom" avif --demo-report "$FIGURES" \
+          --metrics "$OUT/avif-before.prom" "$OUT/avif-after.prom" || status=1
+      else
+        echo "e2e: avif: FAIL chromium did not finish within ${BROWSER_TIMEOUT}s, or the bridge's metrics"
+        status=1
       fi ;;
     *) echo "e2e: unknown mode '$mode'"; status=1 ;;
   esac

@@ -70,6 +70,11 @@ def sniff(body):
         return "image/gif"
     if body[:4] == b"RIFF" and body[8:12] == b"WEBP":
         return "image/webp"
+    if body[4:8] == b"ftyp" and len(body) >= 16:
+        size = int.from_bytes(body[:4], "big")
+        brands = [body[8:12]] + [body[offset:offset + 4] for offset in range(16, min(size, 64), 4)]
+        if b"avif" in brands or b"avis" in brands:
+            return "image/avif"
     return "unknown"
 
 
