@@ -36,12 +36,8 @@ struct AVIFSweep {
             }
         }
         for path in paths {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw BenchmarkError("cannot read \(path)")
-            }
-            let full = try ImageDecoder().decodeStill(data)
-            let size = ImageResizer.fittingSize(width: full.width, height: full.height, maxWidth: width, maxHeight: nil)
-            let reference = try ImageResizer().resize(full, width: size.width, height: size.height)
+            let photo = try SweepPhoto(path: path, width: width)
+            let reference = photo.reference
             for index in rows.indices {
                 let start = Self.processCPUSeconds()
                 let encoded = try rows[index].encode(reference)

@@ -32,13 +32,9 @@ struct EncoderSweep {
             stages[name, default: Stage()].count += 1
         }
         for path in paths {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw BenchmarkError("cannot read \(path)")
-            }
+            let photo = try SweepPhoto(path: path, width: width)
+            let (data, full, size, reference) = (photo.data, photo.full, photo.size, photo.reference)
             let decoder = ImageDecoder()
-            let full = try decoder.decodeStill(data)
-            let size = ImageResizer.fittingSize(width: full.width, height: full.height, maxWidth: width, maxHeight: nil)
-            let reference = try ImageResizer().resize(full, width: size.width, height: size.height)
             record("decode full", try Self.best { _ = try decoder.decodeStill(data) })
             record("decode + resize (origin)", try Self.best { _ = try decoder.decodeStill(data, fittingWidth: width) })
             // Each DCT scale (k/8) that covers the width, decoded with no resize, then resized.

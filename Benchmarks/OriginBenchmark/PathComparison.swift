@@ -24,13 +24,9 @@ struct PathComparison {
         var skipped = 0
         let encoder = WebPEncoder(options: .init(quality: 80))
         for path in paths {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw BenchmarkError("cannot read \(path)")
-            }
+            let photo = try SweepPhoto(path: path, width: width)
+            let (data, size, reference) = (photo.data, photo.size, photo.reference)
             let decoder = ImageDecoder()
-            let full = try decoder.decodeStill(data)
-            let size = ImageResizer.fittingSize(width: full.width, height: full.height, maxWidth: width, maxHeight: nil)
-            let reference = try ImageResizer().resize(full, width: size.width, height: size.height)
             guard let yuv = try JPEGDecoder().decodeYUV420(data, width: size.width, height: size.height) else {
                 skipped += 1
                 continue

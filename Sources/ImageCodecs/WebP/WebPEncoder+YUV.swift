@@ -39,20 +39,7 @@ extension WebPEncoder {
             image.u, width: image.chromaWidth, height: image.chromaHeight, into: picture.u, stride: picture.uv_stride)
         Self.copy(
             image.v, width: image.chromaWidth, height: image.chromaHeight, into: picture.v, stride: picture.uv_stride)
-        let writer = UnsafeMutablePointer<WebPMemoryWriter>.allocate(capacity: 1)
-        WebPMemoryWriterInit(writer)
-        defer {
-            WebPMemoryWriterClear(writer)
-            writer.deallocate()
-        }
-        picture.writer = WebPMemoryWrite
-        picture.custom_ptr = UnsafeMutableRawPointer(writer)
-        guard WebPEncode(&config, &picture) != 0 else {
-            throw ImageCodecError(
-                .encodingFailed, format: .webp,
-                "WebP encoding failed: \(WebPStatus.encodingMessage(picture.error_code))")
-        }
-        return Data(bytes: writer.pointee.mem, count: writer.pointee.size)
+        return try Self.write(&picture, config: &config)
     }
 
     /// Copies a tight plane into libwebp's strided one.

@@ -70,6 +70,12 @@ public struct WebPEncoder: Sendable {
         // Sharp YUV is applied by WebPEncode to an ARGB picture, never at import.
         var picture = try makePicture(image, lossless: options.lossless || options.usesSharpYUV)
         defer { WebPPictureFree(&picture) }
+        return try Self.write(&picture, config: &config)
+    }
+
+    /// Encodes a prepared picture into memory with `config`: the one call
+    /// of `WebPEncode` for stills, from RGBA or from YUV planes.
+    static func write(_ picture: inout WebPPicture, config: inout WebPConfig) throws(ImageCodecError) -> Data {
         let writer = UnsafeMutablePointer<WebPMemoryWriter>.allocate(capacity: 1)
         WebPMemoryWriterInit(writer)
         defer {
