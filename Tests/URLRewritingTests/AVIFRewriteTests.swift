@@ -29,6 +29,12 @@ import URLRewriting
             "https://img.example.com/a.png?imageMogr2/thumbnail/750x/format/webp/ignore-error/1",
             "https://img.example.com/a.png?imageMogr2/thumbnail/750x/format/avif/ignore-error/1"
         ),
+        // alibabacloud.com/help/en/oss/user-guide/advanced-compression-of-heif-or-avif-images
+        (
+            Rules.aliyun, "https://img.example.com/a.jpg",
+            "https://img.example.com/a.jpg?x-oss-process=image/resize,w_750/format,webp",
+            "https://img.example.com/a.jpg?x-oss-process=image/resize,w_750/format,avif"
+        ),
         // cloud.baidu.com/doc/BOS/s/dldh5wp4s
         (
             baidu, "https://img.example.com/a.jpg",
@@ -108,12 +114,11 @@ import URLRewriting
         #expect(avif.url == url)
     }
 
-    /// Huawei OBS lists JPG, PNG, BMP and WebP as targets; no Aliyun OSS
-    /// page found documents AVIF; the legacy dialect and templates have no
-    /// format to respell. A rule asking them for AVIF is refused.
+    /// Huawei OBS lists JPG, PNG, BMP and WebP as targets; the legacy
+    /// dialect and templates have no format to respell. A rule asking them
+    /// for AVIF is refused.
     @Test(arguments: [
-        Rules.aliyun, Rules.rule(.aliyunOSS(AliyunOSSOptions(parameter: .imageProcess))), Rules.qiniuLegacy,
-        Rules.template,
+        Rules.rule(.aliyunOSS(AliyunOSSOptions(parameter: .imageProcess))), Rules.qiniuLegacy, Rules.template,
     ])
     func undocumentedDialectsRefuseAVIF(_ rule: RewriteRule) {
         #expect {
@@ -153,7 +158,8 @@ import URLRewriting
     /// variant's, for thumbor), is recognised as AVIF and never rewritten
     /// again, and keeps its own cache key.
     @Test(arguments: [
-        Rules.qiniu, Rules.tencent, baidu, Rules.cloudinary, Rules.imgix, Rules.cloudflare, Rules.thumbor,
+        Rules.qiniu, Rules.tencent, Rules.aliyun, baidu, Rules.cloudinary, Rules.imgix, Rules.cloudflare,
+        Rules.thumbor,
     ])
     func avifVariantsHoldTheRewritingProperties(_ rule: RewriteRule) throws {
         let rewriter = try Rewriter(configuration: RewriteConfiguration(rules: [Self.avif(rule)]))

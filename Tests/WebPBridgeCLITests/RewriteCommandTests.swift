@@ -131,7 +131,7 @@ import Testing
         ])
         #expect(overridden.output.hasPrefix("https://img.example.com/cdn-cgi/image/format=avif"), "\(overridden)")
         // A CDN that does not document AVIF is refused, naming the rule.
-        let refused = await run(["--preset", "aliyun-oss", "--host", "a.com", "--formats", "avif,webp", url])
+        let refused = await run(["--preset", "huawei-obs", "--host", "a.com", "--formats", "avif,webp", url])
         #expect(refused.status == 2 && refused.error.contains("formats"), "\(refused.error)")
     }
 

@@ -42,12 +42,17 @@ struct AliyunOSSDialect: DialectRewriting {
         formatLastDetail = "set \(formatAction) last in \(parameter)"
     }
 
-    /// Only Baidu BOS documents AVIF (`format,f_avif`,
-    /// cloud.baidu.com/doc/BOS/s/dldh5wp4s); Huawei OBS lists JPG, PNG, BMP
-    /// and WebP as targets, and the Aliyun OSS format page found lists no AVIF.
+    /// Aliyun OSS documents `format,avif` as its "advanced compression"
+    /// (alibabacloud.com/help/en/oss/user-guide/advanced-compression-of-heif-or-avif-images;
+    /// offered in some regions only) and Baidu BOS `format,f_avif`
+    /// (cloud.baidu.com/doc/BOS/s/dldh5wp4s); Huawei OBS lists JPG, PNG, BMP
+    /// and WebP as targets, so its rules cannot ask for AVIF.
     var formatSpelling: FormatSpelling? {
-        guard parameter == AliyunOSSOptions.Parameter.bceProcess.rawValue else { return nil }
-        return FormatSpelling(webP: "format,f_webp", avif: "format,f_avif", inQuery: true)
+        switch AliyunOSSOptions.Parameter(rawValue: parameter) {
+        case .ossProcess: FormatSpelling(webP: "format,webp", avif: "format,avif", inQuery: true)
+        case .bceProcess: FormatSpelling(webP: "format,f_webp", avif: "format,f_avif", inQuery: true)
+        case .imageProcess, nil: nil
+        }
     }
 
     func rewrite(_ url: URLParts) -> DialectOutcome {
