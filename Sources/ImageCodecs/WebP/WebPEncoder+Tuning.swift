@@ -23,6 +23,7 @@ extension WebPEncoder {
         /// them (`autofilter`). Default `false`.
         public var autofilter: Bool = false
         /// Token partitions as a power of two, 0–3 (1 to 8 partitions). Default 0.
+        /// Methods 3–6 code through a token buffer in one partition and ignore it.
         public var partitions: Int = 0
         /// How much the coder may lower intra-4×4 quality to fit the first
         /// partition, 0–100 (`partition_limit`). Default 0.
