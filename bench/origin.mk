@@ -5,7 +5,7 @@
 # server's round), BENCH_ORIGIN_BASELINE (another webp-bridge binary to run as a third server,
 # "before", so a change is measured against the build before it in the same run).
 
-.PHONY: bench-origin bench-webp-settings bench-origin-paths
+.PHONY: bench-origin bench-webp-settings bench-origin-paths bench-webp-tuning
 
 THUMBOR_VENV   ?= .build/thumbor-venv
 THUMBOR_SPEC   ?= thumbor==7.8.*
@@ -35,3 +35,15 @@ bench-origin-paths: deps ## A JPEG's WebP variant through RGBA and through its Y
 	@ls $(DEMO_PHOTOS)/*.jpg >/dev/null 2>&1 || { echo "bench-origin-paths needs the demo photos: make demo-photos"; exit 1; }
 	$(SWIFT) build -c release --product origin-benchmark
 	.build/release/origin-benchmark paths $(WEBP_SETTINGS_WIDTH) $(DEMO_PHOTOS)/*.jpg
+
+# libwebp's finer settings on the origin's own paths (JPEG planes, PNG RGBA): "key=value,..." separated
+# by ";" (keys in Benchmarks/OriginBenchmark/TuningSweep.swift); the table in README.md came from these.
+WEBP_TUNING ?= default;m=3;m=2;m=2,f=100;m=2,f=100,sns=25,q=78.5;m=2,f=100,sns=25,q=82;seg=1;seg=1,q=78;sns=0,q=78;strong=0;af=1
+
+bench-webp-tuning: deps ## libwebp's finer settings (segments, SNS, filter, method/quality) on demo JPEGs and Kodak PNGs: CPU, bytes, SSIM
+	@test -d "$(CORPUS)/kodak" || { echo "bench-webp-tuning needs the Kodak photos: set WEBP_BRIDGE_CORPUS"; exit 1; }
+	$(SWIFT) build -c release --product origin-benchmark
+	@if ls $(DEMO_PHOTOS)/*.jpg >/dev/null 2>&1; then \
+	  .build/release/origin-benchmark tuning $(WEBP_SETTINGS_WIDTH) '$(WEBP_TUNING)' $(DEMO_PHOTOS)/*.jpg; \
+	else echo "bench-webp-tuning: no demo photos ('make demo-photos' fetches them); Kodak only"; fi
+	.build/release/origin-benchmark tuning 500 '$(WEBP_TUNING)' $(CORPUS)/kodak/*.png

@@ -14,6 +14,9 @@
 //   Each AVIF (quality, speed) against WebP q80 at WIDTH: encode CPU time, bytes, luma SSIM.
 // usage: origin-benchmark paths WIDTH FILE...
 //   A JPEG's WebP at WIDTH made through RGBA and through YUV planes: CPU ms per stage, bytes, SSIM.
+// usage: origin-benchmark tuning WIDTH SETTINGS FILE...
+//   Each libwebp setting ("m=3,q=82,seg=2;sns=25", see TuningSweep) on the origin's paths at WIDTH:
+//   encode CPU ms, bytes, SSIM.
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -23,6 +26,7 @@ let usage = """
            origin-benchmark encoder WIDTH FILE...
            origin-benchmark avif WIDTH FILE...
            origin-benchmark paths WIDTH FILE...
+           origin-benchmark tuning WIDTH SETTINGS FILE...
     """
 
 do {
@@ -47,6 +51,10 @@ do {
     case ("paths", 3...):
         guard let width = Int(arguments[1]), width > 0 else { throw BenchmarkError("WIDTH must be positive") }
         try PathComparison(width: width, paths: Array(arguments.dropFirst(2))).run()
+    case ("tuning", 4...):
+        guard let width = Int(arguments[1]), width > 0 else { throw BenchmarkError("WIDTH must be positive") }
+        let settings = arguments[2].split(separator: ";").map(String.init)
+        try TuningSweep(width: width, settings: settings, paths: Array(arguments.dropFirst(3))).run()
     default:
         FileHandle.standardError.write(Data("\(usage)\n".utf8))
         exit(2)

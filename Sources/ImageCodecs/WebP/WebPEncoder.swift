@@ -38,6 +38,9 @@ public struct WebPEncoder: Sendable {
         /// (`use_sharp_yuv`): crisper colour edges, several times slower.
         /// Default `false`.
         public var usesSharpYUV: Bool
+        /// The lossy coder's finer settings; libwebp's defaults unless set.
+        /// Lossless encodes ignore them.
+        public var tuning = Tuning()
 
         /// Creates options; values are validated when encoding.
         public init(
@@ -112,6 +115,7 @@ public struct WebPEncoder: Sendable {
         config.alpha_quality = Int32(options.alphaQuality)
         config.thread_level = options.usesThreads ? 1 : 0
         config.use_sharp_yuv = options.usesSharpYUV ? 1 : 0
+        if !options.lossless { options.tuning.apply(to: &config) }
         if options.lossless {
             config.lossless = 1
             config.exact = options.exact ? 1 : 0
