@@ -33,13 +33,9 @@ struct TuningSweep {
         let options = try settings.map(Self.options)
         var totals = Array(repeating: Totals(), count: settings.count)
         for path in paths {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw BenchmarkError("cannot read \(path)")
-            }
+            let photo = try SweepPhoto(path: path, width: width)
+            let (data, size, reference) = (photo.data, photo.size, photo.reference)
             let decoder = ImageDecoder()
-            let full = try decoder.decodeStill(data)
-            let size = ImageResizer.fittingSize(width: full.width, height: full.height, maxWidth: width, maxHeight: nil)
-            let reference = try ImageResizer().resize(full, width: size.width, height: size.height)
             let source: Source
             if data.starts(with: [0xFF, 0xD8]),
                 let yuv = try JPEGDecoder().decodeYUV420(data, width: size.width, height: size.height)
