@@ -32,11 +32,42 @@ REQUESTS = int(sys.argv[3]) if len(sys.argv) > 3 else 2000
 WEBP_CLIENT = {"Accept": "image/webp"}
 
 
+# libdispatch's signal thread calls sigsuspend() on a mask in read-only memory, and valgrind
+# 3.19's rt_sigsuspend wrapper writes to the mask it is given: valgrind itself dies of SIGSEGV
+# ("VALGRIND INTERNAL ERROR") as soon as the server is up. Preloaded under valgrind only, this
+# sigsuspend passes the kernel a copy on the stack instead; the server's own code is unchanged.
+SIGSUSPEND_SHIM = r"""
+#define _GNU_SOURCE
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+int sigsuspend(const sigset_t *mask) {
+    sigset_t copy = *mask;
+    return (int)syscall(SYS_rt_sigsuspend, &copy, _NSIG / 8);
+}
+"""
+
+
+def build_shim(out_dir):
+    source = os.path.join(out_dir, "sigsuspend_copy.c")
+    library = os.path.join(out_dir, "sigsuspend_copy.so")
+    with open(source, "w") as f:
+        f.write(SIGSUSPEND_SHIM)
+    subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", library, source], check=True)
+    return library
+
+
 def start(command, out_dir, name, under_valgrind):
     prefix = []
+    environment = dict(os.environ)
     if under_valgrind:
-        prefix = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_dir}/{name}.%p"]
-    process = subprocess.Popen(prefix + command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        # Names in full in every dump: a later dump's compressed names refer to an earlier one's
+        # definitions, which callgrind_annotate cannot follow.
+        prefix = ["valgrind", "--tool=callgrind", "--compress-strings=no",
+                  f"--callgrind-out-file={out_dir}/{name}.%p"]
+        environment["LD_PRELOAD"] = build_shim(out_dir)
+    process = subprocess.Popen(prefix + command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                               env=environment)
     # Blocks until the line comes: valgrind takes its time loading every library's debug info.
     line = process.stdout.readline().strip()
     match = re.match(r"listening on http://([^:/]+):(\d+)", line)
@@ -60,7 +91,8 @@ def dump(process, out_dir, name, connection, nudge_path):
     """Asks callgrind for a dump and nudges the server until it is written;
     returns the dump's file and the number of nudges."""
     before = set(glob.glob(f"{out_dir}/{name}.{process.pid}.*"))
-    control = subprocess.Popen(["callgrind_control", "-d", str(process.pid)], stdout=subprocess.DEVNULL)
+    control = subprocess.Popen(["callgrind_control", "-d", str(process.pid)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
     nudges = 0
     while control.poll() is None:
         get(connection, nudge_path)
