@@ -44,33 +44,64 @@ public struct HTTPRequestLog: Sendable, Equatable, CustomStringConvertible {
     /// Control bytes and backslashes in the method and target are written
     /// as `\xHH`, so a client cannot forge log lines or drive a terminal.
     public var description: String {
+        var line = ""
+        line.reserveCapacity(target.utf8.count + (remoteAddress?.utf8.count ?? 1) + 48)
+        append(to: &line)
+        return line
+    }
+
+    /// Appends ``description`` to `text`, with no string of its own: a log
+    /// writer gathering many lines into one buffer copies each piece once.
+    /// - Parameter text: Where the line goes (no newline is added).
+    public func append(to text: inout String) {
         // Tenths of a millisecond in integers: formatting a Double was a
-        // noticeable part of logging a cached answer.
+        // noticeable part of logging a cached answer; so was building the
+        // line by interpolation, a string per piece (callgrind).
         let components = duration.components
         let tenths =
             max(0, components.seconds) * 10_000 + (max(0, components.attoseconds) + 50_000_000_000_000)
             / 100_000_000_000_000
-        let statusText = status.map { String($0.code) } ?? "-"
-        return
-            "\(remoteAddress ?? "-") \(Self.escaped(method.rawValue)) \(Self.escaped(target))"
-            + " \(statusText) \(bodyBytes) \(tenths / 10).\(tenths % 10)ms"
-            + (completed ? "" : " aborted")
+        text += remoteAddress ?? "-"
+        text += " "
+        Self.appendEscaped(method.rawValue, to: &text)
+        text += " "
+        Self.appendEscaped(target, to: &text)
+        text += " "
+        if let status { text += String(status.code) } else { text += "-" }
+        text += " "
+        text += String(bodyBytes)
+        text += " "
+        text += String(tenths / 10)
+        text += "."
+        text += String(tenths % 10)
+        text += completed ? "ms" : "ms aborted"
     }
 
     /// `text` with every byte below 0x20, DEL and `\` as `\xHH`; `text`
     /// itself (no copy) in the usual case of nothing to escape.
     static func escaped(_ text: String) -> String {
-        guard text.utf8.contains(where: needsEscape) else { return text }
-        var escaped = String.UnicodeScalarView()
+        var escaped = ""
+        appendEscaped(text, to: &escaped)
+        return escaped
+    }
+
+    /// Appends `text` to `output`, escaped as ``escaped(_:)`` says.
+    private static func appendEscaped(_ text: String, to output: inout String) {
+        let clean =
+            text.utf8.withContiguousStorageIfAvailable { bytes in !bytes.contains(where: needsEscape) }
+            ?? !text.utf8.contains(where: needsEscape)
+        guard !clean else {
+            output += text
+            return
+        }
         for scalar in text.unicodeScalars {
             guard scalar.isASCII, needsEscape(UInt8(scalar.value)) else {
-                escaped.append(scalar)
+                output.unicodeScalars.append(scalar)
                 continue
             }
             let hex = String(scalar.value, radix: 16, uppercase: true)
-            escaped.append(contentsOf: ("\\x" + (hex.count == 1 ? "0" + hex : hex)).unicodeScalars)
+            output += "\\x" + (hex.count == 1 ? "0" + hex : hex)
         }
-        return String(escaped)
     }
 
     private static func needsEscape(_ byte: UInt8) -> Bool { byte < 0x20 || byte == 0x7F || byte == 0x5C }

@@ -60,10 +60,11 @@ final class RequestLogWriter: Sendable {
         case record(HTTPRequestLog)
         case line(String)
 
-        var text: String {
+        /// Appends the entry's line, without a string of its own for a record.
+        func append(to text: inout String) {
             switch self {
-            case .record(let record): record.description
-            case .line(let line): line
+            case .record(let record): record.append(to: &text)
+            case .line(let line): text += line
             }
         }
     }
@@ -126,7 +127,7 @@ final class RequestLogWriter: Sendable {
             // Formatted here, outside the lock and off the server's threads.
             var text = ""
             for entry in entries {
-                text += entry.text
+                entry.append(to: &text)
                 text += "\n"
             }
             if dropped > 0 { text += "… \(dropped) log lines dropped: the output was too slow\n" }
