@@ -16,7 +16,9 @@ plain origin: the bridge's cache hit. A dump is taken when callgrind next
 runs the server's code, so each dump is nudged with `/healthz` requests until
 it is written; those few (counted and printed) add well under 1% at 2000.
 Prints the three figures and leaves the dumps in OUT_DIR for
-`callgrind_annotate`.
+`callgrind_annotate`. CALLGRIND_ORIGIN_FLAGS adds flags to the measured
+origin's command line (e.g. `--max-head-memory 32`, to tell one change from
+another).
 """
 import glob
 import http.client
@@ -30,6 +32,8 @@ import time
 
 REQUESTS = int(sys.argv[3]) if len(sys.argv) > 3 else 2000
 WEBP_CLIENT = {"Accept": "image/webp"}
+# More flags for the measured origin, e.g. CALLGRIND_ORIGIN_FLAGS="--max-head-memory 32".
+ORIGIN_FLAGS = os.environ.get("CALLGRIND_ORIGIN_FLAGS", "").split()
 
 
 # libdispatch's signal thread calls sigsuspend() on a mask in read-only memory, and valgrind
@@ -133,7 +137,7 @@ def main():
     processes = []
     results = []
     try:
-        origin, host, port = start([binary, "origin", "--root", root, "--listen", "127.0.0.1:0"],
+        origin, host, port = start([binary, "origin", "--root", root, "--listen", "127.0.0.1:0"] + ORIGIN_FLAGS,
                                    out_dir, "origin", True)
         processes.append(origin)
         connection = http.client.HTTPConnection(host, port, timeout=120)
