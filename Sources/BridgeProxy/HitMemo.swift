@@ -136,8 +136,19 @@ final class HitMemo: Sendable {
             request.method.rawValue.utf8.count + host.utf8.count + request.target.utf8.count + accept.utf8.count
             + userAgent.utf8.count + 4
         guard length <= LRUStore<Hit>.defaultMaxKeyBytes else { return nil }
-        return request.method.rawValue + "\u{0}" + host + "\u{0}" + request.target + "\u{0}" + accept + "\u{0}"
-            + userAgent
+        // One buffer, appended to: a chain of `+` made a string per piece.
+        var key = ""
+        key.reserveCapacity(length)
+        key += request.method.rawValue
+        key += "\u{0}"
+        key += host
+        key += "\u{0}"
+        key += request.target
+        key += "\u{0}"
+        key += accept
+        key += "\u{0}"
+        key += userAgent
+        return key
     }
 
     /// The memoised answer for `key`, if the data cache still holds its

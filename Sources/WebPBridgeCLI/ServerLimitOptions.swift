@@ -14,17 +14,24 @@ struct ServerLimitOptions: Equatable {
         .option(
             "--max-body-total", value: "MIB",
             help: "Request bodies held at once, in MiB (default: the memory budget's share)."),
+        .option(
+            "--max-head-memory", value: "KIB",
+            help: "Memory per connection for a request's head, in KiB; about half holds the head"
+                + " (default: origin 16, proxy 32)."),
     ]
 
     var maxConnections: Int?
     /// 0 stands for no per-client limit.
     var maxConnectionsPerClient: Int?
     var maxBodyMiB: Int?
+    /// `--max-head-memory`, in KiB.
+    var maxHeadMemoryKiB: Int?
 
     init(parsed: ParsedArguments) throws(UsageError) {
         maxConnections = try parsed.int("--max-connections", in: 1...1_000_000)
         maxConnectionsPerClient = try parsed.int("--max-connections-per-client", in: 0...1_000_000)
         maxBodyMiB = try parsed.int("--max-body-total", in: 0...1_048_576)
+        maxHeadMemoryKiB = try parsed.int("--max-head-memory", in: 4...1024)
     }
 
     /// Sets the limits that were given.
@@ -34,5 +41,6 @@ struct ServerLimitOptions: Equatable {
             limits.maxConnectionsPerClient = maxConnectionsPerClient == 0 ? nil : maxConnectionsPerClient
         }
         if let maxBodyMiB { limits.maxBodyBytesInFlight = maxBodyMiB << 20 }
+        if let maxHeadMemoryKiB { limits.maxHeaderBytes = maxHeadMemoryKiB << 10 }
     }
 }

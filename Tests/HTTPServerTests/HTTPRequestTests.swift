@@ -38,4 +38,24 @@ import Testing
             remoteAddress: "127.0.0.1", completed: true)
         #expect(log.description == "127.0.0.1 GET /a.jpg 200 1234 0.8ms")
     }
+
+    /// What a log writer gathers with `append(to:)` reads as the lines' descriptions.
+    @Test func appendedLogLinesReadAsTheirDescriptions() {
+        let records = [
+            HTTPRequestLog(
+                method: .get, target: "/é\u{1B}[2J\\.jpg", status: nil, bodyBytes: 0, duration: .seconds(12),
+                remoteAddress: nil, completed: false),
+            HTTPRequestLog(
+                method: .head, target: "/", status: .notFound, bodyBytes: 18_446_744_073_709_551_615,
+                duration: .zero, remoteAddress: "::1", completed: true),
+        ]
+        var bytes: [UInt8] = []
+        for record in records {
+            record.append(to: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        #expect(String(decoding: bytes, as: UTF8.self) == records.map { $0.description + "\n" }.joined())
+        #expect(records[0].description == "- GET /é\\x1B[2J\\x5C.jpg - 0 12000.0ms aborted")
+        #expect(records[1].description == "::1 HEAD / 404 18446744073709551615 0.0ms")
+    }
 }
