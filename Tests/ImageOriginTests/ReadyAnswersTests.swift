@@ -93,9 +93,12 @@ struct ReadyAnswersTests {
         try Data("first".utf8).write(to: path)
         #expect(await origin.get("/page.html").bodyText == "first")
         #expect(await origin.get("/page.html").bodyText == "first")
-        // Same size, new content, and a new inode.
-        try FileManager.default.removeItem(at: path)
-        try Data("again".utf8).write(to: path)
+        // Same size, new content, and a new inode: written beside it and renamed over it, as
+        // deployments replace files (removing it first could hand the new file the old inode, and
+        // within one tick of the file system's clock nothing a stat reads would differ).
+        let replacement = fixture.root.appendingPathComponent(".page.html.new")
+        try Data("again".utf8).write(to: replacement)
+        #expect(rename(replacement.path, path.path) == 0)
         #expect(await origin.get("/page.html").bodyText == "again")
         try FileManager.default.removeItem(at: path)
         #expect(await origin.get("/page.html").status == .notFound)
