@@ -80,10 +80,7 @@ def main():
         print(f"{mode}: FAIL the browser received {browser_bytes:,} image bytes, the demo's AVIF client's"
               f" wire figure is {demo_wire:,}")
 
-    delta = verdict.metrics_delta(*args.metrics)
-
-    def outcome(name):
-        return int(delta.get(f'webpbridge_proxy_requests_total{{outcome="{name}"}}', 0))
+    outcome = verdict.proxy_outcomes(*args.metrics)
 
     print(f"{mode}: the bridge answered this run: {outcome('avif')} as AVIF, {outcome('webp')} as WebP,"
           f" {outcome('transcoded')} transcoded, {outcome('fallback')} fallbacks,"

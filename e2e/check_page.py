@@ -124,8 +124,8 @@ def main():
     fetched_note = ""
     if args.metrics:
         delta = verdict.metrics_delta(*args.metrics)
-        served_webp = delta.get('webpbridge_proxy_requests_total{outcome="webp"}', 0)
-        transcoded = delta.get('webpbridge_proxy_requests_total{outcome="transcoded"}', 0)
+        outcome = verdict.proxy_outcomes(*args.metrics)
+        served_webp, transcoded = outcome("webp"), outcome("transcoded")
         fetched = int(delta.get('webpbridge_proxy_upstream_bytes_total{path="image"}', 0))
         passed_through = int(delta.get('webpbridge_proxy_upstream_bytes_total{path="passthrough"}', 0))
         fetched_note = (f"; during this run the bridge fetched {fetched:,} image bytes (the rest from its cache)"

@@ -169,9 +169,7 @@ def main():
               f" for WebP clients is {demo_wire:,}")
 
     delta = verdict.metrics_delta(*args.metrics)
-
-    def outcome(name):
-        return int(delta.get(f'webpbridge_proxy_requests_total{{outcome="{name}"}}', 0))
+    outcome = verdict.proxy_outcomes(*args.metrics)
 
     upstream = int(delta.get('webpbridge_proxy_upstream_bytes_total{path="image"}', 0))
     print(f"{mode}: the proxy answered this run: {outcome('webp')} as WebP, {outcome('transcoded')} transcoded,"

@@ -60,6 +60,13 @@ def metrics_delta(before_path, after_path):
     return {name: value - before.get(name, 0.0) for name, value in after.items()}
 
 
+def proxy_outcomes(before_path, after_path):
+    """How many image requests the bridge answered each way between two scrapes:
+    a function from an outcome (`webp`, `avif`, `transcoded`, `fallback`, ...) to its count."""
+    delta = metrics_delta(before_path, after_path)
+    return lambda name: int(delta.get(f'webpbridge_proxy_requests_total{{outcome="{name}"}}', 0))
+
+
 def sniff(body):
     """The media type that an image body's first bytes say, or 'unknown'."""
     if body.startswith(b"\xff\xd8\xff"):
