@@ -59,6 +59,28 @@ struct JPEGScanLimitTests {
         #expect(JPEGDecoder.scanCount(Data(header + entropy + [0xFF, 0xD9] + secondScan)) == 1)
     }
 
+    /// The search for the end of a scan steps over 32 bytes at a time: a
+    /// stuffed zero, a restart marker, a fill byte or the next scan's marker
+    /// at every offset across two strides is still found where it is.
+    @Test func markersAreFoundAtEveryOffsetOfTheSearchStride() {
+        let header: [UInt8] = [0xFF, 0xD8, 0xFF, 0xDA, 0x00, 0x08, 1, 1, 0, 0, 63, 0]
+        let secondScan: [UInt8] = [0xFF, 0xDA, 0x00, 0x08, 1, 1, 0, 0, 63, 0, 0x78]
+        for offset in 0..<70 {
+            let data = [UInt8](repeating: 0x5A, count: offset)
+            // The next scan right after `offset` bytes of entropy-coded data.
+            #expect(JPEGDecoder.scanCount(Data(header + data + secondScan + [0xFF, 0xD9])) == 2, "offset \(offset)")
+            // Markers that stay inside the scan, then `offset` more bytes, then the next scan.
+            for inside: [UInt8] in [[0xFF, 0x00], [0xFF, 0xD3], [0xFF, 0xFF, 0x00]] {
+                let entropy = data + inside + data
+                #expect(
+                    JPEGDecoder.scanCount(Data(header + entropy + secondScan + [0xFF, 0xD9])) == 2,
+                    "offset \(offset), \(inside)")
+            }
+            // An end of image inside the stride ends the count there.
+            #expect(JPEGDecoder.scanCount(Data(header + data + [0xFF, 0xD9] + secondScan)) == 1, "offset \(offset)")
+        }
+    }
+
     @Test func theBoundIsConfigurable() throws {
         let progressive = try JPEGEncoder(options: .init(progressive: true))
             .encode(SyntheticImages.photo(width: 64, height: 64))

@@ -49,11 +49,9 @@ package enum JPEGScanCounter {
     private static func endOfEntropyCodedData(_ bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
         var index = start
         let end = bytes.count
-        while index + 1 < end {
-            if bytes[index] != 0xFF {
-                index += 1
-                continue
-            }
+        while true {
+            index = firstFF(in: bytes, from: index)
+            guard index + 1 < end else { return end }
             let next = bytes[index + 1]
             if next == 0x00 || (0xD0...0xD7).contains(next) {
                 index += 2  // stuffed zero or restart marker: still inside the scan
@@ -63,6 +61,23 @@ package enum JPEGScanCounter {
                 return index
             }
         }
-        return end
+    }
+
+    /// The index of the first `FF` byte at or after `start`, or the end of
+    /// `bytes`. Entropy-coded data is almost all of a JPEG and `FF` is rare
+    /// in it, so the search steps over 32 bytes at a time: a 1 MB photo's
+    /// count went from most of a millisecond to a small part of one, which
+    /// every decode pays.
+    private static func firstFF(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int {
+        var index = start
+        let end = bytes.count
+        let marker = SIMD32<UInt8>(repeating: 0xFF)
+        while index + 32 <= end {
+            let chunk = bytes.loadUnaligned(fromByteOffset: index, as: SIMD32<UInt8>.self)
+            if any(chunk .== marker) { break }
+            index += 32
+        }
+        while index < end && bytes[index] != 0xFF { index += 1 }
+        return index
     }
 }
