@@ -30,6 +30,13 @@ public enum HTTPFieldSyntax {
         allBytes(of: text, satisfy: isValueByte)
     }
 
+    /// Whether `text` may be a request target as sent on the request line
+    /// (RFC 9112 §3.2): no space and no control byte, which would split or
+    /// end the line differently for different parsers.
+    public static func isValidTarget(_ text: String) -> Bool {
+        allBytes(of: text, satisfy: isTargetByte)
+    }
+
     /// Whether `name: value` may be written as one field line.
     public static func isValidField(name: some StringProtocol, value: some StringProtocol) -> Bool {
         isToken(name) && isValidValue(value)
@@ -46,6 +53,8 @@ public enum HTTPFieldSyntax {
     }
 
     private static func isValueByte(_ byte: UInt8) -> Bool { byte == 0x09 || (byte >= 0x20 && byte != 0x7F) }
+
+    private static func isTargetByte(_ byte: UInt8) -> Bool { byte > 0x20 && byte != 0x7F }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {

@@ -25,7 +25,7 @@ enum RequestHeadRules {
     ///   - fields: Every header field, duplicates included, in order.
     static func refusal(method: String, target: String, version: String, fields: HTTPHeaders) -> Refusal? {
         guard HTTPFieldSyntax.isToken(method) else { return Refusal(status: .badRequest, reason: "malformed method") }
-        guard target.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
+        guard HTTPFieldSyntax.isValidTarget(target) else {
             return Refusal(status: .badRequest, reason: "control byte or space in the request target")
         }
         var hosts = 0
