@@ -31,20 +31,35 @@ import HTTPServer
 /// Thread-safe: one `Lock` guards the store; the `stat` runs
 /// outside it.
 final class ReadyAnswers: Sendable {
-    /// A ready answer and what it was made from.
-    struct Answer: Sendable {
-        var response: HTTPResponse
+    /// A ready answer and what it was made from. A class, so that giving
+    /// an answer copies one reference out of the store, not its fields.
+    final class Answer: Sendable {
+        let response: HTTPResponse
         /// The file the answer is about, as resolved when it was made.
-        var file: FileResolver.File
+        let file: FileResolver.File
         /// Whether it is a variant from the variant cache (counted as a hit).
-        var isVariant: Bool
-        /// When its file was last found unchanged (or the answer made).
-        var checkedAt = ContinuousClock.now
+        let isVariant: Bool
+        /// When its file was last found unchanged (or the answer made), as
+        /// given to ``ReadyAnswers/remember(_:for:)``; the store keeps the
+        /// later checks.
+        let checkedAt: ContinuousClock.Instant
+
+        init(
+            response: HTTPResponse, file: FileResolver.File, isVariant: Bool,
+            checkedAt: ContinuousClock.Instant = .now
+        ) {
+            (self.response, self.file, self.isVariant, self.checkedAt) = (response, file, isVariant, checkedAt)
+        }
+
+        /// The same answer sent through `prepared`.
+        fileprivate func prepared(_ prepared: PreparedResponse) -> Answer {
+            Answer(response: .prepared(prepared), file: file, isVariant: isVariant, checkedAt: checkedAt)
+        }
 
         /// The bytes held besides the key: headers (twice), body, paths, and 256
         /// for the heap objects.
         var heldBytes: Int {
-            var bytes = MemoryLayout<Answer>.stride + 256 + file.path.utf8.count + file.requestedPath.utf8.count
+            var bytes = MemoryLayout<Stored>.stride + 256 + file.path.utf8.count + file.requestedPath.utf8.count
             // Twice: the prepared libmicrohttpd response holds its own copy.
             for field in response.headers { bytes += 2 * (field.name.utf8.count + field.value.utf8.count + 32) }
             switch response.body {
@@ -57,7 +72,13 @@ final class ReadyAnswers: Sendable {
         }
     }
 
-    private let answers: Lock<LRUStore<Answer>>
+    /// What the store keeps per key: the answer and when its file was last checked.
+    private struct Stored: Sendable {
+        var answer: Answer
+        var checkedAt: ContinuousClock.Instant
+    }
+
+    private let answers: Lock<LRUStore<Stored>>
     private let revalidation: Duration
     private let now: @Sendable () -> ContinuousClock.Instant
 
@@ -87,41 +108,40 @@ final class ReadyAnswers: Sendable {
         guard negotiates else { return request.target }
         let accept = headers["Accept"] ?? ""
         // A key the store would refuse is not even built.
-        guard request.target.utf8.count + accept.utf8.count < LRUStore<Answer>.defaultMaxKeyBytes else { return nil }
+        guard request.target.utf8.count + accept.utf8.count < LRUStore<Stored>.defaultMaxKeyBytes else { return nil }
         return request.target + "\u{0}" + accept
     }
 
     /// The answer kept for `key`, if its file is unchanged; an answer whose
     /// file changed is dropped.
     func answer(for key: String) -> Answer? {
-        guard let answer = answers.withLock({ $0.value(for: key) }) else { return nil }
+        guard let stored = answers.withLock({ $0.value(for: key) }) else { return nil }
         let checking = revalidation > .zero ? now() : nil
-        if let checking, checking - answer.checkedAt < revalidation { return answer }
-        guard FileResolver.isUnchanged(answer.file) else {
+        if let checking, checking - stored.checkedAt < revalidation { return stored.answer }
+        guard FileResolver.isUnchanged(stored.answer.file) else {
             answers.withLock { _ = $0.remove(key) }
             return nil
         }
         if let checking {
             // Only this answer's check time changes; a replaced answer is left alone.
             answers.withLock { store in
-                guard var kept = store.value(for: key), kept.file == answer.file else { return }
+                guard var kept = store.value(for: key), kept.answer === stored.answer else { return }
                 kept.checkedAt = checking
-                _ = store.insert(kept, for: key, cost: kept.heldBytes)
+                _ = store.insert(kept, for: key, cost: kept.answer.heldBytes)
             }
         }
-        return answer
+        return stored.answer
     }
 
     /// Keeps `answer` for `key`, replacing what was kept; its response is
     /// kept prepared (``PreparedResponse``, built here, outside the lock),
     /// so that each answer given is queued without building it again.
     func remember(_ answer: Answer, for key: String) {
-        var answer = answer
-        answer.response = .prepared(PreparedResponse(answer.response))
+        let answer = answer.prepared(PreparedResponse(answer.response))
         let cost = answer.heldBytes
         answers.withLock { store in
             guard store.admits(key: key, cost: cost) else { return }
-            store.insert(answer, for: key, cost: cost)
+            store.insert(Stored(answer: answer, checkedAt: answer.checkedAt), for: key, cost: cost)
         }
     }
 
