@@ -56,6 +56,9 @@ from procstat import children, cpu_seconds
 DURATION = int(os.environ.get("BENCH_SECONDS", "10"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
+# Which parts run: origin (cached variant, plain file), bridge (cache hit), transcode, bare.
+PARTS = ("origin", "bridge", "transcode", "bare")
+CASES = [part.strip() for part in os.environ.get("BENCH_CASES", ",".join(PARTS)).split(",") if part.strip()]
 # The bridge transcodes on one thread per core (ProcessInfo.activeProcessorCount, which on
 # Linux follows the CPU affinity), so the codec-only limit uses as many threads.
 CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
@@ -266,6 +269,29 @@ def stop_all(processes, work):
     shutil.rmtree(work, ignore_errors=True)
 
 
+def bridge_hit(bridge, bridge_url, hit, nginx_url, nginx_pids, summary):
+    """The bridge answering a WebP client from its cache against nginx sending the same bytes."""
+    print(f"\nbridge cache hit (Accept: image/webp), {len(hit)} bytes of WebP; nginx serves the same bytes; "
+          f"wrk -t2 -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} alternating rounds, medians")
+    before = bridge_metrics(bridge_url)
+    bridge_runs, nginx_runs = [], []
+    for _ in range(ROUNDS):
+        bridge_runs.append(wrk(bridge_url + "/photo.jpg", [bridge.pid], headers=WEBP_CLIENT))
+        nginx_runs.append(wrk(nginx_url + "/bridge-hit.webp", nginx_pids, headers=WEBP_CLIENT))
+    served = metrics_delta(before, bridge_metrics(bridge_url))
+    b = median_of(bridge_runs)
+    n = median_of(nginx_runs)
+    print(f"  {'':<8}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'cpu us':>9}{'errors':>8}   req/s per round")
+    for name, r, runs in [("bridge", b, bridge_runs), ("nginx", n, nginx_runs)]:
+        print(f"  {name:<8}{r.rps:>10.0f}{r.p50:>9.2f}{r.p99:>9.2f}{r.cpu:>9.1f}{r.errors:>8.0f}   "
+              f"{', '.join(f'{run.rps:.0f}' for run in runs)}")
+    print(f"  bridge metrics over the rounds: {served.get('requests_total:webp', 0):.0f} WebP answers, "
+          f"{served.get('image_source_total:disk', 0):.0f} from the data cache, "
+          f"{served.get('image_source_total:network', 0) + served.get('image_source_total:revalidated', 0):.0f} "
+          f"upstream (fetched or revalidated); wrk counted {sum(run.requests for run in bridge_runs)}")
+    summary.append(("bridge cache hit vs nginx", b.rps, n.rps, "req/s", n.cpu / b.cpu if b.cpu else 0, 0.8))
+
+
 def main():
     binary, corpus = sys.argv[1:3]
     bare_binary = sys.argv[3] if len(sys.argv) > 3 else None
@@ -315,7 +341,7 @@ def main():
               "origin and nginx serve the same bytes; cpu = server CPU time per request\n")
         print(f"{'case':<22}{'bytes':>8}{'origin req/s':>14}{'p99 ms':>8}{'cpu us':>8}"
               f"{'nginx req/s':>13}{'p99 ms':>8}{'cpu us':>8}{'req/s ratio':>13}{'cpu ratio':>11}")
-        for name, origin_case, nginx_case, size in cases:
+        for name, origin_case, nginx_case, size in cases if "origin" in CASES else []:
             origin_runs, nginx_runs = [], []
             for _ in range(ROUNDS):
                 origin_runs.append(wrk(origin_case, [origin.pid]))
@@ -331,27 +357,10 @@ def main():
             summary.append((f"origin {name} vs nginx", o.rps, n.rps, "req/s",
                             n.cpu / o.cpu if o.cpu else 0, None))
 
-        print(f"\nbridge cache hit (Accept: image/webp), {len(hit)} bytes of WebP; nginx serves the same bytes; "
-              f"wrk -t2 -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} alternating rounds, medians")
-        before = bridge_metrics(bridge_url)
-        bridge_runs, nginx_runs = [], []
-        for _ in range(ROUNDS):
-            bridge_runs.append(wrk(bridge_url + "/photo.jpg", [bridge.pid], headers=WEBP_CLIENT))
-            nginx_runs.append(wrk(nginx_url + "/bridge-hit.webp", nginx_pids, headers=WEBP_CLIENT))
-        served = metrics_delta(before, bridge_metrics(bridge_url))
-        b = median_of(bridge_runs)
-        n = median_of(nginx_runs)
-        print(f"  {'':<8}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'cpu us':>9}{'errors':>8}   req/s per round")
-        for name, r, runs in [("bridge", b, bridge_runs), ("nginx", n, nginx_runs)]:
-            print(f"  {name:<8}{r.rps:>10.0f}{r.p50:>9.2f}{r.p99:>9.2f}{r.cpu:>9.1f}{r.errors:>8.0f}   "
-                  f"{', '.join(f'{run.rps:.0f}' for run in runs)}")
-        print(f"  bridge metrics over the rounds: {served.get('requests_total:webp', 0):.0f} WebP answers, "
-              f"{served.get('image_source_total:disk', 0):.0f} from the data cache, "
-              f"{served.get('image_source_total:network', 0) + served.get('image_source_total:revalidated', 0):.0f} "
-              f"upstream (fetched or revalidated); wrk counted {sum(run.requests for run in bridge_runs)}")
-        summary.append(("bridge cache hit vs nginx", b.rps, n.rps, "req/s", n.cpu / b.cpu if b.cpu else 0, 0.8))
+        if "bridge" in CASES:
+            bridge_hit(bridge, bridge_url, hit, nginx_url, nginx_pids, summary)
 
-        if codecs_binary:
+        if codecs_binary and "transcode" in CASES:
             transcoded, transcoded_type = fetch(bridge_url + "/photo.jpg", NON_WEBP_CLIENT)
             print(f"\nbridge transcode path (iOS 13 WebKit, Accept: {NON_WEBP_CLIENT['Accept']}): "
                   f"{len(hit)} bytes of WebP -> {transcoded_type}, {len(transcoded)} bytes; "
@@ -384,7 +393,7 @@ def main():
             summary.append(("bridge transcode vs codec-only", b.rps, c_rps, "images/s",
                             c_cpu / b.cpu if b.cpu else 0, 0.8))
 
-        if bare_binary:
+        if bare_binary and "bare" in CASES:
             print("\nbare HTTPServer, 12-byte body (HTTPServerBenchmark, 2 threads):")
             for mode in ["immediate", "async"]:
                 bare, url = start_bare(bare_binary, mode)
