@@ -27,6 +27,10 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// Creates an empty header list.
     public init() { fields = [] }
 
+    /// Room for `count` fields, so that adding them one by one allocates once.
+    /// - Parameter count: The fields about to be added.
+    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     /// Creates a header list from fields, keeping their order and duplicates.
     /// - Parameter fields: `(name, value)` pairs.
     public init(_ fields: [(String, String)]) {

@@ -40,6 +40,8 @@ struct MHDRequestHead {
         var walk = Walk(
             expected: version + 10,
             wellFormed: targetEnd + 1 == Int(bitPattern: version) && version[8] == 0 && version[9] == 0)
+        // Counted first (no callback: libmicrohttpd only counts), so the fields are stored in one allocation.
+        walk.fields.reserveCapacity(max(0, Int(MHD_get_connection_values_n(connection, .HEADER_KIND, nil, nil))))
         withUnsafeMutablePointer(to: &walk) { pointer in
             _ = MHD_get_connection_values_n(connection, .HEADER_KIND, collectField, pointer)
         }
