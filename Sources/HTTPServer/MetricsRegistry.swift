@@ -1,12 +1,13 @@
 import ConcurrencySupport
+import Synchronization
 
 /// Counters and histograms rendered in Prometheus' text exposition format,
 /// for the `/metrics` endpoints of the origin and the bridge.
 ///
 /// Thread-safe: one `Lock` guards the families; recording by name is a
 /// dictionary lookup under it. A path that counts on every request (a cache
-/// hit) looks its series up once, as a ``Counter``, and then takes only
-/// that counter's own lock: no family or label hashed, no label string
+/// hit) looks its series up once, as a ``Counter``, and then updates only
+/// that counter, without a lock: no family or label hashed, no label string
 /// built, and two threads counting different series never meet.
 public final class MetricsRegistry: Sendable {
     /// A metric's name and help line.
@@ -32,20 +33,37 @@ public final class MetricsRegistry: Sendable {
 
     /// One counter series (a family and its labels), looked up once.
     ///
-    /// Thread-safe: its own `Lock` guards the value. Not rendered until
-    /// first incremented (by any amount, 0 included), as a series counted
-    /// by name appears only once counted.
+    /// Thread-safe without a lock: the value is one atomic word (the
+    /// `Double`'s bits) updated by compare-and-exchange, a few instructions
+    /// where a lock cost about 250 on every request (callgrind). Not rendered
+    /// until first incremented (by any amount, 0 included), as a series
+    /// counted by name appears only once counted.
     public final class Counter: Sendable {
-        private let value = Lock<Double?>(nil)
+        /// The bits of the value, or ``unset`` before the first increment (a
+        /// NaN no sum of finite amounts produces).
+        private let bits = Atomic<UInt64>(Counter.unset)
+        private static let unset = UInt64.max
 
         fileprivate init() {}
 
         /// Adds `amount` to the series.
         /// - Parameter amount: What to add; 1 by default.
-        public func increment(by amount: Double = 1) { value.withLock { $0 = ($0 ?? 0) + amount } }
+        public func increment(by amount: Double = 1) {
+            var expected = bits.load(ordering: .relaxed)
+            while true {
+                let sum = (expected == Self.unset ? 0 : Double(bitPattern: expected)) + amount
+                let (exchanged, found) = bits.compareExchange(
+                    expected: expected, desired: sum.bitPattern, ordering: .relaxed)
+                if exchanged { return }
+                expected = found
+            }
+        }
 
         /// The value, or `nil` while never incremented.
-        fileprivate var current: Double? { value.withLock { $0 } }
+        fileprivate var current: Double? {
+            let value = bits.load(ordering: .relaxed)
+            return value == Self.unset ? nil : Double(bitPattern: value)
+        }
     }
 
     private struct State {
