@@ -1,4 +1,5 @@
 import ConcurrencySupport
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -9,15 +10,17 @@ import ConcurrencySupport
 /// One TCP connection as the watchdog sees it: its socket and the time by
 /// which the request being received must be complete (0: no deadline).
 /// Also keeps the client's address as text, worked out once per connection
-/// rather than for each of its requests.
+/// rather than for each of its requests. The deadline is an atomic word: it
+/// is set twice for every request, and the sweep takes it back to 0 only if
+/// it is still the deadline it judged (compare-and-exchange).
 final class WatchedConnection: Sendable {
     let socket: Int32
-    let deadline: Lock<UInt64>
+    let deadline: Atomic<UInt64>
     let remoteAddress: String?
 
     init(socket: Int32, deadline: UInt64, remoteAddress: String? = nil) {
         self.socket = socket
-        self.deadline = Lock(deadline)
+        self.deadline = Atomic(deadline)
         self.remoteAddress = remoteAddress
     }
 }
@@ -84,13 +87,13 @@ final class ConnectionWatchdog: Sendable {
 
     /// The connection's request arrived: no deadline while it is handled.
     func requestReceived(on connection: WatchedConnection) {
-        connection.deadline.withLock { $0 = 0 }
+        connection.deadline.store(0, ordering: .relaxed)
     }
 
     /// The connection's response was sent: the next request is due.
     func requestFinished(on connection: WatchedConnection) {
         let due = MonotonicClock.nanoseconds() + receiveTimeout
-        connection.deadline.withLock { $0 = due }
+        connection.deadline.store(due, ordering: .relaxed)
     }
 
     /// Shuts down every connection whose deadline passed; when crowded,
@@ -116,17 +119,7 @@ final class ConnectionWatchdog: Sendable {
         connections.withLock { state in
             let crowded = state.open.count >= crowdedCount
             for connection in state.open.values {
-                let verdict = connection.deadline.withLock { deadline -> SweepVerdict in
-                    guard deadline != 0 else { return .keep }
-                    let waitingSince = deadline &- receiveTimeout
-                    let shed = crowded && waitingSince &+ crowdedIdleTimeout < now
-                    if deadline < now || shed {
-                        deadline = 0
-                        return .shutDown
-                    }
-                    return checkHalfClosed && waitingSince &+ halfClosedCheckAfter < now ? .askIfHalfClosed : .keep
-                }
-                switch verdict {
+                switch verdict(for: connection, now: now, crowded: crowded, checkHalfClosed: checkHalfClosed) {
                 case .keep: continue
                 case .askIfHalfClosed: guard Self.peerClosedItsSide(connection.socket) else { continue }
                 case .shutDown: break
@@ -137,6 +130,23 @@ final class ConnectionWatchdog: Sendable {
     }
 
     private enum SweepVerdict { case keep, askIfHalfClosed, shutDown }
+
+    /// What the sweep does with `connection`. A deadline that passed is
+    /// cleared (so the connection is shut down once) unless a request
+    /// changed it meanwhile, which then decides.
+    private func verdict(for connection: WatchedConnection, now: UInt64, crowded: Bool, checkHalfClosed: Bool)
+        -> SweepVerdict
+    {
+        let deadline = connection.deadline.load(ordering: .relaxed)
+        guard deadline != 0 else { return .keep }
+        let waitingSince = deadline &- receiveTimeout
+        let shed = crowded && waitingSince &+ crowdedIdleTimeout < now
+        if deadline < now || shed {
+            let cleared = connection.deadline.compareExchange(expected: deadline, desired: 0, ordering: .relaxed)
+            return cleared.exchanged ? .shutDown : .keep
+        }
+        return checkHalfClosed && waitingSince &+ halfClosedCheckAfter < now ? .askIfHalfClosed : .keep
+    }
 
     /// The client sent end-of-stream and nothing is left unread.
     private static func peerClosedItsSide(_ socket: Int32) -> Bool {

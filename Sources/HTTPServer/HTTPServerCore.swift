@@ -1,6 +1,7 @@
 internal import CMicroHTTPD
 import ConcurrencySupport
 import Foundation
+import Synchronization
 
 /// What libmicrohttpd's callbacks reach through their context pointer: the
 /// handler, the limits, and the requests now waiting for the handler.
@@ -38,8 +39,9 @@ final class HTTPServerCore: Sendable {
     let handlerThreads: WorkerThreads
 
     private let suspensions = Lock(Suspensions())
-    private let requestsInFlight = Lock<Int>(0)
-    private let draining = Lock<Bool>(false)
+    // Atomics, not locks: both are touched by every request.
+    private let requestsInFlight = Atomic<Int>(0)
+    private let draining = Atomic<Bool>(false)
     private let startupMessages = Lock<[String]>([])
     private let collectingStartupMessages = Lock<Bool>(true)
 
@@ -82,7 +84,7 @@ final class HTTPServerCore: Sendable {
     /// Requests received in full (or refused) whose response is not yet
     /// sent: what a graceful shutdown waits for. Requests still arriving
     /// are not counted; stopping cuts them off.
-    var inFlightCount: Int { requestsInFlight.withLock { $0 } }
+    var inFlightCount: Int { requestsInFlight.load(ordering: .sequentiallyConsistent) }
 
     // MARK: - Connections
 
@@ -247,10 +249,10 @@ final class HTTPServerCore: Sendable {
 
     private func markDispatched(_ context: RequestContext) {
         context.phase = .dispatched
-        requestsInFlight.withLock { $0 += 1 }
+        requestsInFlight.add(1, ordering: .sequentiallyConsistent)
     }
 
-    private var isDraining: Bool { draining.withLock { $0 } }
+    private var isDraining: Bool { draining.load(ordering: .sequentiallyConsistent) }
 
     /// Queues a refusal from the access handler itself, closing the connection.
     private func answerNow(_ response: HTTPResponse, _ context: RequestContext, _ connection: OpaquePointer)
@@ -300,7 +302,7 @@ final class HTTPServerCore: Sendable {
     /// The completion callback: reports the request and frees its context.
     func requestCompleted(_ context: RequestContext, termination: MHD_RequestTerminationCode) {
         dropBody(context)
-        if context.phase == .dispatched { requestsInFlight.withLock { $0 -= 1 } }
+        if context.phase == .dispatched { requestsInFlight.subtract(1, ordering: .sequentiallyConsistent) }
         if let watched = context.connection { watchdog.requestFinished(on: watched) }
         guard let requestLog, let method = context.method else { return }
         requestLog(
@@ -313,7 +315,7 @@ final class HTTPServerCore: Sendable {
     // MARK: - Shutdown
 
     /// From now on every response asks the client to close the connection.
-    func beginDraining() { draining.withLock { $0 = true } }
+    func beginDraining() { draining.store(true, ordering: .sequentiallyConsistent) }
 
     /// Answers every request still waiting for its handler with 503, and
     /// suspends no more; after this the daemon may be stopped. A handler
