@@ -62,7 +62,7 @@ public struct HTTPRequestLog: Sendable, Equatable, CustomStringConvertible {
         let tenths =
             max(0, components.seconds) * 10_000 + (max(0, components.attoseconds) + 50_000_000_000_000)
             / 100_000_000_000_000
-        line.append(contentsOf: (remoteAddress ?? "-").utf8)
+        Self.appendText(remoteAddress ?? "-", to: &line)
         line.append(UInt8(ascii: " "))
         Self.appendEscaped(method.rawValue, to: &line)
         line.append(UInt8(ascii: " "))
@@ -75,7 +75,7 @@ public struct HTTPRequestLog: Sendable, Equatable, CustomStringConvertible {
         Self.appendDecimal(UInt64(tenths / 10), to: &line)
         line.append(UInt8(ascii: "."))
         Self.appendDecimal(UInt64(tenths % 10), to: &line)
-        line.append(contentsOf: (completed ? "ms" : "ms aborted").utf8)
+        Self.appendText(completed ? "ms" : "ms aborted", to: &line)
     }
 
     /// `text` with every byte below 0x20, DEL and `\` as `\xHH`.
@@ -88,13 +88,13 @@ public struct HTTPRequestLog: Sendable, Equatable, CustomStringConvertible {
     /// Appends `text`'s UTF-8 to `line`, escaped as ``escaped(_:)`` says
     /// (bytes of multi-byte characters never need it).
     private static func appendEscaped(_ text: String, to line: inout [UInt8]) {
-        let clean =
-            text.utf8.withContiguousStorageIfAvailable { bytes in !bytes.contains(where: needsEscape) }
-            ?? !text.utf8.contains(where: needsEscape)
-        guard !clean else {
-            line.append(contentsOf: text.utf8)
-            return
+        // A clean text (nearly every one) is checked and copied over its own bytes.
+        let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard !bytes.contains(where: needsEscape) else { return false }
+            line.append(contentsOf: bytes)
+            return true
         }
+        if copied == true { return }
         for byte in text.utf8 {
             guard needsEscape(byte) else {
                 line.append(byte)
@@ -104,6 +104,14 @@ public struct HTTPRequestLog: Sendable, Equatable, CustomStringConvertible {
             line.append(UInt8(ascii: "x"))
             line.append(hexDigit(byte >> 4))
             line.append(hexDigit(byte & 15))
+        }
+    }
+
+    /// Appends `text`'s bytes, from its own storage when it lends them:
+    /// appending a `String.UTF8View` goes through a generic iterator.
+    private static func appendText(_ text: String, to line: inout [UInt8]) {
+        if text.utf8.withContiguousStorageIfAvailable({ line.append(contentsOf: $0) }) == nil {
+            line.append(contentsOf: text.utf8)
         }
     }
 
