@@ -42,9 +42,9 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cluster import (CLIENT_KINDS, Processes, agent_class, wait_for_listening,  # noqa: E402
-                     wait_http)
-from imagecheck import MIME, ImageChecker, accepted_formats, sniff  # noqa: E402
+from harness import (CLIENT_KINDS, REQUEST_TIMEOUT, Connections, Processes, answer_problem,  # noqa: E402
+                     client_headers, start_bridge, wait_for_listening, wait_http)
+from imagecheck import ImageChecker  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MINUTES = float(os.environ.get("SOAK_MINUTES", "30"))
@@ -60,9 +60,7 @@ RATES = {
 ABORT_RATE = float(os.environ.get("SOAK_ABORT_RATE", "0.03"))
 STALL_SECONDS = 35        # past the bridge's 30 s upstream limit
 DRAIN_TIMEOUT = 60
-REQUEST_TIMEOUT = 60
 OUT = os.path.abspath(os.environ.get("SOAK_OUT", os.path.join(ROOT, ".build", "soak")))
-BRIDGE_WIDTH = 750
 
 
 class FaultUpstream(http.server.ThreadingHTTPServer):
@@ -199,60 +197,43 @@ class Load:
 
     def thread(self, seed, route):
         rng = random.Random(seed)
-        connection = None
+        connections = Connections(self.routes)
         while not self.stop.is_set():
             if not self.running.is_set():
-                if connection:
-                    connection.close()
-                    connection = None
+                connections.drop(route)
                 self.running.wait(1)
                 continue
             path = rng.choice(self.work[route])
             name, accept, agent = rng.choice(CLIENT_KINDS)
-            headers = {"User-Agent": agent}
-            if accept:
-                headers["Accept"] = accept
             with self.lock:
                 self.in_flight += 1
             try:
-                if connection is None:
-                    connection = http.client.HTTPConnection(self.routes[route], timeout=REQUEST_TIMEOUT)
-                connection.request("GET", path, headers=headers)
+                connection = connections.get(route)
+                connection.request("GET", path, headers=client_headers(accept, agent))
                 if rng.random() < ABORT_RATE:
-                    connection.close()  # the client hangs up before the answer
-                    connection = None
+                    connections.drop(route)  # the client hangs up before the answer
                     self.record(route, "aborted")
                     continue
                 response = connection.getresponse()
                 body = response.read()
                 self.check(route, path, name, accept, agent, response, body)
             except (OSError, http.client.HTTPException) as error:
-                if connection:
-                    connection.close()
-                connection = None
+                connections.drop(route)
                 self.record(route, type(error).__name__, f"{route} {path} {name}: {error}")
             finally:
                 with self.lock:
                     self.in_flight -= 1
-        if connection:
-            connection.close()
+        connections.drop_all()
 
     def check(self, route, path, name, accept, agent, response, body):
-        label = f"{route} {path} {name}"
         if response.status != 200:
             self.record(route, str(response.status))
             return
-        length = response.getheader("Content-Length")
-        kind = sniff(body)
-        allowed = accepted_formats(accept)
-        if route == "bridge" and agent_class(agent) == "webkit":
-            allowed = {"jpeg", "png", "gif"}
-        if length is not None and int(length) != len(body):
-            self.record(route, "broken", f"{label}: {len(body)} of {length} bytes")
-        elif kind not in allowed:
-            self.record(route, "cross-served", f"{label}: got {kind}; accepts {sorted(allowed)}")
-        elif response.getheader("Content-Type", "").split(";")[0].strip() != MIME[kind]:
-            self.record(route, "cross-served", f"{label}: {kind} as {response.getheader('Content-Type')}")
+        label = f"{route} {path} {name}"
+        problem = answer_problem(route, accept, agent, response, body)
+        if problem:
+            outcome, text = problem
+            self.record(route, outcome, f"{label}: {text}")
         else:
             verdict = self.checker.check(body)
             self.record(route, "broken" if verdict else "200", f"{label}: {verdict}" if verdict else None)
@@ -298,15 +279,7 @@ def run(binary, root, names, processes):
     faults = FaultUpstream(origin_address)
     threading.Thread(target=faults.serve_forever, daemon=True).start()
     fault_address = f"127.0.0.1:{faults.server_address[1]}"
-    rules = os.path.join(OUT, "bridge-rules.json")
-    with open(rules, "w") as f:
-        f.write('{"rules": [{"name": "soak", "hosts": ["127.0.0.1"], "dialect": "qiniu", '
-                f'"width": {BRIDGE_WIDTH}}}], "client": {{"webpSupport": "apple-webkit", '
-                '"excludedDeviceClasses": ["tablet"]}}\n')
-    bridge_log = os.path.join(OUT, "bridge.log")
-    bridge = processes.start("bridge", [binary, "proxy", "--upstream", f"http://{fault_address}", "--config", rules,
-                                        "--listen", "127.0.0.1:0"], bridge_log)
-    bridge_address = wait_for_listening(bridge_log, bridge, "bridge")
+    bridge, bridge_address = start_bridge(processes, binary, fault_address, OUT, "soak")
     wait_http(bridge_address, "/__bridge/healthz")
     work = {
         "origin": [f"/{n}" for n in names] + [f"/{n}?imageView2/2/w/{w}" for n in names for w in (320, 480)],
@@ -322,10 +295,9 @@ def run(binary, root, names, processes):
     for route, paths in work.items():
         for path in paths:
             for name, accept, agent in CLIENT_KINDS:
-                headers = {"User-Agent": agent, **({"Accept": accept} if accept else {})}
                 try:
                     connection = http.client.HTTPConnection(load.routes[route], timeout=REQUEST_TIMEOUT)
-                    connection.request("GET", path, headers=headers)
+                    connection.request("GET", path, headers=client_headers(accept, agent))
                     connection.getresponse().read()
                     connection.close()
                 except (OSError, http.client.HTTPException):
