@@ -138,14 +138,25 @@ def start_bridge(processes, binary, upstream, out, rule_name):
 
 
 class Connections:
-    """One client thread's keep-alive connection per route (HOST:PORT by route name)."""
+    """One client thread's keep-alive connection per route (HOST:PORT by route name).
+
+    A connection last used more than REUSE_SECONDS ago is replaced rather than reused, as a
+    browser does: nginx closes a client connection idle for keepalive_timeout (30 s in
+    deploy/nginx/webp-bridge.conf), and a request sent as that close crosses it fails with
+    RemoteDisconnected, a failure of the test's client, not of the servers."""
+
+    REUSE_SECONDS = 10
 
     def __init__(self, routes):
-        self.routes, self.open = routes, {}
+        self.routes, self.open, self.last_used = routes, {}, {}
 
     def get(self, route):
+        now = time.monotonic()
+        if now - self.last_used.get(route, now) > self.REUSE_SECONDS:
+            self.drop(route)
         if route not in self.open:
             self.open[route] = http.client.HTTPConnection(self.routes[route], timeout=REQUEST_TIMEOUT)
+        self.last_used[route] = now
         return self.open[route]
 
     def drop(self, route):
