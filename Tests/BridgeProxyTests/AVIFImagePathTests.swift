@@ -16,19 +16,9 @@ import URLRewriting
 @Suite(.timeLimit(.suiteBound))
 struct AVIFImagePathTests {
     static let codecKnowsAVIF = ImageFormat(rawValue: "avif") != nil
+    /// The fixture's bridge, AVIF first then WebP, over `loader`.
     static func bridge(_ fixture: BridgeFixture, _ loader: AVIFVariantLoader) throws -> BridgeProxy {
-        var rules = try RewritePreset.configuration(named: "qiniu", host: "img.test", width: 750)
-        rules.rules[0].formats = [.avif, .webp]
-        let rewriter = try Rewriter(configuration: rules)
-        let mode = BridgeProxy.Configuration.Mode.reverse(upstream: BridgeFixture.site)
-        let pipeline = ImagePipeline(
-            configuration: .init(
-                rewriter: rewriter, dataLoader: ViaStampingLoader(wrapping: loader), memoryCache: nil,
-                requestTimeout: .seconds(60), redirectPolicy: mode.redirectPolicy(rewriter: rewriter)))
-        return try BridgeProxy(
-            configuration: .init(
-                mode: mode, pipeline: pipeline, passthroughLoader: loader, limits: .init(upstreamTimeout: .seconds(60)))
-        )
+        try fixture.bridge(loader: loader, formats: [.avif, .webp])
     }
 
     static func get(_ accept: String) -> HTTPRequest {
