@@ -28,15 +28,9 @@ extension WebPBridgeURLProtocolTests {
                 configuration: .init(
                     rewriter: try Rewriter(configuration: rules), dataLoader: loader, dataCache: MemoryDataCache(),
                     memoryCache: nil, requestTimeout: .seconds(60)))
-            let registration = WebPBridgeURLProtocol.register(.init(pipeline: pipeline, policy: .standard))
-            let session = URLSession(
-                configuration: WebPBridgeURLProtocol.sessionConfiguration(base: .ephemeral), delegate: nil,
-                delegateQueue: nil)
-            defer {
-                WebPBridgeURLProtocol.unregister(registration)
-                session.finishTasksAndInvalidate()
+            try await withRegistration(pipeline: pipeline, policy: .standard) { session in
+                try await body(origin, loader, session)
             }
-            try await body(origin, loader, session)
         }
     }
 
