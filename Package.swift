@@ -253,7 +253,8 @@ let linuxTargets: [Target] = [
         dependencies: ["ImagePipeline", "TestSupport"],
         path: "Tests/Helpers/CacheWriter",
         swiftSettings: swiftSettings),
-    // A live image origin with injected faults, for the pipeline's and the URL protocol's tests.
+    // A live image origin with injected faults, for the pipeline's and the URL protocol's tests; the AVIF
+    // variant loader the proxy's and the URL protocol's AVIF tests share.
     .target(
         name: "PipelineTestSupport",
         dependencies: [
@@ -345,7 +346,7 @@ let linuxTargets: [Target] = [
             "TestTraits",
             "ConcurrencySupport", "BridgeProxy", "ImageDelivery", "HTTPServer", "HTTPFields", "ImagePipeline",
             "ImageOrigin",
-            "URLRewriting", "ImageCodecs", "TestSupport",
+            "URLRewriting", "ImageCodecs", "TestSupport", "PipelineTestSupport",
         ],
         swiftSettings: swiftSettings),
     // The test tree's own rules (every suite has a time limit), read from Tests/.

@@ -40,6 +40,30 @@ static double now(void) {
     return t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* One operation on one file; returns the megapixels it handled. */
+typedef double (*operation)(blob);
+
+/* Runs OP over FILES once; returns the seconds it took and sets *MP to the megapixels handled. */
+static double timed(operation op, blob *files, int n, double *mp) {
+    double start = now();
+    *mp = 0;
+    for (int i = 0; i < n; i++) *mp += op(files[i]);
+    return now() - start;
+}
+
+/* Decode PNG to RGBA8, as the encode operations' input; the caller frees it. */
+static unsigned char *decode_png(blob b, struct spng_ihdr *ihdr) {
+    spng_ctx *ctx = spng_ctx_new(0);
+    spng_set_png_buffer(ctx, b.data, b.size);
+    if (spng_get_ihdr(ctx, ihdr)) exit(5);
+    size_t out_size;
+    spng_decoded_image_size(ctx, SPNG_FMT_RGBA8, &out_size);
+    unsigned char *rgba = malloc(out_size);
+    if (spng_decode_image(ctx, rgba, out_size, SPNG_FMT_RGBA8, 0)) exit(6);
+    spng_ctx_free(ctx);
+    return rgba;
+}
+
 /* Decode WebP to RGBA, as the Swift decoder does (default options). */
 static unsigned char *decode_webp(blob b, int *w, int *h) {
     WebPDecoderConfig config;
@@ -58,133 +82,95 @@ static unsigned char *decode_webp(blob b, int *w, int *h) {
     return out;
 }
 
-static double op_decode(blob *files, int n, double *mp) {
-    double start = now();
-    *mp = 0;
-    for (int i = 0; i < n; i++) {
-        int w, h;
-        free(decode_webp(files[i], &w, &h));
-        *mp += w * (double)h / 1e6;
-    }
-    return now() - start;
+static double op_decode(blob file) {
+    int w, h;
+    free(decode_webp(file, &w, &h));
+    return w * (double)h / 1e6;
 }
 
-static double op_transcode(blob *files, int n, double *mp) {
-    double start = now();
-    *mp = 0;
-    for (int i = 0; i < n; i++) {
-        int w, h;
-        unsigned char *rgba = decode_webp(files[i], &w, &h);
-        tjhandle tj = tjInitCompress();
-        unsigned char *jpeg = NULL;
-        unsigned long size = 0;
-        if (tjCompress2(tj, rgba, w, w * 4, h, TJPF_RGBA, &jpeg, &size, TJSAMP_420, 90, 0) != 0) exit(4);
-        tjFree(jpeg);
-        tjDestroy(tj);
-        free(rgba);
-        *mp += w * (double)h / 1e6;
-    }
-    return now() - start;
+static double op_transcode(blob file) {
+    int w, h;
+    unsigned char *rgba = decode_webp(file, &w, &h);
+    tjhandle tj = tjInitCompress();
+    unsigned char *jpeg = NULL;
+    unsigned long size = 0;
+    if (tjCompress2(tj, rgba, w, w * 4, h, TJPF_RGBA, &jpeg, &size, TJSAMP_420, 90, 0) != 0) exit(4);
+    tjFree(jpeg);
+    tjDestroy(tj);
+    free(rgba);
+    return w * (double)h / 1e6;
 }
 
-static double op_encode(blob *files, int n, double *mp) {
-    double start = now();
-    *mp = 0;
-    for (int i = 0; i < n; i++) {
-        spng_ctx *ctx = spng_ctx_new(0);
-        spng_set_png_buffer(ctx, files[i].data, files[i].size);
-        struct spng_ihdr ihdr;
-        if (spng_get_ihdr(ctx, &ihdr)) exit(5);
-        size_t out_size;
-        spng_decoded_image_size(ctx, SPNG_FMT_RGBA8, &out_size);
-        unsigned char *rgba = malloc(out_size);
-        if (spng_decode_image(ctx, rgba, out_size, SPNG_FMT_RGBA8, 0)) exit(6);
-        spng_ctx_free(ctx);
+static double op_encode(blob file) {
+    struct spng_ihdr ihdr;
+    unsigned char *rgba = decode_png(file, &ihdr);
 
-        WebPConfig config;
-        WebPConfigInit(&config);
-        config.quality = 75;
-        config.method = 4;
-        WebPPicture pic;
-        WebPPictureInit(&pic);
-        pic.width = ihdr.width;
-        pic.height = ihdr.height;
-        WebPPictureImportRGBX(&pic, rgba, ihdr.width * 4);
-        WebPMemoryWriter writer;
-        WebPMemoryWriterInit(&writer);
-        pic.writer = WebPMemoryWrite;
-        pic.custom_ptr = &writer;
-        if (!WebPEncode(&config, &pic)) exit(7);
-        WebPMemoryWriterClear(&writer);
-        WebPPictureFree(&pic);
-        free(rgba);
-        *mp += ihdr.width * (double)ihdr.height / 1e6;
-    }
-    return now() - start;
+    WebPConfig config;
+    WebPConfigInit(&config);
+    config.quality = 75;
+    config.method = 4;
+    WebPPicture pic;
+    WebPPictureInit(&pic);
+    pic.width = ihdr.width;
+    pic.height = ihdr.height;
+    WebPPictureImportRGBX(&pic, rgba, ihdr.width * 4);
+    WebPMemoryWriter writer;
+    WebPMemoryWriterInit(&writer);
+    pic.writer = WebPMemoryWrite;
+    pic.custom_ptr = &writer;
+    if (!WebPEncode(&config, &pic)) exit(7);
+    WebPMemoryWriterClear(&writer);
+    WebPPictureFree(&pic);
+    free(rgba);
+    return ihdr.width * (double)ihdr.height / 1e6;
 }
 
-static double op_avif_decode(blob *files, int n, double *mp) {
-    double start = now();
-    *mp = 0;
-    for (int i = 0; i < n; i++) {
-        avifDecoder *decoder = avifDecoderCreate();
-        decoder->maxThreads = 1;
-        decoder->ignoreExif = AVIF_TRUE;
-        decoder->ignoreXMP = AVIF_TRUE;
-        decoder->strictFlags = AVIF_STRICT_DISABLED;
-        if (avifDecoderSetIOMemory(decoder, files[i].data, files[i].size) != AVIF_RESULT_OK) exit(8);
-        if (avifDecoderParse(decoder) != AVIF_RESULT_OK || avifDecoderNextImage(decoder) != AVIF_RESULT_OK) exit(9);
-        avifRGBImage rgb;
-        avifRGBImageSetDefaults(&rgb, decoder->image);
-        rgb.depth = 8;
-        rgb.format = AVIF_RGB_FORMAT_RGBA;
-        rgb.rowBytes = rgb.width * 4;
-        rgb.pixels = malloc((size_t)rgb.rowBytes * rgb.height);
-        if (avifImageYUVToRGB(decoder->image, &rgb) != AVIF_RESULT_OK) exit(10);
-        *mp += rgb.width * (double)rgb.height / 1e6;
-        free(rgb.pixels);
-        avifDecoderDestroy(decoder);
-    }
-    return now() - start;
+static double op_avif_decode(blob file) {
+    avifDecoder *decoder = avifDecoderCreate();
+    decoder->maxThreads = 1;
+    decoder->ignoreExif = AVIF_TRUE;
+    decoder->ignoreXMP = AVIF_TRUE;
+    decoder->strictFlags = AVIF_STRICT_DISABLED;
+    if (avifDecoderSetIOMemory(decoder, file.data, file.size) != AVIF_RESULT_OK) exit(8);
+    if (avifDecoderParse(decoder) != AVIF_RESULT_OK || avifDecoderNextImage(decoder) != AVIF_RESULT_OK) exit(9);
+    avifRGBImage rgb;
+    avifRGBImageSetDefaults(&rgb, decoder->image);
+    rgb.depth = 8;
+    rgb.format = AVIF_RGB_FORMAT_RGBA;
+    rgb.rowBytes = rgb.width * 4;
+    rgb.pixels = malloc((size_t)rgb.rowBytes * rgb.height);
+    if (avifImageYUVToRGB(decoder->image, &rgb) != AVIF_RESULT_OK) exit(10);
+    double mp = rgb.width * (double)rgb.height / 1e6;
+    free(rgb.pixels);
+    avifDecoderDestroy(decoder);
+    return mp;
 }
 
-static double op_avif_encode(blob *files, int n, double *mp) {
-    double start = now();
-    *mp = 0;
-    for (int i = 0; i < n; i++) {
-        spng_ctx *ctx = spng_ctx_new(0);
-        spng_set_png_buffer(ctx, files[i].data, files[i].size);
-        struct spng_ihdr ihdr;
-        if (spng_get_ihdr(ctx, &ihdr)) exit(5);
-        size_t out_size;
-        spng_decoded_image_size(ctx, SPNG_FMT_RGBA8, &out_size);
-        unsigned char *rgba = malloc(out_size);
-        if (spng_decode_image(ctx, rgba, out_size, SPNG_FMT_RGBA8, 0)) exit(6);
-        spng_ctx_free(ctx);
+static double op_avif_encode(blob file) {
+    struct spng_ihdr ihdr;
+    unsigned char *rgba = decode_png(file, &ihdr);
 
-        avifImage *image = avifImageCreate(ihdr.width, ihdr.height, 8, AVIF_PIXEL_FORMAT_YUV420);
-        avifRGBImage rgb;
-        avifRGBImageSetDefaults(&rgb, image);
-        rgb.depth = 8;
-        rgb.format = AVIF_RGB_FORMAT_RGBA;
-        rgb.rowBytes = ihdr.width * 4;
-        rgb.ignoreAlpha = AVIF_TRUE; /* the Kodak photos are opaque */
-        rgb.pixels = rgba;
-        if (avifImageRGBToYUV(image, &rgb) != AVIF_RESULT_OK) exit(11);
-        avifEncoder *encoder = avifEncoderCreate();
-        encoder->maxThreads = 1;
-        encoder->speed = 6;
-        encoder->minQuantizer = encoder->maxQuantizer = 25;
-        encoder->minQuantizerAlpha = encoder->maxQuantizerAlpha = AVIF_QUANTIZER_LOSSLESS;
-        avifRWData output = AVIF_DATA_EMPTY;
-        if (avifEncoderWrite(encoder, image, &output) != AVIF_RESULT_OK) exit(12);
-        avifRWDataFree(&output);
-        avifEncoderDestroy(encoder);
-        avifImageDestroy(image);
-        free(rgba);
-        *mp += ihdr.width * (double)ihdr.height / 1e6;
-    }
-    return now() - start;
+    avifImage *image = avifImageCreate(ihdr.width, ihdr.height, 8, AVIF_PIXEL_FORMAT_YUV420);
+    avifRGBImage rgb;
+    avifRGBImageSetDefaults(&rgb, image);
+    rgb.depth = 8;
+    rgb.format = AVIF_RGB_FORMAT_RGBA;
+    rgb.rowBytes = ihdr.width * 4;
+    rgb.ignoreAlpha = AVIF_TRUE; /* the Kodak photos are opaque */
+    rgb.pixels = rgba;
+    if (avifImageRGBToYUV(image, &rgb) != AVIF_RESULT_OK) exit(11);
+    avifEncoder *encoder = avifEncoderCreate();
+    encoder->maxThreads = 1;
+    encoder->speed = 6;
+    encoder->minQuantizer = encoder->maxQuantizer = 25;
+    encoder->minQuantizerAlpha = encoder->maxQuantizerAlpha = AVIF_QUANTIZER_LOSSLESS;
+    avifRWData output = AVIF_DATA_EMPTY;
+    if (avifEncoderWrite(encoder, image, &output) != AVIF_RESULT_OK) exit(12);
+    avifRWDataFree(&output);
+    avifEncoderDestroy(encoder);
+    avifImageDestroy(image);
+    free(rgba);
+    return ihdr.width * (double)ihdr.height / 1e6;
 }
 
 int main(int argc, char **argv) {
@@ -199,13 +185,13 @@ int main(int argc, char **argv) {
         else avif[na++] = read_file(argv[i]);
     }
     const char *names[3] = {"decode", "transcode", "encode"};
-    double (*ops[3])(blob *, int, double *) = {op_decode, op_transcode, op_encode};
+    operation ops[3] = {op_decode, op_transcode, op_encode};
     for (int o = 0; o < 3; o++) {
         blob *files = o == 2 ? png : webp;
         int n = o == 2 ? np : nw;
         double best = 1e30, mp = 0;
         for (int r = 0; r < runs; r++) {
-            double t = ops[o](files, n, &mp);
+            double t = timed(ops[o], files, n, &mp);
             if (t < best) best = t;
         }
         printf("%s %d %.6f %.4f\n", names[o], n, best, mp);
@@ -213,9 +199,9 @@ int main(int argc, char **argv) {
     if (na > 0) {
         /* AVIF encodes cost ~0.25 s each: one pass per process, the driver alternates rounds. */
         int encodes = na < np ? na : np;
-        double mp = 0, t = op_avif_decode(avif, na, &mp);
+        double mp = 0, t = timed(op_avif_decode, avif, na, &mp);
         printf("avif-decode %d %.6f %.4f\n", na, t, mp);
-        t = op_avif_encode(png, encodes, &mp);
+        t = timed(op_avif_encode, png, encodes, &mp);
         printf("avif-encode %d %.6f %.4f\n", encodes, t, mp);
     }
     return 0;

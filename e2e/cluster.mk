@@ -1,7 +1,7 @@
 # Origins and the bridge behind nginx's cache (deploy/nginx/webp-bridge.conf), and the soak:
 # `include e2e/cluster.mk` from the Makefile (after demo.mk). Neither is part of `make test`.
 # Knobs (environment): CLUSTER_SECONDS (60), CLUSTER_CLIENTS (8), CLUSTER_BURST (16), CLUSTER_OUT;
-# SOAK_MINUTES (30), SOAK_WARMUP, SOAK_CLIENTS (4), SOAK_*_RATE, SOAK_MAX_GROWTH (10), SOAK_OUT.
+# SOAK_MINUTES (30), SOAK_WARMUP, SOAK_CLIENTS (4), SOAK_*_RATE, SOAK_MAX_GROWTH (10), SOAK_WINDOW (5), SOAK_OUT.
 .PHONY: e2e-cluster soak cluster-tools
 
 CLUSTER_TOOLS := nginx-light webp libjpeg-turbo-progs libavif-bin

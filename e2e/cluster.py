@@ -41,14 +41,15 @@ import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from imagecheck import ImageChecker, accepted_formats, sniff, MIME  # noqa: E402
+from harness import (CLIENT_KINDS, REQUEST_TIMEOUT, Connections, Processes, agent_class,  # noqa: E402
+                     answer_problem, client_headers, free_port, start_bridge, wait_for_listening, wait_http)
+from imagecheck import ImageChecker, accepted_formats, sniff  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATE = os.path.join(ROOT, "deploy", "nginx", "webp-bridge.conf")
@@ -57,38 +58,7 @@ CLIENTS = int(os.environ.get("CLUSTER_CLIENTS", "8"))
 BURST = int(os.environ.get("CLUSTER_BURST", "16"))
 MAX_REQUESTS = int(os.environ.get("CLUSTER_MAX_REQUESTS", "200000"))
 OUT = os.path.abspath(os.environ.get("CLUSTER_OUT", os.path.join(ROOT, ".build", "e2e-cluster")))
-START_TIMEOUT = 30
-REQUEST_TIMEOUT = 60
 WIDTHS = (320, 480, 750)
-BRIDGE_WIDTH = 750
-
-IOS13 = ("Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
-         "Version/13.1.2 Mobile/15E148 Safari/604.1")
-IPAD = ("Mozilla/5.0 (iPad; CPU OS 12_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
-        "Mobile/15E148")
-GTK = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/16.0 Safari/605.1.15"
-CHROME = ("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 "
-          "Safari/537.36")
-FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:115.0) Gecko/20100101 Firefox/115.0"
-CURL = "curl/7.88.1"
-
-# (name, Accept or None, User-Agent)
-CLIENT_KINDS = [
-    ("chrome-avif", "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8", CHROME),
-    ("firefox-webp", "image/webp,*/*", FIREFOX),
-    ("avif-only", "image/avif,*/*", CURL),
-    ("webp-q0", "image/webp;q=0,image/*;q=0.8", CURL),
-    ("image-star", "image/*", CURL),
-    ("no-accept", None, CURL),
-    ("ios13-webview", "image/png,image/svg+xml,image/*;q=0.8,video/*;q=0.8,*/*;q=0.5", IOS13),
-    ("webkitgtk", "image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5", GTK),
-    ("ipad-webp", "image/webp,*/*", IPAD),
-    # What the nginx map must read right: spaces, a zero q in two spellings, upper case, a longer name.
-    ("webp-q0-spaced", "image/webp ; q=0.0, image/png", CURL),
-    ("avif-q0", "image/avif;q=0,image/webp,*/*", CURL),
-    ("upper-webp", "IMAGE/WEBP,*/*", CURL),
-    ("webpx", "image/webpx,*/*", CURL),
-]
 
 
 def format_class(accept):
@@ -97,75 +67,6 @@ def format_class(accept):
     if {"avif", "webp"} <= named:
         return "avif"
     return "webp" if "webp" in named else "original"
-
-
-def agent_class(user_agent):
-    if "iPad" in user_agent:
-        return "tablet"
-    return "webkit" if "AppleWebKit" in user_agent else "other"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Processes:
-    """Every process started here; all stopped on any exit."""
-
-    def __init__(self):
-        self.running = []
-
-    def start(self, name, command, log_path):
-        log = open(log_path, "a")
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        log.close()
-        self.running.append((name, process))
-        return process
-
-    def stop(self, process, sig=signal.SIGTERM):
-        if process.poll() is None:
-            process.send_signal(sig)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-    def stop_all(self):
-        for _, process in reversed(self.running):
-            self.stop(process)
-
-
-def wait_for_listening(log_path, process, name):
-    """The http://HOST:PORT a server prints first."""
-    deadline = time.time() + START_TIMEOUT
-    while time.time() < deadline:
-        if process.poll() is not None:
-            sys.exit(f"e2e-cluster: {name} exited ({process.returncode}); see {log_path}")
-        with open(log_path) as f:
-            match = re.search(r"^listening on http://(\S+)", f.read(), re.M)
-        if match:
-            return match.group(1)
-        time.sleep(0.1)
-    sys.exit(f"e2e-cluster: {name} did not say where it listens within {START_TIMEOUT}s; see {log_path}")
-
-
-def wait_http(host_port, path, timeout=START_TIMEOUT, process=None):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if process is not None and process.poll() is not None:
-            sys.exit(f"e2e-cluster: the server for http://{host_port} exited ({process.returncode})")
-        try:
-            connection = http.client.HTTPConnection(host_port, timeout=5)
-            connection.request("GET", path)
-            if connection.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.1)
-    sys.exit(f"e2e-cluster: http://{host_port}{path} did not answer 200 within {timeout}s")
 
 
 def variants_made(host_port):
@@ -229,51 +130,37 @@ def expected_best(kind_accept, auto_format):
     return None
 
 
-def one_request(connection_for, tier, path, kind, checker, results, auto_format):
+def one_request(connections, tier, path, kind, checker, results, auto_format):
     name, accept, agent = kind
-    headers = {"User-Agent": agent}
-    if accept is not None:
-        headers["Accept"] = accept
     started = time.monotonic()
     try:
-        connection = connection_for(tier)
-        connection.request("GET", path, headers=headers)
+        connection = connections.get(tier)
+        connection.request("GET", path, headers=client_headers(accept, agent))
         response = connection.getresponse()
         body = response.read()
-        status, content_type = response.status, response.getheader("Content-Type", "")
     except (OSError, http.client.HTTPException) as error:
-        connection_for(tier, reset=True)
+        connections.drop(tier)
         results.add(name, time.monotonic() - started, f"{tier} {path} {name}: {type(error).__name__}: {error}",
                     "failures")
         return
     latency = time.monotonic() - started
     label = f"{tier} {path} {name}"
-    if status != 200:
-        results.add(name, latency, f"{label}: HTTP {status} {body[:120]!r}", "failures")
+    if response.status != 200:
+        results.add(name, latency, f"{label}: HTTP {response.status} {body[:120]!r}", "failures")
         return
-    length = response.getheader("Content-Length")
-    if length is not None and int(length) != len(body):
-        results.add(name, latency, f"{label}: {len(body)} of {length} bytes", "broken")
+    problem = answer_problem(tier, accept, agent, response, body)
+    if problem:
+        bucket, text = problem
+        results.add(name, latency, f"{label}: {text}", bucket.replace("-", "_"))
         return
     expected_class = format_class(accept) + (f" {agent_class(agent)}" if tier == "bridge" else "")
     if response.getheader("X-WebP-Bridge-Class") != expected_class:
         results.add(name, latency, f"{label}: nginx class {response.getheader('X-WebP-Bridge-Class')!r}, "
                     f"expected {expected_class!r}", "cross_served")
         return
-    kind_of_body = sniff(body)
-    allowed = accepted_formats(accept)
-    if tier == "bridge" and agent_class(agent) == "webkit":
-        allowed = {"jpeg", "png", "gif"}  # the legacy policy: an AppleWebKit WebView never gets WebP
-    if kind_of_body not in allowed:
-        results.add(name, latency, f"{label}: got {kind_of_body} ({content_type}); accepts {sorted(allowed)}",
-                    "cross_served")
-        return
-    if kind_of_body and content_type.split(";")[0].strip() != MIME[kind_of_body]:
-        results.add(name, latency, f"{label}: body is {kind_of_body}, Content-Type says {content_type}",
-                    "cross_served")
-        return
     checker.submit(body, lambda verdict: results.problem("broken", f"{label}: {verdict}"))
     best = expected_best(accept, auto_format)
+    kind_of_body = sniff(body)
     if tier == "origin" and "imageView2" in path and best and kind_of_body != best:
         results.add(name, latency, f"{label}: got {kind_of_body}, the class's best is {best}", "under_served")
         return
@@ -282,25 +169,17 @@ def one_request(connection_for, tier, path, kind, checker, results, auto_format)
 
 def client_thread(index, deadline, work, tiers, checker, results, auto_format, stop):
     rng = random.Random(index)
-    connections = {}
-
-    def connection_for(tier, reset=False):
-        if reset:
-            old = connections.pop(tier, None)
-            if old:
-                old.close()
-            return None
-        if tier not in connections:
-            connections[tier] = http.client.HTTPConnection(tiers[tier], timeout=REQUEST_TIMEOUT)
-        return connections[tier]
-
-    while time.time() < deadline and not stop.is_set():
-        with results.lock:
-            if results.requests >= MAX_REQUESTS:
-                return
-        tier, path = rng.choice(work)
-        kind = rng.choice(CLIENT_KINDS)
-        one_request(connection_for, tier, path, kind, checker, results, auto_format)
+    connections = Connections(tiers)
+    try:
+        while time.time() < deadline and not stop.is_set():
+            with results.lock:
+                if results.requests >= MAX_REQUESTS:
+                    return
+            tier, path = rng.choice(work)
+            kind = rng.choice(CLIENT_KINDS)
+            one_request(connections, tier, path, kind, checker, results, auto_format)
+    finally:
+        connections.drop_all()
 
 
 def percentile(values, fraction):
@@ -368,17 +247,8 @@ def run(binary, names, root, state, flag, auto_format, processes, checker):
     image_port, bridge_port = free_port(), free_port()
     image_tier = f"127.0.0.1:{image_port}"
 
-    # The bridge: legacy policy (AppleWebKit transcoded, iPads passed through), Qiniu rule for the
-    # image tier's host, in front of the image tier.
-    rules = os.path.join(OUT, "bridge-rules.json")
-    with open(rules, "w") as f:
-        f.write('{"rules": [{"name": "cluster", "hosts": ["127.0.0.1"], "dialect": "qiniu", '
-                f'"width": {BRIDGE_WIDTH}}}], "client": {{"webpSupport": "apple-webkit", '
-                '"excludedDeviceClasses": ["tablet"]}}\n')
-    bridge_log = os.path.join(OUT, "bridge.log")
-    bridge = processes.start("bridge", [binary, "proxy", "--upstream", f"http://{image_tier}", "--config", rules,
-                                        "--listen", "127.0.0.1:0"], bridge_log)
-    bridge_address = wait_for_listening(bridge_log, bridge, "bridge")
+    # The bridge (legacy policy) in front of the image tier.
+    _, bridge_address = start_bridge(processes, binary, image_tier, OUT, "cluster")
 
     conf = os.path.join(state, "nginx.conf")
     subprocess.run([sys.executable, os.path.join(ROOT, "deploy", "nginx", "render.py"), TEMPLATE, conf,

@@ -1,11 +1,11 @@
 import BridgeProxy
-import ConcurrencySupport
 import Foundation
 import HTTPServer
 import ImageCodecs
 import ImageCoding
 import ImageDelivery
 import ImagePipeline
+import PipelineTestSupport
 import TestTraits
 import Testing
 import URLRewriting
@@ -16,57 +16,9 @@ import URLRewriting
 @Suite(.timeLimit(.suiteBound))
 struct AVIFImagePathTests {
     static let codecKnowsAVIF = ImageFormat(rawValue: "avif") != nil
-    /// A bare ISO-BMFF `ftyp` box with major brand `avif`.
-    static let avifBytes = Data(
-        [0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0] + Array("avifmif1miaf".utf8))
-
-    /// The fixture's site, with `format/avif` answered here (the origin
-    /// learns AVIF on its own branch) — AVIF bytes, or a failure.
-    final class AVIFSite: DataLoading, Sendable {
-        let site: InProcessUpstream
-        let avifStatus: Int
-        private let counts = Lock((avif: 0, webP: 0, originals: 0))
-
-        init(_ site: InProcessUpstream, avifStatus: Int) {
-            self.site = site
-            self.avifStatus = avifStatus
-        }
-
-        var fetched: (avif: Int, webP: Int, originals: Int) { counts.withLock { $0 } }
-
-        func load(_ request: DataRequest, onChunk: (@Sendable (Data) -> Void)?) async throws(DataLoadingError)
-            -> DataResponse
-        {
-            let query = request.url.query ?? ""
-            if query.contains("format/avif") {
-                counts.withLock { $0.avif += 1 }
-                return DataResponse(
-                    url: request.url, statusCode: avifStatus,
-                    headers: ["content-type": "image/avif", "cache-control": "max-age=60"],
-                    body: avifStatus == 200 ? AVIFImagePathTests.avifBytes : Data("not found".utf8))
-            }
-            if request.url.path.hasSuffix(".jpg") {
-                counts.withLock { counts in
-                    if query.contains("format/webp") { counts.webP += 1 } else { counts.originals += 1 }
-                }
-            }
-            return try await site.load(request, onChunk: onChunk)
-        }
-    }
-
-    static func bridge(_ fixture: BridgeFixture, _ loader: AVIFSite) throws -> BridgeProxy {
-        var rules = try RewritePreset.configuration(named: "qiniu", host: "img.test", width: 750)
-        rules.rules[0].formats = [.avif, .webp]
-        let rewriter = try Rewriter(configuration: rules)
-        let mode = BridgeProxy.Configuration.Mode.reverse(upstream: BridgeFixture.site)
-        let pipeline = ImagePipeline(
-            configuration: .init(
-                rewriter: rewriter, dataLoader: ViaStampingLoader(wrapping: loader), memoryCache: nil,
-                requestTimeout: .seconds(60), redirectPolicy: mode.redirectPolicy(rewriter: rewriter)))
-        return try BridgeProxy(
-            configuration: .init(
-                mode: mode, pipeline: pipeline, passthroughLoader: loader, limits: .init(upstreamTimeout: .seconds(60)))
-        )
+    /// The fixture's bridge, AVIF first then WebP, over `loader`.
+    static func bridge(_ fixture: BridgeFixture, _ loader: AVIFVariantLoader) throws -> BridgeProxy {
+        try fixture.bridge(loader: loader, formats: [.avif, .webp])
     }
 
     static func get(_ accept: String) -> HTTPRequest {
@@ -76,13 +28,13 @@ struct AVIFImagePathTests {
     @Test(.enabled(if: codecKnowsAVIF, "ImageFormat has no .avif until the AVIF codec branch is merged"))
     func threeClientsGetThreeBodiesFromTwoVariantFetchesAndOneTranscode() async throws {
         let fixture = try BridgeFixture()
-        let site = AVIFSite(fixture.upstream, avifStatus: 200)
+        let site = AVIFVariantLoader(fixture.upstream, avifStatus: 200)
         let bridge = try Self.bridge(fixture, site)
         let avif = await bridge.handle(Self.get("image/avif,image/webp,image/*,*/*;q=0.8"))
         let webP = await bridge.handle(Self.get(BridgeFixture.webPAccept))
         let other = await bridge.handle(Self.get(BridgeFixture.noWebPAccept))
         #expect(avif.headers["Content-Type"] == "image/avif")
-        #expect(avif.bodyData == Self.avifBytes)
+        #expect(avif.bodyData == AVIFVariantLoader.avifBytes)
         #expect(webP.headers["Content-Type"] == "image/webp")
         #expect(try ImageFormat.sniff(webP.bodyData) == .webp)
         #expect(other.headers["Content-Type"] == "image/jpeg")
@@ -98,7 +50,7 @@ struct AVIFImagePathTests {
     @Test(arguments: [404, 500])
     func aFailingAVIFVariantFallsBackToTheWebPVariant(_ status: Int) async throws {
         let fixture = try BridgeFixture()
-        let site = AVIFSite(fixture.upstream, avifStatus: status)
+        let site = AVIFVariantLoader(fixture.upstream, avifStatus: status)
         let bridge = try Self.bridge(fixture, site)
         let response = await bridge.handle(Self.get("image/avif,image/webp,*/*"))
         #expect(response.status == .ok)

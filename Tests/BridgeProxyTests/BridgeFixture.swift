@@ -133,17 +133,21 @@ struct BridgeFixture {
             })
     }
 
-    /// The qiniu preset for `img.test` at width 750.
-    func rewriter(preset: String = "qiniu") throws -> Rewriter {
-        try Rewriter(configuration: RewritePreset.configuration(named: preset, host: "img.test", width: 750))
+    /// The qiniu preset for `img.test` at width 750; `formats`, when given,
+    /// replaces the rule's variant formats (`[.avif, .webp]` for AVIF first).
+    func rewriter(preset: String = "qiniu", formats: [VariantFormat]? = nil) throws -> Rewriter {
+        var rules = try RewritePreset.configuration(named: preset, host: "img.test", width: 750)
+        if let formats { rules.rules[0].formats = formats }
+        return try Rewriter(configuration: rules)
     }
 
     /// A fresh pipeline (its own negative cache) over the upstream, following
     /// redirects within `mode`'s rules as a bridge in that mode requires.
     func pipeline(
-        loader: (any DataLoading)? = nil, mode: BridgeProxy.Configuration.Mode = .reverse(upstream: Self.site)
+        loader: (any DataLoading)? = nil, mode: BridgeProxy.Configuration.Mode = .reverse(upstream: Self.site),
+        formats: [VariantFormat]? = nil
     ) throws -> ImagePipeline {
-        let rewriter = try rewriter()
+        let rewriter = try rewriter(formats: formats)
         return ImagePipeline(
             configuration: .init(
                 rewriter: rewriter, dataLoader: ViaStampingLoader(wrapping: loader ?? upstream),
@@ -154,14 +158,14 @@ struct BridgeFixture {
     /// `http://img.test`, the reverse bridge's upstream by default.
     static let site = URL(string: "http://img.test")!
 
-    /// A reverse-mode bridge for `http://img.test`.
+    /// A reverse-mode bridge for `http://img.test`; `formats` as in ``rewriter(preset:formats:)``.
     func bridge(
         upstreamURL: String = "http://img.test", loader: (any DataLoading)? = nil, policy: ClientPolicy? = nil,
-        adjust: (inout BridgeProxy.Configuration) -> Void = { _ in }
+        formats: [VariantFormat]? = nil, adjust: (inout BridgeProxy.Configuration) -> Void = { _ in }
     ) throws -> BridgeProxy {
         let mode = BridgeProxy.Configuration.Mode.reverse(upstream: URL(string: upstreamURL)!)
         var configuration = BridgeProxy.Configuration(
-            mode: mode, pipeline: try pipeline(loader: loader, mode: mode),
+            mode: mode, pipeline: try pipeline(loader: loader, mode: mode, formats: formats),
             clientPolicy: policy, passthroughLoader: loader ?? upstream,
             limits: .init(upstreamTimeout: .seconds(60)))
         adjust(&configuration)

@@ -6,65 +6,11 @@ import Testing
 
 @testable import HTTPServer
 
-/// Counts a ``BodyBytes``' events and lets a test wait for a count, or for
-/// the handler to have answered, as events.
-private final class PreparedEvents: Sendable {
-    private struct State {
-        var freed = 0
-        var deallocated = 0
-        var answered = 0
-        var waiters: [(reached: @Sendable (State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
-    }
-
-    private let state = Lock(State())
-
-    func record(_ event: BodyBytes.Event) {
-        update {
-            switch event {
-            case .responseFreed: $0.freed += 1
-            case .deallocated: $0.deallocated += 1
-            }
-        }
-    }
-
-    /// The handler returned a response (it is queued right after, or was).
-    func answered() { update { $0.answered += 1 } }
-
-    var counts: (freed: Int, deallocated: Int) { state.withLock { ($0.freed, $0.deallocated) } }
-
-    func waitForFreed(_ count: Int) async { await wait { $0.freed >= count } }
-    func waitForDeallocation() async { await waitForDeallocations(1) }
-    func waitForDeallocations(_ count: Int) async { await wait { $0.deallocated >= count } }
-    func waitForAnswers(_ count: Int) async { await wait { $0.answered >= count } }
-
-    private func update(_ change: @Sendable (inout State) -> Void) {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            change(&state)
-            let snapshot = state
-            let met = state.waiters.filter { $0.reached(snapshot) }
-            state.waiters = state.waiters.filter { !$0.reached(snapshot) }
-            return met.map(\.continuation)
-        }
-        for continuation in ready { continuation.resume() }
-    }
-
-    private func wait(until reached: @escaping @Sendable (State) -> Bool) async {
-        await withCheckedContinuation { continuation in
-            let already = state.withLock { state in
-                if reached(state) { return true }
-                state.waiters.append((reached, continuation))
-                return false
-            }
-            if already { continuation.resume() }
-        }
-    }
-}
-
 /// Answers every request at once with the prepared response it holds, while
 /// it holds one.
 private struct PreparedHandler: HTTPHandler {
     let holder: Lock<PreparedResponse?>
-    let events: PreparedEvents
+    let events: BodyEvents
 
     func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
         guard let prepared = holder.withLock({ $0 }) else { return .text(.notFound, "evicted") }
@@ -75,17 +21,13 @@ private struct PreparedHandler: HTTPHandler {
     func handle(_ request: HTTPRequest) async -> HTTPResponse { .text(.internalServerError, "not immediate") }
 }
 
-private func patterned(_ count: Int) -> Data {
-    Data((0..<count).map { UInt8(truncatingIfNeeded: $0 % 251 &+ $0 / 251) })
-}
-
 extension LiveTests {
     /// ``PreparedResponse``: one libmicrohttpd response queued for many
     /// requests, owned by whoever keeps it, alive while any connection sends it.
     @Suite struct PreparedResponses {
         @Test func oneBuiltResponseServesManyRequestsAndIsFreedOnceAfterItsOwnerLetsGo() async throws {
             let expected = patterned(300_000)
-            let events = PreparedEvents()
+            let events = BodyEvents()
             // Made inside the holder, the one owner: a local `let` would keep
             // a reference of its own to the end of the scope (debug builds do
             // not end a lifetime early), so dropping the holder's would free
@@ -98,35 +40,26 @@ extension LiveTests {
             #expect(holder.withLock { $0?.isBuilt } == true)
             let (connections, requestsEach) = (3, 10)
             try await withLiveServer(handler: PreparedHandler(holder: holder, events: events)) { _, endpoint in
-                let intact = try await withThrowingTaskGroup(of: Int.self) { group in
-                    for _ in 0..<connections {
-                        group.addTask {
-                            try await blocking {
-                                let connection = try RawHTTPConnection(port: endpoint.port)
-                                var intact = 0
-                                for index in 0..<requestsEach {
-                                    try connection.write("GET /p/\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
-                                    let response = try connection.readResponse()
-                                    if response.status == 200, response.body == expected,
-                                        response.header("ETag") == "\"v1\"",
-                                        response.header("Content-Type") == "image/webp",
-                                        response.header("Date") != nil
-                                    {
-                                        intact += 1
-                                    }
-                                }
-                                try connection.write("HEAD /p HTTP/1.1\r\nHost: t\r\n\r\n")
-                                let head = try connection.readResponse(head: true)
-                                let headRight =
-                                    head.status == 200 && head.header("Content-Length") == String(expected.count)
-                                // The connection still works after HEAD: no body was sent for it.
-                                try connection.write("GET /p/last HTTP/1.1\r\nHost: t\r\n\r\n")
-                                let last = try connection.readResponse()
-                                return headRight && last.body == expected ? intact + 1 : -1
-                            }
+                let intact = try await sumOverConnections(connections, port: endpoint.port) { connection in
+                    var intact = 0
+                    for index in 0..<requestsEach {
+                        try connection.write("GET /p/\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+                        let response = try connection.readResponse()
+                        if response.status == 200, response.body == expected,
+                            response.header("ETag") == "\"v1\"",
+                            response.header("Content-Type") == "image/webp",
+                            response.header("Date") != nil
+                        {
+                            intact += 1
                         }
                     }
-                    return try await group.reduce(0, +)
+                    try connection.write("HEAD /p HTTP/1.1\r\nHost: t\r\n\r\n")
+                    let head = try connection.readResponse(head: true)
+                    let headRight = head.status == 200 && head.header("Content-Length") == String(expected.count)
+                    // The connection still works after HEAD: no body was sent for it.
+                    try connection.write("GET /p/last HTTP/1.1\r\nHost: t\r\n\r\n")
+                    let last = try connection.readResponse()
+                    return headRight && last.body == expected ? intact + 1 : -1
                 }
                 #expect(intact == connections * (requestsEach + 1), "every answer arrived whole")
             }
@@ -142,7 +75,7 @@ extension LiveTests {
         /// the last owner lets go every response and body is freed, once.
         @Test func answersEvictedBeforeTheyAreQueuedArriveWholeAndAreFreedOnce() async throws {
             let expected = patterned(200_000)
-            let events = PreparedEvents()
+            let events = BodyEvents()
             let holder = Lock<PreparedResponse?>(nil)
             let handler = EvictingHandler(body: expected, holder: holder, events: events)
             holder.withLock { $0 = handler.makePrepared() }
@@ -150,28 +83,20 @@ extension LiveTests {
             configuration.threadPoolSize = 4
             let (connections, requestsEach) = (6, 15)
             try await withLiveServer(configuration: configuration, handler: handler) { _, endpoint in
-                let intact = try await withThrowingTaskGroup(of: Int.self) { group in
-                    for _ in 0..<connections {
-                        group.addTask {
-                            try await blocking {
-                                let connection = try RawHTTPConnection(port: endpoint.port)
-                                var intact = 0
-                                for index in 0..<requestsEach {
-                                    let method = index % 5 == 4 ? "HEAD" : "GET"
-                                    try connection.write("\(method) /e/\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
-                                    let response = try connection.readResponse(head: method == "HEAD")
-                                    let bodyRight = method == "HEAD" ? response.body.isEmpty : response.body == expected
-                                    if response.status == 200, bodyRight,
-                                        response.header("Content-Length") == String(expected.count)
-                                    {
-                                        intact += 1
-                                    }
-                                }
-                                return intact
-                            }
+                let intact = try await sumOverConnections(connections, port: endpoint.port) { connection in
+                    var intact = 0
+                    for index in 0..<requestsEach {
+                        let method = index % 5 == 4 ? "HEAD" : "GET"
+                        try connection.write("\(method) /e/\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+                        let response = try connection.readResponse(head: method == "HEAD")
+                        let bodyRight = method == "HEAD" ? response.body.isEmpty : response.body == expected
+                        if response.status == 200, bodyRight,
+                            response.header("Content-Length") == String(expected.count)
+                        {
+                            intact += 1
                         }
                     }
-                    return try await group.reduce(0, +)
+                    return intact
                 }
                 #expect(intact == connections * requestsEach, "every answer arrived whole")
             }
@@ -187,7 +112,7 @@ extension LiveTests {
             // Far more than loopback buffers while the client does not read,
             // so the response stays in flight until the client reads.
             let expected = patterned(16 << 20)
-            let events = PreparedEvents()
+            let events = BodyEvents()
             let holder = Lock<PreparedResponse?>(
                 PreparedResponse(
                     .bytes(BodyBytes(expected, observer: { events.record($0) }), contentType: "image/webp")))
@@ -215,7 +140,7 @@ extension LiveTests {
 private struct EvictingHandler: HTTPHandler {
     let body: Data
     let holder: Lock<PreparedResponse?>
-    let events: PreparedEvents
+    let events: BodyEvents
     let made = Lock(0)
 
     func makePrepared() -> PreparedResponse {

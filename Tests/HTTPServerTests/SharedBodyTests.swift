@@ -6,58 +6,6 @@ import Testing
 
 @testable import HTTPServer
 
-/// What happened to one ``BodyBytes``, counted as its observer hears it; a
-/// test waits for a count as an event.
-private final class BodyEvents: Sendable {
-    private struct State {
-        var freed = 0
-        var deallocated = 0
-        var waiters: [(reached: @Sendable (State) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
-    }
-
-    private let state = Lock(State())
-
-    func record(_ event: BodyBytes.Event) {
-        let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            switch event {
-            case .responseFreed: state.freed += 1
-            case .deallocated: state.deallocated += 1
-            }
-            let snapshot = state
-            let (met, waiting) = (state.waiters.filter { $0.reached(snapshot) }, state.waiters)
-            state.waiters = waiting.filter { !$0.reached(snapshot) }
-            return met.map(\.continuation)
-        }
-        for continuation in ready { continuation.resume() }
-    }
-
-    /// Responses libmicrohttpd freed, and times the memory was given back.
-    var counts: (freed: Int, deallocated: Int) { state.withLock { ($0.freed, $0.deallocated) } }
-
-    /// Returns once libmicrohttpd has freed `count` responses.
-    func waitForFreed(_ count: Int) async { await wait { $0.freed >= count } }
-
-    /// Returns once the memory was given back.
-    func waitForDeallocation() async { await wait { $0.deallocated >= 1 } }
-
-    private func wait(until reached: @escaping @Sendable (State) -> Bool) async {
-        await withCheckedContinuation { continuation in
-            let already = state.withLock { state in
-                if reached(state) { return true }
-                state.waiters.append((reached, continuation))
-                return false
-            }
-            if already { continuation.resume() }
-        }
-    }
-}
-
-/// A pattern no offset of which repeats within 251 bytes, so a shifted,
-/// truncated or overwritten body cannot compare equal.
-private func patterned(_ count: Int) -> Data {
-    Data((0..<count).map { UInt8(truncatingIfNeeded: $0 % 251 &+ $0 / 251) })
-}
-
 extension LiveTests {
     /// ``BodyBytes`` handed to libmicrohttpd without a copy: the memory
     /// lives exactly as long as some response or holder needs it.
@@ -74,28 +22,19 @@ extension LiveTests {
                     return .bytes(bytes, contentType: "application/octet-stream")
                 },
                 body: { _, endpoint in
-                    try await withThrowingTaskGroup(of: Int.self) { group in
-                        for _ in 0..<connections {
-                            group.addTask {
-                                try await blocking {
-                                    let connection = try RawHTTPConnection(port: endpoint.port)
-                                    var intact = 0
-                                    for _ in 0..<requestsEach {
-                                        try connection.write("GET /body HTTP/1.1\r\nHost: t\r\n\r\n")
-                                        let response = try connection.readResponse()
-                                        if response.status == 200, response.body == expected { intact += 1 }
-                                    }
-                                    // HEAD sends no body, so its response never holds the bytes.
-                                    try connection.write("HEAD /body HTTP/1.1\r\nHost: t\r\n\r\n")
-                                    let head = try connection.readResponse(head: true)
-                                    return head.header("Content-Length") == String(expected.count) ? intact : -1
-                                }
-                            }
-                        }
+                    let intact = try await sumOverConnections(connections, port: endpoint.port) { connection in
                         var intact = 0
-                        for try await count in group { intact += count }
-                        #expect(intact == connections * requestsEach, "every body arrived whole")
+                        for _ in 0..<requestsEach {
+                            try connection.write("GET /body HTTP/1.1\r\nHost: t\r\n\r\n")
+                            let response = try connection.readResponse()
+                            if response.status == 200, response.body == expected { intact += 1 }
+                        }
+                        // HEAD sends no body, so its response never holds the bytes.
+                        try connection.write("HEAD /body HTTP/1.1\r\nHost: t\r\n\r\n")
+                        let head = try connection.readResponse(head: true)
+                        return head.header("Content-Length") == String(expected.count) ? intact : -1
                     }
+                    #expect(intact == connections * requestsEach, "every body arrived whole")
                     await events.waitForFreed(connections * requestsEach)
                 })
             #expect(events.counts.freed == connections * requestsEach, "one free callback per body sent, no more")
@@ -125,17 +64,9 @@ extension LiveTests {
                     let stalled = try RawHTTPConnection(port: endpoint.port)
                     try stalled.write("GET /stalled HTTP/1.1\r\nHost: t\r\n\r\n")
                     await stalledAnswered.arrive()
-                    let intact = try await withThrowingTaskGroup(of: Bool.self) { group in
-                        for _ in 0..<others {
-                            group.addTask {
-                                try await blocking {
-                                    let connection = try RawHTTPConnection(port: endpoint.port)
-                                    try connection.write("GET /other HTTP/1.1\r\nHost: t\r\n\r\n")
-                                    return try connection.readResponse().body == expected
-                                }
-                            }
-                        }
-                        return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+                    let intact = try await sumOverConnections(others, port: endpoint.port) { connection in
+                        try connection.write("GET /other HTTP/1.1\r\nHost: t\r\n\r\n")
+                        return try connection.readResponse().body == expected ? 1 : 0
                     }
                     #expect(intact == others)
                     await events.waitForFreed(others)

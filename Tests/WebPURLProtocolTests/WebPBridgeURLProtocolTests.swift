@@ -43,16 +43,27 @@ struct WebPBridgeURLProtocolTests {
         try await LiveOrigin.with { origin in
             let pipeline = try origin.pipeline(
                 host: "localhost", dataCache: MemoryDataCache(), redirectPolicy: redirectPolicy)
-            let registration = WebPBridgeURLProtocol.register(.init(pipeline: pipeline, policy: .legacy))
-            let session = URLSession(
-                configuration: WebPBridgeURLProtocol.sessionConfiguration(base: .ephemeral), delegate: delegate,
-                delegateQueue: nil)
-            defer {
-                WebPBridgeURLProtocol.unregister(registration)
-                session.finishTasksAndInvalidate()
+            try await withRegistration(pipeline: pipeline, policy: .legacy, delegate: delegate) { session in
+                try await body(Bridge(origin: origin, pipeline: pipeline, session: session))
             }
-            try await body(Bridge(origin: origin, pipeline: pipeline, session: session))
         }
+    }
+
+    /// Registers the URL protocol over `pipeline` and runs `body` with a
+    /// session that has it installed; unregistered and invalidated afterwards.
+    func withRegistration(
+        pipeline: ImagePipeline, policy: ClientPolicy, delegate: (any URLSessionDelegate)? = nil,
+        _ body: (URLSession) async throws -> Void
+    ) async throws {
+        let registration = WebPBridgeURLProtocol.register(.init(pipeline: pipeline, policy: policy))
+        let session = URLSession(
+            configuration: WebPBridgeURLProtocol.sessionConfiguration(base: .ephemeral), delegate: delegate,
+            delegateQueue: nil)
+        defer {
+            WebPBridgeURLProtocol.unregister(registration)
+            session.finishTasksAndInvalidate()
+        }
+        try await body(session)
     }
 
     func request(_ url: URL, userAgent: String = Self.webView, accept: String = "image/*") -> URLRequest {
