@@ -4,6 +4,7 @@ against nginx serving the same bytes from disk, and the bridge's transcode
 path against the codec-only limit, side by side in one run, on loopback only.
 
 Every load is bounded: `wrk -t2 -c32 -d<DURATION>s` per case and round.
+BENCH_CASES (origin,bridge,transcode,bare by default) picks the parts run.
 Origin and nginx take turns, BENCH_ROUNDS times (3 by default), and the
 medians are reported: on a machine shared with other work a single pass
 can swing by 2x either way. Besides requests/s and p99 latency, each
