@@ -28,4 +28,24 @@ struct HTTPFieldSyntaxTests {
         #expect(HTTPFieldSyntax.isValidField(name: name, value: value) == valid)
         #expect((HTTPFieldSyntax.isToken(name) && HTTPFieldSyntax.isValidValue(value)) == valid)
     }
+
+    /// The checks take sixteen bytes at a time: a byte at any position of a
+    /// long target or value, inside a chunk or in the tail, decides alike.
+    @Test func everyPositionOfALongTargetOrValueIsChecked() {
+        let length = 40
+        for position in 0..<length {
+            func with(_ byte: UInt8) -> String {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                bytes[position] = byte
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            for bad: UInt8 in [0x00, 0x0D, 0x0A, 0x1F, 0x7F] {
+                #expect(!HTTPFieldSyntax.isValidValue(with(bad)), "value, \(bad) at \(position)")
+                #expect(!HTTPFieldSyntax.isValidTarget(with(bad)), "target, \(bad) at \(position)")
+            }
+            #expect(HTTPFieldSyntax.isValidValue(with(0x09)) && !HTTPFieldSyntax.isValidTarget(with(0x09)))
+            #expect(HTTPFieldSyntax.isValidValue(with(0x20)) && !HTTPFieldSyntax.isValidTarget(with(0x20)))
+            #expect(HTTPFieldSyntax.isValidValue(with(0x7E)) && HTTPFieldSyntax.isValidTarget(with(0x7E)))
+        }
+    }
 }
