@@ -112,13 +112,16 @@ final class HTTPServerCore: Sendable {
     /// and once more when the request is complete. Answering before the last
     /// call would make libmicrohttpd close the connection, so normal answers
     /// wait for it; only refusals (501, 413) are sent early.
+    /// - Parameter method: libmicrohttpd's method, made a string only with the head.
     func receive(
-        _ context: RequestContext, connection: OpaquePointer, method: String, version: UnsafePointer<CChar>?,
+        _ context: RequestContext, connection: OpaquePointer, method: UnsafePointer<CChar>?,
+        version: UnsafePointer<CChar>?,
         upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>
     ) -> MHD_Result {
         switch context.phase {
         case .awaitingHead:
-            return receiveHead(context, connection: connection, method: method, version: version)
+            return receiveHead(
+                context, connection: connection, method: method.map { String(cString: $0) } ?? "", version: version)
         case .receivingBody where uploadSize.pointee > 0:
             receiveBodyChunk(context, upload: upload, size: uploadSize.pointee)
             uploadSize.pointee = 0

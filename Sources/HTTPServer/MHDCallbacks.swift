@@ -60,7 +60,7 @@ enum MHDCallbacks {
         guard let connection, let uploadSize, let raw = requestContext?.pointee else { return .NO }
         let request = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
         return core(context).receive(
-            request, connection: connection, method: method.map { String(cString: $0) } ?? "",
+            request, connection: connection, method: method,
             version: version, upload: upload, uploadSize: uploadSize)
     }
 
