@@ -120,7 +120,7 @@ public final class BridgeProxy: HTTPHandler {
         if let memoKey, let cache = pipeline.configuration.dataCache,
             let hit = hitMemo.hit(for: memoKey, in: cache, now: pipeline.configuration.now())
         {
-            pipeline.recordCachedDelivery(of: hit.image)
+            pipeline.recordCachedDelivery(of: hit.image, bytes: hit.imageBytes)
             recordImageSource(hit.image.source)
             // Kept as sent: stamped already, and prepared.
             record(hit.reply, isHEAD: request.method == .head)

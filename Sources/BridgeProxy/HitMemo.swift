@@ -30,19 +30,32 @@ import ImagePipeline
 /// the cache key and URL it came from, and the store's bookkeeping. A body
 /// shared by several answers is charged to each, and one held after its
 /// cache entry went is charged all the same. The image's own bytes are not
-/// held (a hit reads them from the data cache's entry). A key longer than
+/// held (only their size, for the pipeline's traffic figures). A key longer than
 /// 4 KiB (`LRUStore.defaultMaxKeyBytes`) is never memoised: such a request
 /// takes the full path every time.
 final class HitMemo: Sendable {
-    struct Hit: Sendable {
-        var reply: BridgeProxy.Reply
+    /// A memoised answer. A class, so that a hit copies one reference out
+    /// of the memo rather than the reply, image and headers field by field.
+    final class Hit: Sendable {
+        let reply: BridgeProxy.Reply
         /// The data-cache hit the reply was built from (its `storedAt`
         /// names the entry); its `data` is left empty while memoised.
-        var image: ImageDataResponse
+        let image: ImageDataResponse
+        /// The size of the image's bytes in the data cache, for the
+        /// pipeline's traffic figures (the memo does not hold the bytes).
+        let imageBytes: Int
         /// The image version whose shared body the reply holds, if any.
-        fileprivate var sharedBody: ImageVersion?
+        fileprivate let sharedBody: ImageVersion?
         /// The reply's response, built once for libmicrohttpd; set when kept.
-        var prepared: PreparedResponse?
+        let prepared: PreparedResponse?
+
+        fileprivate init(
+            reply: BridgeProxy.Reply, image: ImageDataResponse, imageBytes: Int, sharedBody: ImageVersion? = nil,
+            prepared: PreparedResponse? = nil
+        ) {
+            (self.reply, self.image, self.imageBytes) = (reply, image, imageBytes)
+            (self.sharedBody, self.prepared) = (sharedBody, prepared)
+        }
 
         /// The response to send: the prepared one when kept.
         var response: HTTPResponse { prepared.map { .prepared($0) } ?? reply.response }
@@ -50,10 +63,12 @@ final class HitMemo: Sendable {
         /// The bytes held besides the key: the reply's headers (twice: the
         /// prepared libmicrohttpd response holds its own copy) and body, the
         /// image's cache key, URL and headers, and 256 for the heap objects.
-        var heldBytes: Int {
+        var heldBytes: Int { Self.heldBytes(reply: reply, image: image) }
+
+        fileprivate static func heldBytes(reply: BridgeProxy.Reply, image: ImageDataResponse) -> Int {
             var bytes =
-                MemoryLayout<Hit>.stride + 256 + image.cacheKey.utf8.count
-                + image.fetchedURL.absoluteString.utf8.count
+                MemoryLayout<ImageDataResponse>.stride + MemoryLayout<BridgeProxy.Reply>.stride + 256
+                + image.cacheKey.utf8.count + image.fetchedURL.absoluteString.utf8.count
             for field in reply.response.headers {
                 bytes += 2 * (field.name.utf8.count + field.value.utf8.count + 32)
             }
@@ -84,22 +99,29 @@ final class HitMemo: Sendable {
         var hits: LRUStore<Hit>
         var bodies: [ImageVersion: SharedBody] = [:]
 
-        /// Keeps `hit` under `key`, its body the one shared for its image
-        /// version if there is one; returns the hit as kept.
-        mutating func insert(_ hit: Hit, version: ImageVersion, for key: String) -> Hit {
+        /// Keeps an answer of `reply` built from `image` under `key`, its body
+        /// the one shared for its image version if there is one; returns the
+        /// answer as kept (prepared), or unkept when the memo refuses it.
+        mutating func insert(
+            _ reply: BridgeProxy.Reply, image: ImageDataResponse, imageBytes: Int, version: ImageVersion,
+            for key: String
+        ) -> Hit {
             if let replaced = hits.remove(key) { release(replaced) }
-            var hit = hit
-            let cost = hit.heldBytes
-            guard hits.admits(key: key, cost: cost) else { return hit }
+            let cost = Hit.heldBytes(reply: reply, image: image)
+            guard hits.admits(key: key, cost: cost) else {
+                return Hit(reply: reply, image: image, imageBytes: imageBytes)
+            }
+            var reply = reply
             if let shared = bodies[version] {
-                hit.reply.response.body = .bytes(shared.bytes)
+                reply.response.body = .bytes(shared.bytes)
                 bodies[version]?.holders += 1
-            } else if case .bytes(let bytes) = hit.reply.response.body {
+            } else if case .bytes(let bytes) = reply.response.body {
                 bodies[version] = SharedBody(bytes: bytes, holders: 1)
             }
-            hit.sharedBody = version
             // Built under the lock, once per kept answer: a few allocations.
-            hit.prepared = PreparedResponse(hit.reply.response)
+            let hit = Hit(
+                reply: reply, image: image, imageBytes: imageBytes, sharedBody: version,
+                prepared: PreparedResponse(reply.response))
             for evicted in hits.insert(hit, for: key, cost: cost) { release(evicted.value) }
             return hit
         }
@@ -150,16 +172,15 @@ final class HitMemo: Sendable {
     }
 
     /// The memoised answer for `key`, if the data cache still holds its
-    /// entry fresh; its image carries the entry's bytes again.
+    /// entry fresh.
     func hit(for key: String, in cache: any DataCaching, now: Date) -> Hit? {
-        guard var hit = state.withLock({ $0.hits.value(for: key) }) else { return nil }
+        guard let hit = state.withLock({ $0.hits.value(for: key) }) else { return nil }
         guard let entry = cache.entry(for: hit.image.cacheKey), entry.storedAt == hit.image.storedAt,
             entry.isFresh(now: now)
         else {
             state.withLock { $0.remove(key) }
             return nil
         }
-        hit.image.data = entry.data
         return hit
     }
 
@@ -170,15 +191,20 @@ final class HitMemo: Sendable {
     ///   the image version's shared ``BodyBytes`` (copied in here when no
     ///   answer holds them yet, outside the lock), its response prepared.
     func insert(_ reply: BridgeProxy.Reply, image: ImageDataResponse, for key: String) -> Hit {
-        guard let storedAt = image.storedAt else { return Hit(reply: reply, image: image) }
+        guard let storedAt = image.storedAt else {
+            return Hit(reply: reply, image: image, imageBytes: image.data.count)
+        }
         let version = ImageVersion(cacheKey: image.cacheKey, storedAt: storedAt)
-        var hit = Hit(reply: reply, image: image)
-        hit.image.data = Data()
+        var kept = image
+        kept.data = Data()
+        var reply = reply
         if case .data(let data) = reply.response.body {
             let shared = state.withLock { $0.bodies[version]?.bytes }
-            hit.reply.response.body = .bytes(shared ?? BodyBytes(data))
+            reply.response.body = .bytes(shared ?? BodyBytes(data))
         }
-        return state.withLock { $0.insert(hit, version: version, for: key) }
+        return state.withLock {
+            $0.insert(reply, image: kept, imageBytes: image.data.count, version: version, for: key)
+        }
     }
 
     /// Bytes accounted and answers held.

@@ -44,4 +44,10 @@ extension ImagePipeline {
     public func recordCachedDelivery(of hit: ImageDataResponse) {
         recordHit(hit)
     }
+
+    /// ``recordCachedDelivery(of:)`` for a copy of `hit` kept without its
+    /// bytes: `bytes` is the size of the data it was returned with.
+    public func recordCachedDelivery(of hit: ImageDataResponse, bytes: Int) {
+        recordHit(bytes: bytes, isVariant: hit.isVariant)
+    }
 }

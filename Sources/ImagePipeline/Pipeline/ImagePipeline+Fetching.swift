@@ -165,8 +165,12 @@ extension ImagePipeline {
 
     /// Counts a cache hit that is being delivered.
     func recordHit(_ hit: ImageDataResponse) {
-        trafficMeter.recordDiskHit(bytes: hit.data.count)
-        trafficMeter.recordDelivery(variant: hit.isVariant)
+        recordHit(bytes: hit.data.count, isVariant: hit.isVariant)
+    }
+
+    func recordHit(bytes: Int, isVariant: Bool) {
+        trafficMeter.recordDiskHit(bytes: bytes)
+        trafficMeter.recordDelivery(variant: isVariant)
     }
 
     private func response(
