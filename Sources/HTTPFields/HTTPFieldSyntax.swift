@@ -27,16 +27,14 @@ public enum HTTPFieldSyntax {
 
     /// ``isValidValue(_:)`` for a `String`, without generic dispatch.
     public static func isValidValue(_ text: String) -> Bool {
-        allBytes(of: text, satisfy: isValueByte) { chunk in
-            all((chunk .== 0x09) .| ((chunk .>= 0x20) .& (chunk .!= 0x7F)))
-        }
+        allBytes(of: text, satisfy: isValueByte)
     }
 
     /// Whether `text` may be a request target as sent on the request line
     /// (RFC 9112 §3.2): no space and no control byte, which would split or
     /// end the line differently for different parsers.
     public static func isValidTarget(_ text: String) -> Bool {
-        allBytes(of: text, satisfy: isTargetByte) { chunk in all((chunk .> 0x20) .& (chunk .!= 0x7F)) }
+        allBytes(of: text, satisfy: isTargetByte)
     }
 
     /// Whether `name: value` may be written as one field line.
@@ -52,25 +50,6 @@ public enum HTTPFieldSyntax {
             return result
         }
         return text.utf8.allSatisfy(predicate)
-    }
-
-    /// ``allBytes(of:satisfy:)`` sixteen bytes at a time where `text` lends
-    /// its storage: `chunk` says whether all sixteen pass, `predicate` checks
-    /// the rest one by one. Targets and values are the long parts of a
-    /// request head, checked for every request.
-    private static func allBytes(
-        of text: String, satisfy predicate: (UInt8) -> Bool, chunk: (SIMD16<UInt8>) -> Bool
-    ) -> Bool {
-        let result = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            let raw = UnsafeRawBufferPointer(bytes)
-            var index = 0
-            while index + 16 <= raw.count {
-                guard chunk(raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)) else { return false }
-                index += 16
-            }
-            return bytes[index...].allSatisfy(predicate)
-        }
-        return result ?? text.utf8.allSatisfy(predicate)
     }
 
     private static func isValueByte(_ byte: UInt8) -> Bool { byte == 0x09 || (byte >= 0x20 && byte != 0x7F) }
