@@ -24,6 +24,7 @@ usage: bench_origin.py WEBP_BRIDGE ORIGIN_BENCHMARK THUMBOR NAME=DIR...
 """
 import os
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -99,6 +100,14 @@ class Origin:
     def pids(self):
         return [self.process.pid]
 
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
 
 class Thumbor:
     name = "thumbor"
@@ -109,10 +118,12 @@ class Thumbor:
             f.write(f"LOADER = 'thumbor.loaders.file_loader'\nFILE_LOADER_ROOT_PATH = {root!r}\n"
                     "STORAGE = 'thumbor.storages.no_storage'\nRESULT_STORAGE = None\n")
         port = free_port()
+        # A session of its own: its worker processes are stopped with it, as a group
+        # (stopping the parent alone left them running after the benchmark).
         self.process = subprocess.Popen(
             [binary, "--conf", conf, "--ip", "127.0.0.1", "--port", str(port), "--processes", "2",
              "--log-level", "error"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         self.base = f"http://127.0.0.1:{port}"
 
     def url(self, name, width):
@@ -120,6 +131,23 @@ class Thumbor:
 
     def pids(self):
         return process_tree(self.process.pid)
+
+    def stop(self):
+        """SIGTERM to the whole group, SIGKILL to what is left after 10 s."""
+        for sig, grace in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+            try:
+                os.killpg(self.process.pid, sig)
+            except ProcessLookupError:
+                break
+            deadline = time.time() + grace
+            while time.time() < deadline:
+                self.process.poll()  # reaps the parent, so only live workers keep the group
+                try:
+                    os.killpg(self.process.pid, 0)
+                except ProcessLookupError:
+                    return
+                time.sleep(0.1)
+        self.process.wait()
 
 
 def load(benchmark, server, requests, folder, tag):
@@ -205,12 +233,7 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
                     quality(benchmark, root, first_outputs[server.name], folder, server.name))
         finally:
             for server in servers:
-                server.process.terminate()
-            for server in servers:
-                try:
-                    server.process.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    server.process.kill()
+                server.stop()
         return summary
     finally:
         shutil.rmtree(folder, ignore_errors=True)
