@@ -136,6 +136,12 @@ def parse_wrk(out, cpu=0.0):
     return WrkResult(rps, p99, errors, cpu * 1e6 / max(requests, 1), p50, requests)
 
 
+def paired_cpu_ratios(ours, reference):
+    """Reference CPU per request / ours, round by round: each pair ran back to
+    back, so a change in the machine's load between rounds cancels out."""
+    return [r.cpu / o.cpu if o.cpu else 0 for o, r in zip(ours, reference)]
+
+
 def median_of(runs):
     return WrkResult(*(statistics.median(run[i] for run in runs) for i in range(len(WrkResult._fields))))
 
@@ -282,6 +288,7 @@ def bridge_hit(bridge, bridge_url, hit, nginx_url, nginx_pids, summary):
     served = metrics_delta(before, bridge_metrics(bridge_url))
     b = median_of(bridge_runs)
     n = median_of(nginx_runs)
+    pairs = paired_cpu_ratios(bridge_runs, nginx_runs)
     print(f"  {'':<8}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'cpu us':>9}{'errors':>8}   req/s per round")
     for name, r, runs in [("bridge", b, bridge_runs), ("nginx", n, nginx_runs)]:
         print(f"  {name:<8}{r.rps:>10.0f}{r.p50:>9.2f}{r.p99:>9.2f}{r.cpu:>9.1f}{r.errors:>8.0f}   "
@@ -290,6 +297,7 @@ def bridge_hit(bridge, bridge_url, hit, nginx_url, nginx_pids, summary):
           f"{served.get('image_source_total:disk', 0):.0f} from the data cache, "
           f"{served.get('image_source_total:network', 0) + served.get('image_source_total:revalidated', 0):.0f} "
           f"upstream (fetched or revalidated); wrk counted {sum(run.requests for run in bridge_runs)}")
+    print(f"  cpu ratio per round: {', '.join(f'{ratio:.2f}x' for ratio in pairs)}; median {statistics.median(pairs):.2f}x")
     summary.append(("bridge cache hit vs nginx", b.rps, n.rps, "req/s", n.cpu / b.cpu if b.cpu else 0, 0.8, 1.0))
 
 
@@ -353,6 +361,9 @@ def main():
                   f"{n.cpu:>8.1f}{o.rps / n.rps:>12.2f}x{n.cpu / o.cpu if o.cpu else 0:>10.2f}x")
             print(f"  {'':<20}origin req/s per round: {', '.join(f'{run.rps:.0f}' for run in origin_runs)}; "
                   f"nginx: {', '.join(f'{run.rps:.0f}' for run in nginx_runs)}")
+            pairs = paired_cpu_ratios(origin_runs, nginx_runs)
+            print(f"  {'':<20}cpu ratio per round: {', '.join(f'{ratio:.2f}x' for ratio in pairs)}; "
+                  f"median {statistics.median(pairs):.2f}x")
             if o.errors or n.errors:
                 print(f"  errors (non-2xx/3xx or socket, median of rounds): origin {o.errors:.0f}, nginx {n.errors:.0f}")
             summary.append((f"origin {name} vs nginx", o.rps, n.rps, "req/s",
