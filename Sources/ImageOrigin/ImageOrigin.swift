@@ -118,8 +118,7 @@ public final class ImageOrigin: HTTPHandler {
             let served = serve(file, target: target, request: request)
             // A whole file or a cached variant, to be sent again as it is.
             if let readyKey, case .ready(let response, _, let fromVariantCache) = served, response.status == .ok {
-                readyAnswers.remember(
-                    ReadyAnswers.Answer(response: response, file: file, isVariant: fromVariantCache), for: readyKey)
+                readyAnswers.remember(response, file: file, isVariant: fromVariantCache, for: readyKey)
             }
             return served
         case .failure(.forbidden): return .ready(.text(.forbidden, "path leaves the served folder"))

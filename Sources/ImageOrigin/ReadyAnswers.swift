@@ -39,21 +39,9 @@ final class ReadyAnswers: Sendable {
         let file: FileResolver.File
         /// Whether it is a variant from the variant cache (counted as a hit).
         let isVariant: Bool
-        /// When its file was last found unchanged (or the answer made), as
-        /// given to ``ReadyAnswers/remember(_:for:)``; the store keeps the
-        /// later checks.
-        let checkedAt: ContinuousClock.Instant
 
-        init(
-            response: HTTPResponse, file: FileResolver.File, isVariant: Bool,
-            checkedAt: ContinuousClock.Instant = .now
-        ) {
-            (self.response, self.file, self.isVariant, self.checkedAt) = (response, file, isVariant, checkedAt)
-        }
-
-        /// The same answer sent through `prepared`.
-        fileprivate func prepared(_ prepared: PreparedResponse) -> Answer {
-            Answer(response: .prepared(prepared), file: file, isVariant: isVariant, checkedAt: checkedAt)
+        fileprivate init(response: HTTPResponse, file: FileResolver.File, isVariant: Bool) {
+            (self.response, self.file, self.isVariant) = (response, file, isVariant)
         }
 
         /// The bytes held besides the key: headers (twice), body, paths, and 256
@@ -133,15 +121,18 @@ final class ReadyAnswers: Sendable {
         return stored.answer
     }
 
-    /// Keeps `answer` for `key`, replacing what was kept; its response is
-    /// kept prepared (``PreparedResponse``, built here, outside the lock),
-    /// so that each answer given is queued without building it again.
-    func remember(_ answer: Answer, for key: String) {
-        let answer = answer.prepared(PreparedResponse(answer.response))
+    /// Keeps `response` about `file` for `key`, replacing what was kept, as
+    /// checked now; the response is kept prepared (``PreparedResponse``,
+    /// built here, outside the lock), so that each answer given is queued
+    /// without building it again.
+    /// - Parameter isVariant: Whether it is a variant from the variant cache.
+    func remember(_ response: HTTPResponse, file: FileResolver.File, isVariant: Bool, for key: String) {
+        let answer = Answer(response: .prepared(PreparedResponse(response)), file: file, isVariant: isVariant)
         let cost = answer.heldBytes
+        let checkedAt = now()
         answers.withLock { store in
             guard store.admits(key: key, cost: cost) else { return }
-            store.insert(Stored(answer: answer, checkedAt: answer.checkedAt), for: key, cost: cost)
+            store.insert(Stored(answer: answer, checkedAt: checkedAt), for: key, cost: cost)
         }
     }
 

@@ -39,9 +39,7 @@ struct ReadyAnswersTests {
         let path = fixture.root.appendingPathComponent("window.txt")
         try Data("first".utf8).write(to: path)
         let file = try fixture.origin().files.resolve("/window.txt").get()
-        let answer = ReadyAnswers.Answer(
-            response: .text(.ok, "first"), file: file, isVariant: false, checkedAt: clock.withLock { $0 })
-        answers.remember(answer, for: "/window.txt")
+        answers.remember(.text(.ok, "first"), file: file, isVariant: false, for: "/window.txt")
         clock.withLock { $0 += .milliseconds(999) }
         #expect(answers.answer(for: "/window.txt") != nil, "unchecked inside the window")
         clock.withLock { $0 += .milliseconds(1) }
@@ -59,7 +57,7 @@ struct ReadyAnswersTests {
         let path = fixture.root.appendingPathComponent("window.txt")
         try Data("first".utf8).write(to: path)
         let file = try fixture.origin().files.resolve("/window.txt").get()
-        answers.remember(ReadyAnswers.Answer(response: .text(.ok, "first"), file: file, isVariant: false), for: "k")
+        answers.remember(.text(.ok, "first"), file: file, isVariant: false, for: "k")
         #expect(answers.answer(for: "k") != nil)
         try Data("second, longer".utf8).write(to: path)
         #expect(answers.answer(for: "k") == nil)
