@@ -60,11 +60,10 @@ final class HitMemo: Sendable {
         /// The response to send: the prepared one when kept.
         var response: HTTPResponse { prepared.map { .prepared($0) } ?? reply.response }
 
-        /// The bytes held besides the key: the reply's headers (twice: the
-        /// prepared libmicrohttpd response holds its own copy) and body, the
-        /// image's cache key, URL and headers, and 256 for the heap objects.
-        var heldBytes: Int { Self.heldBytes(reply: reply, image: image) }
-
+        /// The bytes an answer of `reply` from `image` holds besides its key:
+        /// the reply's headers (twice: the prepared libmicrohttpd response
+        /// holds its own copy) and body, the image's cache key, URL and
+        /// headers, and 256 for the heap objects.
         fileprivate static func heldBytes(reply: BridgeProxy.Reply, image: ImageDataResponse) -> Int {
             var bytes =
                 MemoryLayout<ImageDataResponse>.stride + MemoryLayout<BridgeProxy.Reply>.stride + 256
@@ -162,12 +161,18 @@ final class HitMemo: Sendable {
         // strings paid a growth check and a copy per piece (callgrind).
         var bytes: [UInt8] = []
         bytes.reserveCapacity(length)
-        for (index, piece) in [request.method.rawValue, host, request.target, accept, userAgent].enumerated() {
-            if index > 0 { bytes.append(0) }
+        // Each piece after the first follows a NUL, which no field or target holds.
+        func add(_ piece: String, first: Bool = false) {
+            if !first { bytes.append(0) }
             if piece.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
                 bytes.append(contentsOf: piece.utf8)
             }
         }
+        add(request.method.rawValue, first: true)
+        add(host)
+        add(request.target)
+        add(accept)
+        add(userAgent)
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -41,13 +41,9 @@ extension ImagePipeline {
     /// returned earlier, delivered again from the caller's own copy (a
     /// server that keeps ready answers): the ``TrafficMeter`` sees it as
     /// the cache hit it is.
-    public func recordCachedDelivery(of hit: ImageDataResponse) {
-        recordHit(hit)
-    }
-
-    /// ``recordCachedDelivery(of:)`` for a copy of `hit` kept without its
-    /// bytes: `bytes` is the size of the data it was returned with.
-    public func recordCachedDelivery(of hit: ImageDataResponse, bytes: Int) {
-        recordHit(bytes: bytes, isVariant: hit.isVariant)
+    /// - Parameter bytes: The size of the data `hit` was returned with, when
+    ///   the copy was kept without it; `hit.data.count` otherwise.
+    public func recordCachedDelivery(of hit: ImageDataResponse, bytes: Int? = nil) {
+        recordHit(bytes: bytes ?? hit.data.count, isVariant: hit.isVariant)
     }
 }
