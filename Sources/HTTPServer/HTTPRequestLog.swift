@@ -88,13 +88,13 @@ public struct HTTPRequestLog: Sendable, Equatable, CustomStringConvertible {
     /// Appends `text`'s UTF-8 to `line`, escaped as ``escaped(_:)`` says
     /// (bytes of multi-byte characters never need it).
     private static func appendEscaped(_ text: String, to line: inout [UInt8]) {
-        // A clean text (nearly every one) is checked and copied over its own bytes.
-        let copied = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard !bytes.contains(where: needsEscape) else { return false }
-            line.append(contentsOf: bytes)
-            return true
+        let clean =
+            text.utf8.withContiguousStorageIfAvailable { bytes in !bytes.contains(where: needsEscape) }
+            ?? !text.utf8.contains(where: needsEscape)
+        guard !clean else {
+            appendText(text, to: &line)
+            return
         }
-        if copied == true { return }
         for byte in text.utf8 {
             guard needsEscape(byte) else {
                 line.append(byte)
