@@ -40,9 +40,7 @@ def main():
 
     images, _ = verdict.read_verdict(args.result)
     if images is None:
-        print(f"{mode}: FAIL no e2e result in {args.result}")
-        print("0 passed, 1 failed")
-        return 1
+        return verdict.fail_early(mode, f"no e2e result in {args.result}")
     figures = verdict.read_demo_figures(args.demo_report, "avif")
     passed, failed = 0, 0
     types, browser_bytes, demo_wire, photos = [], 0, 0, 0
@@ -94,8 +92,7 @@ def main():
     print(verdict.summary(mode, len(images), types, browser_bytes, demo_wire,
                           "the demo's AVIF client's wire figure; equal to what the browser received"
                           if browser_bytes == demo_wire else "NOT what the browser received"))
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return verdict.counts(passed, failed)
 
 
 if __name__ == "__main__":

@@ -84,9 +84,8 @@ def main():
 
     images, user_agent = verdict.read_verdict(args.result)
     if images is None:
-        print(f"{mode}: FAIL no e2e result in the page (did the page or its script load? see {args.result})")
-        print("0 passed, 1 failed")
-        return 1
+        return verdict.fail_early(
+            mode, f"no e2e result in the page (did the page or its script load? see {args.result})")
     user_agent = user_agent or WEBVIEW_UA
     figures = verdict.read_demo_figures(args.demo_report, "legacy-webview") if args.demo_report else {}
     passed, failed = 0, 0
@@ -144,8 +143,7 @@ def main():
     print(verdict.summary(mode, len(images), types, sum(image["bytes"] for image in images), wire,
                           "what the bridge received from the origin for them, per the demo's report" + fetched_note
                           if figures else "no demo report given"))
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return verdict.counts(passed, failed)
 
 
 if __name__ == "__main__":

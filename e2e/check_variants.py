@@ -100,17 +100,13 @@ def main():
 
     images, user_agent = verdict.read_verdict(args.result)
     if images is None:
-        print(f"{mode}: FAIL no e2e result in {args.result}")
-        print("0 passed, 1 failed")
-        return 1
+        return verdict.fail_early(mode, f"no e2e result in {args.result}")
     figures = verdict.read_demo_figures(args.demo_report, "webp")
     try:
         originals = original_sources(args.origin, user_agent)
         expected = variants(args.bin, args.rules, originals)
     except (OSError, subprocess.SubprocessError) as error:
-        print(f"{mode}: FAIL cannot work out the expected variants: {error}")
-        print("0 passed, 1 failed")
-        return 1
+        return verdict.fail_early(mode, f"cannot work out the expected variants: {error}")
 
     passed, failed = 0, 0
     types, served_by = [], set()
@@ -190,8 +186,7 @@ def main():
     print(verdict.summary(mode, len(images), types, browser_bytes, demo_wire,
                           "the demo's wire figure for these images; equal to what the browser received"
                           if browser_bytes == demo_wire else "NOT what the browser received"))
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return verdict.counts(passed, failed)
 
 
 if __name__ == "__main__":

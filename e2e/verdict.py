@@ -104,3 +104,15 @@ def summary(mode, images, types, browser_bytes, wire_bytes, wire_note):
     seen = ", ".join(f"{kind} x{count}" for kind, count in sorted(counted.items()))
     return (f"{mode}: {images} images; types: {seen or 'none'}; to the browser: {browser_bytes:,} bytes;"
             f" wire: {wire_bytes:,} bytes ({wire_note})")
+
+
+def counts(passed, failed):
+    """The line every check ends with, and the check's exit status."""
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def fail_early(mode, reason):
+    """A check that cannot go on: one failure, said and counted."""
+    print(f"{mode}: FAIL {reason}")
+    return counts(0, 1)
