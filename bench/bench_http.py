@@ -52,7 +52,7 @@ import tempfile
 import time
 import urllib.request
 
-from procstat import children, cpu_seconds
+from procstat import children, cpu_seconds, stop
 
 DURATION = int(os.environ.get("BENCH_SECONDS", "10"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
@@ -265,14 +265,7 @@ http {{
 def stop_all(processes, work):
     """SIGTERM every process still running, SIGKILL those that do not stop
     within 15 s, and remove the work folder."""
-    for process in processes:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-    for process in processes:
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    stop(processes)
     shutil.rmtree(work, ignore_errors=True)
 
 

@@ -33,7 +33,7 @@ import tempfile
 import time
 import urllib.request
 
-from procstat import children, cpu_seconds
+from procstat import children, cpu_seconds, stop
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 ROUND_SECONDS = float(os.environ.get("BENCH_ROUND_SECONDS", "60"))
@@ -101,12 +101,7 @@ class Origin:
         return [self.process.pid]
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        stop([self.process], timeout=10)
 
 
 class Thumbor:

@@ -30,6 +30,8 @@ import sys
 import tempfile
 import time
 
+from procstat import stop
+
 REQUESTS = int(sys.argv[3]) if len(sys.argv) > 3 else 2000
 WEBP_CLIENT = {"Accept": "image/webp"}
 # More flags for the measured origin, e.g. CALLGRIND_ORIGIN_FLAGS="--max-head-memory 32".
@@ -169,14 +171,8 @@ def main():
         results.append(("bridge cache hit", per_request, nudges, out))
         connection.close()
     finally:
-        for process in processes:
-            if process.poll() is None:
-                process.send_signal(signal.SIGINT)
-        for process in processes:
-            try:
-                process.wait(timeout=120)
-            except subprocess.TimeoutExpired:
-                process.kill()
+        # SIGINT, and time for valgrind to write its last dump.
+        stop(processes, signal.SIGINT, timeout=120)
     print(f"callgrind, {REQUESTS} keep-alive GETs on one connection per case; instructions per request "
           "(all threads), nudges = /healthz requests sent while a dump was pending")
     for label, per_request, nudges, out in results:

@@ -1,5 +1,6 @@
-"""CPU time of server processes, read from /proc: what the bench scripts compare."""
+"""CPU time of server processes, read from /proc: what the bench scripts compare; and stopping them."""
 import os
+import signal
 import subprocess
 
 
@@ -20,3 +21,17 @@ def children(pid):
     """The direct children of `pid` (forked workers)."""
     out = subprocess.run(["ps", "--ppid", str(pid), "-o", "pid="], capture_output=True, text=True).stdout
     return [int(x) for x in out.split()]
+
+
+def stop(processes, sig=signal.SIGTERM, timeout=15):
+    """Sends `sig` to every process still running, then SIGKILL to those not
+    stopped within `timeout` seconds each."""
+    for process in processes:
+        if process.poll() is None:
+            process.send_signal(sig)
+    for process in processes:
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
