@@ -108,7 +108,7 @@ struct YUVPlanePathTests {
 
     @Test func turnedPhotosAreLeftToTheRGBAPath() throws {
         let upright = try JPEGEncoder(options: .init(quality: 90)).encode(SyntheticImages.photo(width: 64, height: 32))
-        let tagged = JPEGCodecTests.insertingExifOrientation(6, into: upright)
+        let tagged = JPEGFixtures.insertingExifOrientation(6, into: upright)
         #expect(try JPEGDecoder().decodeYUV420(tagged, width: 16, height: 32) == nil)
         #expect(try JPEGDecoder().decodeYUV420(upright, width: 32, height: 16) != nil)
     }

@@ -34,27 +34,10 @@ struct PlanarVariantTests {
         let cropped = try ImageTransformer().transform(upright, pipeline: Self.pipeline(mode: 1, width: 40, height: 40))
         let square = try WebPDecoder().decode(cropped.data)
         #expect(square.width == 40 && square.height == 40)
-        let turned = JPEGCodecFixture.insertingExifOrientation(6, into: upright)
+        let turned = JPEGFixtures.insertingExifOrientation(6, into: upright)
         let output = try ImageTransformer().transform(turned, pipeline: Self.pipeline(mode: 2, width: 30))
         let variant = try WebPDecoder().decode(output.data)
         // Turned photos take the RGBA path (the planes are not turned); its geometry is its own.
         #expect(variant.width == 30)
-    }
-}
-
-/// An EXIF orientation inserted into a JPEG (as the codec tests do).
-enum JPEGCodecFixture {
-    static func insertingExifOrientation(_ value: UInt8, into jpeg: Data) -> Data {
-        let tiff: [UInt8] = [
-            0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x01,
-            0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, value, 0x00, 0x00,
-            0x00, 0x00, 0x00, 0x00,
-        ]
-        let payload: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
-        let length = payload.count + 2
-        var result = Data(jpeg.prefix(2))
-        result.append(contentsOf: [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload)
-        result.append(jpeg.dropFirst(2))
-        return result
     }
 }

@@ -122,9 +122,7 @@ import Testing
         #expect(webP.output.hasPrefix("http://img.host.com/a.jpg?imageView2/0/format/webp/ignore-error/1\t"))
 
         let folder = try TemporaryDirectory()
-        let file = folder.file("rules.json")
-        try Data(#"{"rules": [{"name": "cf", "hosts": ["img.example.com"], "dialect": "cloudflare"}]}"#.utf8).write(
-            to: file)
+        let file = try Self.cloudflareRules(in: folder)
         let overridden = await run([
             "--config", file.path, "--formats", "avif,webp", "--accept", "image/avif,image/webp",
             "https://img.example.com/p.jpg",
@@ -135,11 +133,17 @@ import Testing
         #expect(refused.status == 2 && refused.error.contains("formats"), "\(refused.error)")
     }
 
-    @Test func readsAConfigurationFile() async throws {
-        let folder = try TemporaryDirectory()
+    /// A configuration file with one Cloudflare rule for `img.example.com`.
+    private static func cloudflareRules(in folder: TemporaryDirectory) throws -> URL {
         let file = folder.file("rules.json")
         try Data(#"{"rules": [{"name": "cf", "hosts": ["img.example.com"], "dialect": "cloudflare"}]}"#.utf8).write(
             to: file)
+        return file
+    }
+
+    @Test func readsAConfigurationFile() async throws {
+        let folder = try TemporaryDirectory()
+        let file = try Self.cloudflareRules(in: folder)
         let result = await run([
             "--config", file.path, "--width", "640", "--explain", "https://img.example.com/u/p.jpg",
         ])
