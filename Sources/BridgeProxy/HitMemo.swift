@@ -161,18 +161,16 @@ final class HitMemo: Sendable {
         // strings paid a growth check and a copy per piece (callgrind).
         var bytes: [UInt8] = []
         bytes.reserveCapacity(length)
-        // Each piece after the first follows a NUL, which no field or target holds.
-        func add(_ piece: String, first: Bool = false) {
-            if !first { bytes.append(0) }
-            if piece.utf8.withContiguousStorageIfAvailable({ bytes.append(contentsOf: $0) }) == nil {
-                bytes.append(contentsOf: piece.utf8)
-            }
-        }
-        add(request.method.rawValue, first: true)
-        add(host)
-        add(request.target)
-        add(accept)
-        add(userAgent)
+        // NUL between the pieces: no field or target holds one.
+        bytes.appendUTF8(of: request.method.rawValue)
+        bytes.append(0)
+        bytes.appendUTF8(of: host)
+        bytes.append(0)
+        bytes.appendUTF8(of: request.target)
+        bytes.append(0)
+        bytes.appendUTF8(of: accept)
+        bytes.append(0)
+        bytes.appendUTF8(of: userAgent)
         return String(decoding: bytes, as: UTF8.self)
     }
 

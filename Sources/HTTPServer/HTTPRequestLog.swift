@@ -62,7 +62,7 @@ public struct HTTPRequestLog: Sendable, Equatable, CustomStringConvertible {
         let tenths =
             max(0, components.seconds) * 10_000 + (max(0, components.attoseconds) + 50_000_000_000_000)
             / 100_000_000_000_000
-        Self.appendText(remoteAddress ?? "-", to: &line)
+        line.appendUTF8(of: remoteAddress ?? "-")
         line.append(UInt8(ascii: " "))
         Self.appendEscaped(method.rawValue, to: &line)
         line.append(UInt8(ascii: " "))
@@ -75,7 +75,7 @@ public struct HTTPRequestLog: Sendable, Equatable, CustomStringConvertible {
         Self.appendDecimal(UInt64(tenths / 10), to: &line)
         line.append(UInt8(ascii: "."))
         Self.appendDecimal(UInt64(tenths % 10), to: &line)
-        Self.appendText(completed ? "ms" : "ms aborted", to: &line)
+        line.appendUTF8(of: completed ? "ms" : "ms aborted")
     }
 
     /// `text` with every byte below 0x20, DEL and `\` as `\xHH`.
@@ -92,7 +92,7 @@ public struct HTTPRequestLog: Sendable, Equatable, CustomStringConvertible {
             text.utf8.withContiguousStorageIfAvailable { bytes in !bytes.contains(where: needsEscape) }
             ?? !text.utf8.contains(where: needsEscape)
         guard !clean else {
-            appendText(text, to: &line)
+            line.appendUTF8(of: text)
             return
         }
         for byte in text.utf8 {
@@ -104,14 +104,6 @@ public struct HTTPRequestLog: Sendable, Equatable, CustomStringConvertible {
             line.append(UInt8(ascii: "x"))
             line.append(hexDigit(byte >> 4))
             line.append(hexDigit(byte & 15))
-        }
-    }
-
-    /// Appends `text`'s bytes, from its own storage when it lends them:
-    /// appending a `String.UTF8View` goes through a generic iterator.
-    private static func appendText(_ text: String, to line: inout [UInt8]) {
-        if text.utf8.withContiguousStorageIfAvailable({ line.append(contentsOf: $0) }) == nil {
-            line.append(contentsOf: text.utf8)
         }
     }
 
