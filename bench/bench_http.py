@@ -66,6 +66,9 @@ CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os
 # Enough to keep every core busy, and within the bridge's queue (cores running plus
 # max(8, 4 per core) waiting), beyond which it answers 503.
 TRANSCODE_CONNECTIONS = int(os.environ.get("BENCH_TRANSCODE_CONNECTIONS", str(2 * CORES + 4)))
+# BENCH_NGINX_OPEN_FILE_CACHE=1: nginx keeps its files open between requests (open_file_cache),
+# as a tuned production nginx would; by default it opens, stats and closes the file per request.
+NGINX_OPEN_FILE_CACHE = os.environ.get("BENCH_NGINX_OPEN_FILE_CACHE", "0") == "1"
 
 # A client that shows WebP: the bridge answers from its cache, as received.
 WEBP_CLIENT = {"Accept": "image/webp"}
@@ -233,6 +236,9 @@ def codec_only(binary, path, seconds):
 
 def start_nginx(root, work):
     port = free_port()
+    # https://nginx.org/en/docs/http/ngx_http_core_module.html#open_file_cache
+    open_file_cache = ("    open_file_cache max=1000 inactive=60s;\n    open_file_cache_valid 60s;\n"
+                       if NGINX_OPEN_FILE_CACHE else "")
     conf = os.path.join(work, "nginx.conf")
     with open(conf, "w") as f:
         f.write(f"""
@@ -246,7 +252,7 @@ http {{
     sendfile on;
     tcp_nopush on;
     keepalive_requests 100000;
-    types {{ image/jpeg jpg; image/webp webp; }}
+{open_file_cache}    types {{ image/jpeg jpg; image/webp webp; }}
     client_body_temp_path {work}/body;
     proxy_temp_path {work}/proxy;
     fastcgi_temp_path {work}/fastcgi;

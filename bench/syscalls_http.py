@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""System calls per request of the cache-hit paths, ours and nginx's, under
+the same load as `make bench-http`: a figure that, like callgrind's
+instruction counts, does not move with the machine's load, and that says
+what the kernel is asked to do — two thirds of a hit's CPU is the kernel's.
+
+    python3 bench/syscalls_http.py <webp-bridge> <corpus> [SECONDS]
+
+Sets up what bench_http.py sets up (the origin with a Kodak photo as JPEG
+q90 and its cached WebP variant, the bridge in front of it, nginx serving
+the very same bytes from disk), then for each case runs `wrk` for SECONDS
+(3 by default) against our server and then against nginx while `perf trace
+-s` counts the system calls of the server's processes, and prints the
+calls per request, in all and by name. Needs `perf` with tracepoint access
+(root, or kernel.perf_event_paranoid <= -1). perf trace slows every call a
+little, so the requests/s seen here are not the benchmark's; the counts are.
+"""
+import collections
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from bench_http import WEBP_CLIENT, children, fetch, start_bridge, start_nginx, start_origin, stop_all, wait_ready, wrk
+
+SECONDS = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+
+
+def traced(pids, url, work, label, headers=None):
+    """(requests wrk counted, Counter of system calls by name) over one wrk run."""
+    summary = os.path.join(work, f"{label}.trace")
+    tracer = subprocess.Popen(["perf", "trace", "-s", "-o", summary, "-p", ",".join(map(str, pids))],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(1)  # perf attaches to every thread before the load starts
+    if tracer.poll() is not None:
+        sys.exit(f"perf trace did not start: {tracer.stderr.read().strip()}")
+    result = wrk(url, pids, headers=headers, duration=SECONDS)
+    tracer.send_signal(signal.SIGINT)
+    tracer.wait(timeout=30)
+    calls = collections.Counter()
+    with open(summary) as f:
+        for line in f:
+            # Per thread: "   recvfrom   51754   0   123.456 ..." (name, calls, errors, total ms, ...).
+            match = re.match(r"\s+([a-z_0-9]+)\s+(\d+)\s+\d+\s+[\d.]+\s", line)
+            if match and match.group(1) != "syscall":
+                calls[match.group(1)] += int(match.group(2))
+    if result.errors:
+        sys.exit(f"{label}: {result.errors} failed requests")
+    return result.requests, calls
+
+
+def report(label, requests, calls):
+    total = sum(calls.values()) / max(requests, 1)
+    named = ", ".join(f"{name} {count / requests:.2f}" for name, count in calls.most_common(8)
+                      if count / requests >= 0.01)
+    print(f"  {label:<8}{requests:>9}{total:>10.2f}   {named}")
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    binary, corpus = sys.argv[1:3]
+    photo = os.path.join(corpus, "kodak", "kodim01.png")
+    if not os.path.exists(photo):
+        sys.exit(f"no Kodak photo at {photo}")
+    if subprocess.run(["perf", "--version"], capture_output=True).returncode != 0:
+        sys.exit("syscalls_http.py needs perf (Debian: linux-perf)")
+    work = tempfile.mkdtemp(prefix="syscalls-http-")
+    os.chmod(work, 0o755)  # nginx workers run as an unprivileged user
+    processes = []
+    try:
+        root = os.path.join(work, "root")
+        os.makedirs(root)
+        subprocess.run([binary, "convert", photo, os.path.join(root, "photo.jpg"), "--quality", "90"], check=True)
+        origin, drain, origin_url = start_origin(binary, root)
+        processes += [origin, drain]
+        variant_path = "/photo.jpg?imageView2/2/w/750/format/webp"
+        with open(os.path.join(root, "variant.webp"), "wb") as f:
+            f.write(wait_ready(origin_url + variant_path))
+        bridge, bridge_url = start_bridge(binary, origin_url)
+        processes.append(bridge)
+        hit, _ = fetch(bridge_url + "/photo.jpg", WEBP_CLIENT)
+        with open(os.path.join(root, "bridge-hit.webp"), "wb") as f:
+            f.write(hit)
+        nginx, nginx_url = start_nginx(root, work)
+        processes.append(nginx)
+        wait_ready(nginx_url + "/variant.webp")
+        nginx_pids = [nginx.pid] + children(nginx.pid)
+        cases = [
+            ("origin cached WebP variant", [origin.pid], origin_url + variant_path, None, "/variant.webp"),
+            ("origin plain file", [origin.pid], origin_url + "/photo.jpg", None, "/photo.jpg"),
+            ("bridge cache hit", [bridge.pid], bridge_url + "/photo.jpg", WEBP_CLIENT, "/bridge-hit.webp"),
+        ]
+        print(f"perf trace -s, wrk -t2 -c32 -d{SECONDS}s per server and case; system calls per request")
+        for index, (name, pids, url, headers, nginx_path) in enumerate(cases):
+            print(f"{name}\n  {'server':<8}{'requests':>9}{'calls/req':>10}   by name")
+            report("ours", *traced(pids, url, work, f"ours-{index}", headers))
+            report("nginx", *traced(nginx_pids, nginx_url + nginx_path, work, f"nginx-{index}"))
+    finally:
+        stop_all(processes, work)
+
+
+if __name__ == "__main__":
+    main()
