@@ -9,7 +9,11 @@ photo), each (photo, width) asked once per server, so neither can answer from
 a cache; WebP at quality 80 in each grammar:
   origin   /NAME?imageView2/2/w/W/format/webp/q/80
   thumbor  /unsafe/Wx0/filters:format(webp):quality(80)/NAME
-Two clients at a time (`origin-benchmark load`), BENCH_ROUNDS alternating
+Two clients at a time (`origin-benchmark load`), each request on a new
+connection (`Connection: close`, a plain socket client) so thumbor's two
+processes share the load
+(on kept-alive connections both clients could stay on one process for a
+whole round, halving its variants/s), BENCH_ROUNDS alternating
 rounds (3 by default; the first server alternates), each bounded by
 BENCH_ROUND_SECONDS. Reported per photo set, medians over the rounds:
 variants/s, the server's CPU ms per variant (user + system of the server's

@@ -1,13 +1,17 @@
 import Foundation
+import Synchronization
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Asks one server for every URL of a list, `clients` at a time, and writes
-/// each answer's body where the list says. A WebP answer with status 200
-/// counts; anything else is a failure. Bounded: no request starts after
-/// `seconds`, and each has a 60-second timeout.
+/// Asks one server for every URL of a list, `clients` at a time (one thread
+/// each), and writes each answer's body where the list says. A WebP answer
+/// with status 200 counts; anything else is a failure. Bounded: no request
+/// starts after `seconds`, and each connect, send or receive may block for
+/// at most ``LoopbackGet/timeoutSeconds``.
+///
+/// Every request is sent on a connection of its own (``LoopbackGet``), so
+/// a server of several processes sharing one listening socket (thumbor with
+/// `--processes 2`) hands each request to a process that is free. On
+/// kept-alive connections both clients could stay on one process for the
+/// whole round, which halved thumbor's variants/s at the same CPU per variant.
 struct LoadRun {
     struct Result {
         var answers = 0
@@ -21,10 +25,13 @@ struct LoadRun {
     var clients: Int
     var seconds: Double
 
-    /// Hands out the list's rows and collects the outcome, one client at a time.
-    private actor Progress {
-        private var next = 0
-        private(set) var result = Result()
+    /// Hands out the list's rows and collects the outcome.
+    private final class Progress: Sendable {
+        private struct State {
+            var next = 0
+            var result = Result()
+        }
+        private let state = Mutex(State())
         let count: Int
         let deadline: ContinuousClock.Instant
 
@@ -33,60 +40,62 @@ struct LoadRun {
             self.deadline = deadline
         }
 
+        var result: Result { state.withLock { $0.result } }
+
         func take() -> Int? {
-            guard next < count, ContinuousClock.now < deadline else { return nil }
-            defer { next += 1 }
-            return next
+            state.withLock { state in
+                guard state.next < count, ContinuousClock.now < deadline else { return nil }
+                defer { state.next += 1 }
+                return state.next
+            }
         }
 
         func record(bytes: Int?, failure: String?) {
-            if let bytes {
-                result.answers += 1
-                result.bytes += bytes
-            }
-            if let failure {
-                result.failures += 1
-                if result.failureSamples.count < 5 { result.failureSamples.append(failure) }
+            state.withLock { state in
+                if let bytes {
+                    state.result.answers += 1
+                    state.result.bytes += bytes
+                }
+                if let failure {
+                    state.result.failures += 1
+                    if state.result.failureSamples.count < 5 { state.result.failureSamples.append(failure) }
+                }
             }
         }
     }
 
-    func run() async throws -> Result {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = clients
-        configuration.timeoutIntervalForRequest = 60
-        configuration.urlCache = nil
-        let session = URLSession(configuration: configuration)
+    func run() -> Result {
         let rows = list.rows
         let clock = ContinuousClock()
         let start = clock.now
         let progress = Progress(count: rows.count, deadline: start + .milliseconds(Int(seconds * 1000)))
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<clients {
-                group.addTask {
-                    while let index = await progress.take() {
-                        let (url, output) = rows[index]
-                        let outcome = await Self.fetch(url, into: output, session: session)
-                        await progress.record(bytes: outcome.bytes, failure: outcome.failure)
-                    }
+        let finished = DispatchGroup()
+        for _ in 0..<clients {
+            finished.enter()
+            Thread {
+                while let index = progress.take() {
+                    let (url, output) = rows[index]
+                    let outcome = Self.fetch(url, into: output)
+                    progress.record(bytes: outcome.bytes, failure: outcome.failure)
                 }
-            }
+                finished.leave()
+            }.start()
         }
-        var result = await progress.result
+        finished.wait()
+        var result = progress.result
         let elapsed = clock.now - start
         result.seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return result
     }
 
-    private static func fetch(_ address: String, into output: String, session: URLSession) async -> (
-        bytes: Int?, failure: String?
-    ) {
-        guard let url = URL(string: address) else { return (nil, "\(address): not a URL") }
+    private static func fetch(_ address: String, into output: String) -> (bytes: Int?, failure: String?) {
         do {
-            let (data, response) = try await session.data(from: url)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let answer = try LoopbackGet(address).run()
+            let data = answer.body
             let isWebP = data.count > 12 && data.prefix(4) == Data("RIFF".utf8) && data[8..<12] == Data("WEBP".utf8)
-            guard status == 200, isWebP else { return (nil, "\(address): status \(status), \(data.count) bytes") }
+            guard answer.status == 200, isWebP else {
+                return (nil, "\(address): status \(answer.status), \(data.count) bytes")
+            }
             try data.write(to: URL(fileURLWithPath: output))
             return (data.count, nil)
         } catch {

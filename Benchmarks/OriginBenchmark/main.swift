@@ -35,8 +35,7 @@ do {
         guard let clients = Int(arguments[1]), clients > 0, let seconds = Double(arguments[2]), seconds > 0 else {
             throw BenchmarkError("CLIENTS and SECONDS must be positive numbers")
         }
-        let result = try await LoadRun(list: try TabList(path: arguments[3]), clients: clients, seconds: seconds)
-            .run()
+        let result = LoadRun(list: try TabList(path: arguments[3]), clients: clients, seconds: seconds).run()
         print("load \(result.answers) \(result.failures) \(result.seconds) \(result.bytes)")
         for failure in result.failureSamples { FileHandle.standardError.write(Data("\(failure)\n".utf8)) }
     case ("quality", 2):
