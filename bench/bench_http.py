@@ -268,6 +268,42 @@ http {{
     return process, f"http://127.0.0.1:{port}"
 
 
+HitServers = collections.namedtuple(
+    "HitServers", "root origin origin_url variant_path variant bridge bridge_url hit hit_file nginx_url nginx_pids")
+
+
+def start_hit_servers(binary, photo, work, processes):
+    """The cache-hit setup shared with syscalls_http.py: in `work`/root, `photo`
+    as a JPEG q90 (the plain file, as a CMS publishes it) and the origin's
+    cached WebP variant of it; the bridge in front of the origin, its data
+    cache warmed by one request; nginx serving the very same bytes from disk
+    (variant.webp, photo.jpg, bridge-hit.webp). Every process started is
+    appended to `processes`, for `stop_all`."""
+    root = os.path.join(work, "root")
+    os.makedirs(root)
+    subprocess.run([binary, "convert", photo, os.path.join(root, "photo.jpg"), "--quality", "90"], check=True)
+    origin, drain, origin_url = start_origin(binary, root)
+    processes += [origin, drain]
+    variant_path = "/photo.jpg?imageView2/2/w/750/format/webp"
+    variant = wait_ready(origin_url + variant_path)  # also warms the variant cache
+    with open(os.path.join(root, "variant.webp"), "wb") as f:
+        f.write(variant)
+    bridge, bridge_url = start_bridge(binary, origin_url)
+    processes.append(bridge)
+    hit, hit_type = fetch(bridge_url + "/photo.jpg", WEBP_CLIENT)
+    if hit_type != "image/webp":
+        sys.exit(f"the bridge answered a WebP client with {hit_type!r}, not image/webp")
+    hit_file = os.path.join(root, "bridge-hit.webp")
+    with open(hit_file, "wb") as f:
+        f.write(hit)
+    nginx, nginx_url = start_nginx(root, work)
+    processes.append(nginx)
+    wait_ready(nginx_url + "/variant.webp")
+    nginx_pids = [nginx.pid] + children(nginx.pid)
+    return HitServers(root, origin, origin_url, variant_path, variant, bridge, bridge_url, hit, hit_file,
+                      nginx_url, nginx_pids)
+
+
 def stop_all(processes, work):
     """SIGTERM every process still running, SIGKILL those that do not stop
     within 15 s, and remove the work folder."""
@@ -312,33 +348,10 @@ def main():
     processes = []
     summary = []  # (comparison, ours, reference, unit, cpu ratio, target)
     try:
-        root = os.path.join(work, "root")
-        os.makedirs(root)
-        # The plain file: the Kodak photo as a JPEG q90, as a CMS publishes it.
-        subprocess.run([binary, "convert", photo, os.path.join(root, "photo.jpg"), "--quality", "90"], check=True)
-        origin, drain, origin_url = start_origin(binary, root)
-        processes += [origin, drain]
-        variant_path = "/photo.jpg?imageView2/2/w/750/format/webp"
-        variant = wait_ready(origin_url + variant_path)  # also warms the variant cache
-        # nginx serves the very same bytes from disk.
-        with open(os.path.join(root, "variant.webp"), "wb") as f:
-            f.write(variant)
-
-        # The bridge in front of the origin. One request warms the pipeline's
-        # data cache; nginx then serves exactly the bytes the bridge returned.
-        bridge, bridge_url = start_bridge(binary, origin_url)
-        processes.append(bridge)
-        hit, hit_type = fetch(bridge_url + "/photo.jpg", WEBP_CLIENT)
-        if hit_type != "image/webp":
-            sys.exit(f"the bridge answered a WebP client with {hit_type!r}, not image/webp")
-        hit_file = os.path.join(root, "bridge-hit.webp")
-        with open(hit_file, "wb") as f:
-            f.write(hit)
-
-        nginx, nginx_url = start_nginx(root, work)
-        processes.append(nginx)
-        wait_ready(nginx_url + "/variant.webp")
-        nginx_pids = [nginx.pid] + children(nginx.pid)
+        setup = start_hit_servers(binary, photo, work, processes)
+        origin, origin_url, variant_path, variant = setup.origin, setup.origin_url, setup.variant_path, setup.variant
+        bridge, bridge_url, hit, hit_file = setup.bridge, setup.bridge_url, setup.hit, setup.hit_file
+        nginx_url, nginx_pids, root = setup.nginx_url, setup.nginx_pids, setup.root
 
         cases = [
             ("cached WebP variant", origin_url + variant_path, nginx_url + "/variant.webp", len(variant)),

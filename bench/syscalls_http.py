@@ -24,7 +24,7 @@ import sys
 import tempfile
 import time
 
-from bench_http import WEBP_CLIENT, children, fetch, start_bridge, start_nginx, start_origin, stop_all, wait_ready, wrk
+from bench_http import WEBP_CLIENT, start_hit_servers, stop_all, wrk
 
 SECONDS = int(sys.argv[3]) if len(sys.argv) > 3 else 3
 
@@ -72,33 +72,19 @@ def main():
     os.chmod(work, 0o755)  # nginx workers run as an unprivileged user
     processes = []
     try:
-        root = os.path.join(work, "root")
-        os.makedirs(root)
-        subprocess.run([binary, "convert", photo, os.path.join(root, "photo.jpg"), "--quality", "90"], check=True)
-        origin, drain, origin_url = start_origin(binary, root)
-        processes += [origin, drain]
-        variant_path = "/photo.jpg?imageView2/2/w/750/format/webp"
-        with open(os.path.join(root, "variant.webp"), "wb") as f:
-            f.write(wait_ready(origin_url + variant_path))
-        bridge, bridge_url = start_bridge(binary, origin_url)
-        processes.append(bridge)
-        hit, _ = fetch(bridge_url + "/photo.jpg", WEBP_CLIENT)
-        with open(os.path.join(root, "bridge-hit.webp"), "wb") as f:
-            f.write(hit)
-        nginx, nginx_url = start_nginx(root, work)
-        processes.append(nginx)
-        wait_ready(nginx_url + "/variant.webp")
-        nginx_pids = [nginx.pid] + children(nginx.pid)
+        setup = start_hit_servers(binary, photo, work, processes)
+        origin_url, bridge_url, nginx_url = setup.origin_url, setup.bridge_url, setup.nginx_url
         cases = [
-            ("origin cached WebP variant", [origin.pid], origin_url + variant_path, None, "/variant.webp"),
-            ("origin plain file", [origin.pid], origin_url + "/photo.jpg", None, "/photo.jpg"),
-            ("bridge cache hit", [bridge.pid], bridge_url + "/photo.jpg", WEBP_CLIENT, "/bridge-hit.webp"),
+            ("origin cached WebP variant", [setup.origin.pid], origin_url + setup.variant_path, None,
+             "/variant.webp"),
+            ("origin plain file", [setup.origin.pid], origin_url + "/photo.jpg", None, "/photo.jpg"),
+            ("bridge cache hit", [setup.bridge.pid], bridge_url + "/photo.jpg", WEBP_CLIENT, "/bridge-hit.webp"),
         ]
         print(f"perf trace -s, wrk -t2 -c32 -d{SECONDS}s per server and case; system calls per request")
         for index, (name, pids, url, headers, nginx_path) in enumerate(cases):
             print(f"{name}\n  {'server':<8}{'requests':>9}{'calls/req':>10}   by name")
             report("ours", *traced(pids, url, work, f"ours-{index}", headers))
-            report("nginx", *traced(nginx_pids, nginx_url + nginx_path, work, f"nginx-{index}"))
+            report("nginx", *traced(setup.nginx_pids, nginx_url + nginx_path, work, f"nginx-{index}"))
     finally:
         stop_all(processes, work)
 
