@@ -54,8 +54,9 @@ extension ImageOrigin {
 
         let pipeline = target.pipeline ?? ProcessingPipeline(steps: [], ignoresErrors: true)
         // One key, one ETag per negotiated format: a 304 answers for the format it was made in.
+        // The tag also covers the encoder settings, which decide the bytes as much as the key does.
         let variantKey = "\(facts.tag)|\(target.transformationKey)|\(negotiated?.rawValue ?? "-")"
-        let etag = EntityTag.strong(Self.digest(variantKey))
+        let etag = EntityTag.strong(Self.digest("\(variantKey)|\(encodingFingerprint)"))
         headers["ETag"] = etag
         let cached = variants.value(for: variantKey)
         // `If-None-Match: *` matches only a representation that exists: a variant not made yet is made first.

@@ -30,6 +30,9 @@ public final class ImageOrigin: HTTPHandler {
     let readyAnswers: ReadyAnswers
     /// The series a ready answer counts (see ``HotCounters``).
     let hotCounters: HotCounters
+    /// ``ImageTransformer/Configuration/encodingFingerprint``, hashed into
+    /// every variant's ETag.
+    let encodingFingerprint: String
 
     /// A transformed image as served: its bytes filled once, when it is
     /// made, and sent from there by every response without a copy.
@@ -46,6 +49,7 @@ public final class ImageOrigin: HTTPHandler {
         sources = SourceFacts(capacityBytes: budget.sourceFactsBytes)
         pipelines = PipelineMemory(capacityBytes: budget.pipelineMemoryBytes)
         transformer = ImageTransformer(configuration: configuration.transformer)
+        encodingFingerprint = configuration.transformer.encodingFingerprint
         variants = VariantCache(capacity: configuration.variantCacheBytes)
         sourceFiles = VariantCache(capacity: configuration.sourceCacheBytes)
         readyAnswers = ReadyAnswers(

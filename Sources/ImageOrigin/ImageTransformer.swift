@@ -28,6 +28,17 @@ public struct ImageTransformer: Sendable {
         /// written lossy either way.
         public var triesLosslessForGraphics = true
 
+        /// The settings besides the request and the source that decide a
+        /// variant's bytes, in one string: part of every variant's ETag, so
+        /// origins set differently (say, a replica still on an older
+        /// `--quality`) never give different bytes the same strong tag.
+        /// The limits are not in it: they decide whether a variant is made,
+        /// not its bytes.
+        public var encodingFingerprint: String {
+            "webp-q\(defaultWebPQuality)\(triesLosslessForGraphics ? "-lossless-try" : ""),jpeg-q\(defaultJPEGQuality),"
+                + "avif-q\(defaultAVIFQuality)-s\(avifSpeed)"
+        }
+
         public init(
             defaultWebPQuality: Int = 80, defaultJPEGQuality: Int = 75, maxSourceBytes: Int = 20_000_000,
             limits: DecodingLimits = DecodingLimits(maxInputBytes: 20_000_000)

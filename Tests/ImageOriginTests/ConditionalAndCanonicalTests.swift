@@ -43,6 +43,40 @@ struct ConditionalAndCanonicalTests {
         #expect(first.headers["ETag"] != (await origin.get("/photo.jpg?imageView2/1/w/40/h/31")).headers["ETag"])
     }
 
+    /// A strong ETag names one sequence of bytes (RFC 9110 §8.8.1): two
+    /// origins encoding with other defaults must not share one for the same
+    /// URL, and two set alike must.
+    @Test func variantTagsFollowTheEncoderSettingsAndOnlyThem() async throws {
+        let target = "/photo.jpg?imageView2/2/w/100/format/webp"
+        func answer(_ configure: (inout ImageOrigin.Configuration) -> Void) async throws -> (tag: String, body: Data) {
+            let response = try await fixture.origin(configure).get(target)
+            #expect(response.status == .ok)
+            return (try #require(response.headers["ETag"]), response.bodyData)
+        }
+        let standard = try await answer { _ in }
+        let again = try await answer { _ in }
+        #expect(standard.tag == again.tag && standard.body == again.body)
+        let settings: [(String, (inout ImageOrigin.Configuration) -> Void)] = [
+            ("WebP quality 70", { $0.transformer.defaultWebPQuality = 70 }),
+            ("no lossless try", { $0.transformer.triesLosslessForGraphics = false }),
+            ("JPEG quality 90", { $0.transformer.defaultJPEGQuality = 90 }),
+            ("AVIF speed 8", { $0.transformer.avifSpeed = 8 }),
+        ]
+        var tags: Set<String> = [standard.tag]
+        for (name, configure) in settings {
+            let other = try await answer(configure)
+            #expect(other.tag != standard.tag, "\(name)")
+            tags.insert(other.tag)
+        }
+        #expect(tags.count == settings.count + 1)
+        // The one whose bytes differ here is told apart by its tag, too.
+        let lowerQuality = try await answer { $0.transformer.defaultWebPQuality = 70 }
+        #expect(lowerQuality.body != standard.body)
+        // A limit decides whether a variant is made, not its bytes: same tag.
+        let limited = try await answer { $0.transformer.maxSourceBytes = 10_000_000 }
+        #expect(limited.tag == standard.tag)
+    }
+
     @Test func theCanonicalFormParsesBackToTheSamePipeline() throws {
         for fop in [
             "imageView2/2/w/+10/h/007/format/JPEG/q/90/interlace/1",
