@@ -112,16 +112,22 @@ def parse_ms(text):
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def wrk(url, pids=(), headers=None, connections=None, duration=None, script=None):
-    """One bounded wrk run: requests/s, p50 and p99 ms, errors (non-2xx/3xx
-    responses plus socket errors), and CPU microseconds per request of `pids`."""
+def wrk_command(url, headers=None, connections=None, duration=None, script=None):
+    """The command line of one bounded wrk run (`parse_wrk` reads its output)."""
     command = ["wrk", "-t2", f"-c{connections or CONNECTIONS}", f"-d{duration or DURATION}s", "--latency"]
     for name, value in (headers or {}).items():
         command += ["-H", f"{name}: {value}"]
     if script:
         command += ["-s", script]
+    return command + [url]
+
+
+def wrk(url, pids=(), headers=None, connections=None, duration=None, script=None):
+    """One bounded wrk run: requests/s, p50 and p99 ms, errors (non-2xx/3xx
+    responses plus socket errors), and CPU microseconds per request of `pids`."""
     before = cpu_seconds(pids)
-    out = subprocess.run(command + [url], check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(wrk_command(url, headers, connections, duration, script),
+                         check=True, capture_output=True, text=True).stdout
     return parse_wrk(out, cpu_seconds(pids) - before)
 
 

@@ -18,28 +18,25 @@ little, so the requests/s seen here are not the benchmark's; the counts are.
 import collections
 import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 
-from bench_http import WEBP_CLIENT, start_hit_servers, stop_all, wrk
+from bench_http import WEBP_CLIENT, parse_wrk, start_hit_servers, stop_all, wrk_command
 
 SECONDS = int(sys.argv[3]) if len(sys.argv) > 3 else 3
 
 
 def traced(pids, url, work, label, headers=None):
-    """(requests wrk counted, Counter of system calls by name) over one wrk run."""
+    """(requests wrk counted, Counter of system calls by name) over one wrk run.
+    perf runs wrk itself, so it counts from before the first request to the
+    last: no wait for it to attach."""
     summary = os.path.join(work, f"{label}.trace")
-    tracer = subprocess.Popen(["perf", "trace", "-s", "-o", summary, "-p", ",".join(map(str, pids))],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    time.sleep(1)  # perf attaches to every thread before the load starts
-    if tracer.poll() is not None:
-        sys.exit(f"perf trace did not start: {tracer.stderr.read().strip()}")
-    result = wrk(url, pids, headers=headers, duration=SECONDS)
-    tracer.send_signal(signal.SIGINT)
-    tracer.wait(timeout=30)
+    command = ["perf", "trace", "-s", "-o", summary, "-p", ",".join(map(str, pids)), "--"]
+    run = subprocess.run(command + wrk_command(url, headers, duration=SECONDS), capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"perf trace or wrk failed: {run.stderr.strip()}")
+    result = parse_wrk(run.stdout)
     calls = collections.Counter()
     with open(summary) as f:
         for line in f:
