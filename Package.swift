@@ -237,7 +237,7 @@ let linuxTargets: [Target] = [
     // `make bench-origin`: one server's load, the SSIM of its variants, the WebP settings sweep.
     .executableTarget(
         name: "origin-benchmark",
-        dependencies: ["ImageCodecs"],
+        dependencies: ["ImageCodecs", "TestSupport"],
         path: "Benchmarks/OriginBenchmark",
         swiftSettings: swiftSettings),
     .executableTarget(
