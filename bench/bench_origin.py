@@ -23,6 +23,9 @@ resized (Lanczos 3) to the variant's size (`origin-benchmark quality`).
 
 With BENCH_ORIGIN_BASELINE set to another webp-bridge binary, it runs as a third
 server, "before", and the origin is compared with it too (rounds rotate the order).
+BENCH_ORIGIN_METHODS (say "2" or "2,3") adds the origin once more per libwebp
+method named, run with `--webp-method M` ("origin-mM"), compared with thumbor
+the same way.
 
 usage: bench_origin.py WEBP_BRIDGE ORIGIN_BENCHMARK THUMBOR NAME=DIR...
 """
@@ -45,6 +48,8 @@ ROUND_SECONDS = float(os.environ.get("BENCH_ROUND_SECONDS", "60"))
 PER_PHOTO = int(os.environ.get("BENCH_PER_PHOTO", "8"))
 # Another webp-bridge binary, run as a third server ("before") over the same requests.
 BASELINE = os.environ.get("BENCH_ORIGIN_BASELINE")
+# libwebp methods to run the origin at as well (`--webp-method`), comma-separated.
+METHODS = [m.strip() for m in os.environ.get("BENCH_ORIGIN_METHODS", "").split(",") if m.strip()]
 CLIENTS = 2
 TARGET_WIDTH = 750
 QUALITY = 80
@@ -89,12 +94,12 @@ def jpeg_or_png_size(path):
 
 
 class Origin:
-    def __init__(self, binary, root, name="origin"):
+    def __init__(self, binary, root, name="origin", flags=()):
         self.name = name
         port = free_port()
         # The per-request log goes to /dev/null: a reader would take CPU from the servers.
         self.process = subprocess.Popen(
-            [binary, "origin", "--root", root, "--listen", f"127.0.0.1:{port}"],
+            [binary, "origin", "--root", root, "--listen", f"127.0.0.1:{port}", *flags],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.base = f"http://127.0.0.1:{port}"
 
@@ -204,6 +209,7 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
         servers = [Origin(webp_bridge, root), Thumbor(thumbor_binary, root, folder)]
         if BASELINE:
             servers.append(Origin(BASELINE, root, "before"))
+        servers += [Origin(webp_bridge, root, f"origin-m{m}", ["--webp-method", m]) for m in METHODS]
         try:
             warm = next(widths)
             for server in servers:
@@ -219,7 +225,7 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
                     answers, rate, cpu, total_bytes, outputs = load(
                         benchmark, server, requests, folder, f"{server.name}-{index}")
                     results[server.name].append((rate, cpu, total_bytes / max(answers, 1)))
-                    print(f"  round {index + 1} {server.name:8} {rate:6.1f} variants/s {cpu:6.1f} ms CPU "
+                    print(f"  round {index + 1} {server.name:9} {rate:6.1f} variants/s {cpu:6.1f} ms CPU "
                           f"{total_bytes / max(answers, 1):8.0f} B")
                     if index == 0:
                         first_outputs[server.name] = outputs
@@ -252,19 +258,24 @@ def main():
             continue
         table.append((label, bench_set(label, photos, webp_bridge, benchmark, thumbor_binary)))
     print()
-    print(f"{'photos':8} {'server':8} {'variants/s':>10} {'CPU ms':>8} {'bytes':>8} {'SSIM':>7}")
+    print(f"{'photos':8} {'server':9} {'variants/s':>10} {'CPU ms':>8} {'bytes':>8} {'SSIM':>7}")
     for label, summary in table:
         for name, (rate, cpu, size, ssim) in summary.items():
-            print(f"{label:8} {name:8} {rate:10.1f} {cpu:8.1f} {size:8.0f} {ssim:7.4f}")
-        ours, theirs = summary["origin"], summary["thumbor"]
-        print(f"{label:8} {'ratio':8} {ours[0] / theirs[0]:9.2f}x {theirs[1] / ours[1]:7.2f}x "
-              f"{(ours[2] / theirs[2] - 1) * 100:+7.1f}% {ours[3] - theirs[3]:+7.4f}")
+            print(f"{label:8} {name:9} {rate:10.1f} {cpu:8.1f} {size:8.0f} {ssim:7.4f}")
+        theirs = summary["thumbor"]
+        for name in ["origin"] + [f"origin-m{m}" for m in METHODS]:
+            ours = summary[name]
+            row = "ratio" if name == "origin" else f"m{name.rsplit('-m', 1)[1]}/thumb"
+            print(f"{label:8} {row:9} {ours[0] / theirs[0]:9.2f}x {theirs[1] / ours[1]:7.2f}x "
+                  f"{(ours[2] / theirs[2] - 1) * 100:+7.1f}% {ours[3] - theirs[3]:+7.4f}")
         if "before" in summary:
             before = summary["before"]
-            print(f"{label:8} {'o/before':8} {ours[0] / before[0]:9.2f}x {before[1] / ours[1]:7.2f}x "
+            ours = summary["origin"]
+            print(f"{label:8} {'o/before':9} {ours[0] / before[0]:9.2f}x {before[1] / ours[1]:7.2f}x "
                   f"{(ours[2] / before[2] - 1) * 100:+7.1f}% {ours[3] - before[3]:+7.4f}")
     print("ratio: origin/thumbor variants/s, thumbor/origin CPU per variant, origin's bytes against thumbor's, "
-          "SSIM difference (o/before: the same against BENCH_ORIGIN_BASELINE)")
+          "SSIM difference (mM/thumb: the same for the origin at --webp-method M; "
+          "o/before: the origin against BENCH_ORIGIN_BASELINE)")
 
 
 if __name__ == "__main__":

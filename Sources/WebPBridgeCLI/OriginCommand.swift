@@ -9,7 +9,7 @@ struct OriginCommand: BridgeCommand {
         abstract: "Serve a folder: images with Qiniu's imageView2/imageMogr2 grammar, other files as they are.",
         usage: [
             "--root DIR [--listen HOST:PORT] [--styles FILE] [--auto-webp] [--auto-format]"
-                + " [--quality Q] [--memory-budget SIZE]"
+                + " [--quality Q] [--webp-method M] [--memory-budget SIZE]"
         ],
         discussion: """
             Serves GET and HEAD for the files under DIR; '?imageView2/<mode>/w/<W>/h/<H>/format/<f>/q/<Q>',
@@ -30,6 +30,10 @@ struct OriginCommand: BridgeCommand {
                 "--auto-format",
                 help: "Serve AVIF, WebP or the source, whichever the client's Accept names with the highest q."),
             .option("--quality", value: "Q", help: "Default WebP quality of variants, 1-100 (default 80)."),
+            .option(
+                "--webp-method", value: "M",
+                help: "libwebp's method for lossy WebP variants, 0 (fastest) to 6 (smallest); default 4."
+                    + " 2 encodes in under half the time for 2-4% more bytes."),
             MemorySize.budgetOption(defaultBytes: ImageOrigin.MemoryBudget.defaultTotalBytes),
         ] + ServerLimitOptions.specs)
 
@@ -51,6 +55,7 @@ struct OriginCommand: BridgeCommand {
     var autoWebP: Bool
     var autoFormat: Bool
     var quality: Int?
+    var webpMethod: Int?
     /// `--memory-budget`: what every cache's bound is a share of.
     var memoryBudget: ImageOrigin.MemoryBudget
     var serverLimits: ServerLimitOptions
@@ -64,6 +69,7 @@ struct OriginCommand: BridgeCommand {
         autoWebP = parsed.flag("--auto-webp")
         autoFormat = parsed.flag("--auto-format")
         quality = try parsed.int("--quality", in: 1...100)
+        webpMethod = try parsed.int("--webp-method", in: 0...6)
         memoryBudget = try MemorySize.budget(parsed).map { ImageOrigin.MemoryBudget(totalBytes: $0) } ?? .init()
         serverLimits = try ServerLimitOptions(parsed: parsed)
     }
@@ -80,6 +86,7 @@ struct OriginCommand: BridgeCommand {
         var configuration = ImageOrigin.Configuration(
             root: root, styles: styles, autoWebP: autoWebP, autoFormat: autoFormat, memoryBudget: memoryBudget)
         if let quality { configuration.transformer.defaultWebPQuality = quality }
+        if let webpMethod { configuration.transformer.webpMethod = webpMethod }
         // A file replaced under a running origin is served as it was for at
         // most a second; every hit within that second skips a `stat`.
         configuration.readyAnswerRevalidation = .seconds(1)

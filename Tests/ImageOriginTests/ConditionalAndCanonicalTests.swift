@@ -58,6 +58,7 @@ struct ConditionalAndCanonicalTests {
         #expect(standard.tag == again.tag && standard.body == again.body)
         let settings: [(String, (inout ImageOrigin.Configuration) -> Void)] = [
             ("WebP quality 70", { $0.transformer.defaultWebPQuality = 70 }),
+            ("WebP method 2", { $0.transformer.webpMethod = 2 }),
             ("no lossless try", { $0.transformer.triesLosslessForGraphics = false }),
             ("JPEG quality 90", { $0.transformer.defaultJPEGQuality = 90 }),
             ("AVIF speed 8", { $0.transformer.avifSpeed = 8 }),
@@ -68,8 +69,9 @@ struct ConditionalAndCanonicalTests {
             #expect(others[name]?.tag != standard.tag, "\(name)")
         }
         #expect(Set(others.values.map(\.tag) + [standard.tag]).count == settings.count + 1)
-        // The one whose bytes differ here is told apart by its tag, too.
+        // The ones whose bytes differ here are told apart by their tags, too.
         #expect(others["WebP quality 70"]?.body != standard.body)
+        #expect(others["WebP method 2"]?.body != standard.body)
         // A limit decides whether a variant is made, not its bytes: same tag.
         let limited = try await answer { $0.transformer.maxSourceBytes = 10_000_000 }
         #expect(limited.tag == standard.tag)

@@ -102,6 +102,29 @@ struct VariantEncodingTests {
         #expect(try WebPFeatures(after.data).compression == .lossy)
     }
 
+    /// `webpMethod` reaches libwebp: a photo at method 2 is another lossy
+    /// WebP of the same size, and a method out of 0–6 is a typed failure.
+    @Test func theWebPMethodIsTheConfiguredOne() throws {
+        let png = try PNGEncoder().encode(OriginFixture.noise(width: 300, height: 200))
+        var fast = ImageTransformer.Configuration()
+        fast.webpMethod = 2
+        let standard = try ImageTransformer().transform(png, pipeline: Self.width(150))
+        let quick = try ImageTransformer(configuration: fast).transform(png, pipeline: Self.width(150))
+        #expect(quick.data != standard.data)
+        let features = try WebPFeatures(quick.data)
+        #expect(features.compression == .lossy && features.width == 150 && features.height == 100)
+        // Methods 0–2, without the rate-distortion pass that tunes the loop filter, get the strongest one.
+        var tuning = WebPEncoder.Tuning()
+        tuning.filterStrength = 100
+        let options = VariantEncoding(quality: 80, method: 2).lossyOptions
+        #expect(options.method == 2 && options.tuning == tuning)
+        #expect(VariantEncoding(quality: 80).lossyOptions.tuning == WebPEncoder.Tuning())
+        fast.webpMethod = 7
+        #expect(throws: TransformError.self) {
+            try ImageTransformer(configuration: fast).transform(png, pipeline: Self.width(150))
+        }
+    }
+
     /// An animated graphic: the smaller of all lossy and libwebp's per-frame
     /// choice; at the source's size no bigger than the GIF either.
     @Test func anAnimatedGraphicKeepsTheSmallerOfLossyAndMixed() throws {

@@ -1,8 +1,11 @@
 import Foundation
 import ImageCodecs
+import ImageOrigin
 import TestSupport
 import TestTraits
 import Testing
+
+@testable import WebPBridgeCLI
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -15,6 +18,8 @@ struct OriginCommandTests {
         (["origin", "--root", "/tmp", "--listen", "8080"], "option '--listen' expects HOST:PORT, got '8080'"),
         (["origin", "--root", "/tmp", "--listen", "127.0.0.1:99999"], "needs a port 0-65535"),
         (["origin", "--root", "/tmp", "--quality", "0"], "option '--quality' must be between 1 and 100"),
+        (["origin", "--root", "/tmp", "--webp-method", "7"], "option '--webp-method' must be between 0 and 6"),
+        (["origin", "--root", "/tmp", "--webp-method", "fast"], "option '--webp-method'"),
         (["origin", "--root", "/tmp", "extra"], "unexpected argument 'extra'"),
         (["origin", "--root", "/tmp", "--memory-budget", "9T"], "expects a size such as 256M"),
         (["origin", "--root", "/tmp", "--memory-budget", "4096K"], "must be at least 16M"),
@@ -23,6 +28,19 @@ struct OriginCommandTests {
         let result = await CapturedIO.run(arguments)
         #expect(result.status == 2)
         #expect(result.stderr.contains(message), "\(result.stderr)")
+    }
+
+    @Test func theWebPMethodReachesTheTransformer() throws {
+        let folder = try TemporaryDirectory()
+        func method(_ extra: [String]) throws -> Int {
+            let arguments = ["--root", folder.url.path] + extra
+            let command = try OriginCommand(
+                parsed: ParsedArguments(arguments, configuration: OriginCommand.configuration))
+            return try command.makeOrigin().configuration.transformer.webpMethod
+        }
+        #expect(try method([]) == 4)
+        #expect(try method(["--webp-method", "2"]) == 2)
+        #expect(try method(["--webp-method", "0"]) == 0)
     }
 
     @Test func badRootOrStylesExitOne() async throws {
