@@ -9,7 +9,7 @@ import ImageCodecs
 ///
 /// A setting is written `key=value,…` with keys `m` (method), `q` (quality),
 /// `seg`, `sns`, `f` (filter strength), `sharp`, `strong` (0/1), `af` (0/1),
-/// `parts`, `plimit`, `pass`, `pre`; `default` alone is q80, method 4 and
+/// `parts`, `plimit`, `pass`, `pre`, `sharpyuv` (0/1); `default` alone is q80, method 4 and
 /// libwebp's defaults. Settings are separated by `;`.
 struct TuningSweep {
     var width: Int
@@ -95,6 +95,7 @@ struct TuningSweep {
             case "plimit": options.tuning.partitionLimit = value
             case "pass": options.tuning.passes = value
             case "pre": options.tuning.preprocessing = value
+            case "sharpyuv": options.usesSharpYUV = value != 0
             default: throw BenchmarkError("setting \(setting): unknown key \(parts[0])")
             }
         }
