@@ -40,8 +40,9 @@ public struct VariantEncoding: Sendable, Equatable {
     /// logos on transparency and screenshots 0.5 or more.
     public static let graphicFlatShare = 0.5
 
-    /// libwebp's method when a variant does not name one: 4, libwebp's own
-    /// default, kept by measurement (README: "The origin's WebP settings").
+    /// The method lossy variants are written with unless the origin is set
+    /// otherwise (`--webp-method`): 4, libwebp's own default, kept by
+    /// measurement (README: "The origin's WebP settings").
     public static let defaultMethod = 4
 
     /// Lossy quality, 1–100.
