@@ -131,10 +131,12 @@ public struct VariantEncoding: Sendable, Equatable {
     /// 0–2 get the strongest loop filter, 100. Those methods choose each
     /// macroblock's mode by distortion alone, without methods 3–6's
     /// rate-distortion pass, whose edge statistics tune the filter there;
-    /// at 0–2 the filter changes no byte, and 100 gave the best SSIM of 60,
-    /// 80 and 100 and of sharpness 0–7 (`make bench-webp-tuning`, q80,
-    /// method 2: demo photos at 750 px 0.9782 against 0.9760 at libwebp's
-    /// 60, Kodak at 500 px 0.9603 against 0.9596; method 4: 0.9797, 0.9619).
+    /// at 0–2 the filter leaves the bytes as they were (4 B more over the 24
+    /// Kodak photos at method 2, none at 0 and 1), and 100 gave the best SSIM
+    /// of strengths 60, 80 and 100 and sharpness 0, 2, 4 and 7
+    /// (`make bench-webp-tuning`, q80, method 2: demo photos at 750 px 0.9782
+    /// against 0.9760 at libwebp's 60, Kodak at 500 px 0.9603 against 0.9596;
+    /// method 4: 0.9797, 0.9619).
     public var lossyOptions: WebPEncoder.Options {
         var options = WebPEncoder.Options(quality: Float(quality), method: method)
         if method < Self.fastestRateDistortionMethod {
