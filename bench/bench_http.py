@@ -278,6 +278,21 @@ HitServers = collections.namedtuple(
     "HitServers", "root origin origin_url variant_path variant bridge bridge_url hit hit_file nginx_url nginx_pids")
 
 
+def hit_photo(corpus):
+    """The photo every cache-hit case serves (as a JPEG q90 and its variant)."""
+    photo = os.path.join(corpus, "kodak", "kodim01.png")
+    if not os.path.exists(photo):
+        sys.exit(f"no Kodak photo at {photo}")
+    return photo
+
+
+def work_folder(prefix):
+    """A temporary folder nginx's unprivileged workers can read."""
+    work = tempfile.mkdtemp(prefix=prefix)
+    os.chmod(work, 0o755)
+    return work
+
+
 def start_hit_servers(binary, photo, work, processes):
     """The cache-hit setup shared with syscalls_http.py: in `work`/root, `photo`
     as a JPEG q90 (the plain file, as a CMS publishes it) and the origin's
@@ -346,23 +361,20 @@ def main():
     binary, corpus = sys.argv[1:3]
     bare_binary = sys.argv[3] if len(sys.argv) > 3 else None
     codecs_binary = sys.argv[4] if len(sys.argv) > 4 else None
-    photo = os.path.join(corpus, "kodak", "kodim01.png")
-    if not os.path.exists(photo):
-        sys.exit(f"no Kodak photo at {photo}")
-    work = tempfile.mkdtemp(prefix="bench-http-")
-    os.chmod(work, 0o755)  # nginx workers run as an unprivileged user
+    photo = hit_photo(corpus)
+    work = work_folder("bench-http-")
     processes = []
     summary = []  # (comparison, ours, reference, unit, cpu ratio, target)
     try:
         setup = start_hit_servers(binary, photo, work, processes)
-        origin, origin_url, variant_path, variant = setup.origin, setup.origin_url, setup.variant_path, setup.variant
-        bridge, bridge_url, hit, hit_file = setup.bridge, setup.bridge_url, setup.hit, setup.hit_file
-        nginx_url, nginx_pids, root = setup.nginx_url, setup.nginx_pids, setup.root
+        origin, origin_url, nginx_url, nginx_pids = setup.origin, setup.origin_url, setup.nginx_url, setup.nginx_pids
+        bridge, bridge_url, hit = setup.bridge, setup.bridge_url, setup.hit
 
         cases = [
-            ("cached WebP variant", origin_url + variant_path, nginx_url + "/variant.webp", len(variant)),
+            ("cached WebP variant", origin_url + setup.variant_path, nginx_url + "/variant.webp",
+             len(setup.variant)),
             ("plain file", origin_url + "/photo.jpg", nginx_url + "/photo.jpg",
-             os.path.getsize(os.path.join(root, "photo.jpg"))),
+             os.path.getsize(os.path.join(setup.root, "photo.jpg"))),
         ]
         print(f"wrk -t2 -c{CONNECTIONS} -d{DURATION}s on 127.0.0.1, {ROUNDS} alternating rounds, medians; "
               "origin and nginx serve the same bytes; cpu = server CPU time per request\n")
@@ -404,7 +416,7 @@ def main():
                 bridge_runs.append(wrk(bridge_url + "/photo.jpg", [bridge.pid], headers=NON_WEBP_CLIENT,
                                        connections=TRANSCODE_CONNECTIONS))
                 wait_transcodes_idle(bridge_url)
-                codec_runs.append(codec_only(codecs_binary, hit_file, DURATION))
+                codec_runs.append(codec_only(codecs_binary, setup.hit_file, DURATION))
             served = metrics_delta(before, bridge_metrics(bridge_url))
             b = median_of(bridge_runs)
             c_rps = statistics.median(run[0] for run in codec_runs)

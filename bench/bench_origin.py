@@ -263,9 +263,8 @@ def main():
         for name, (rate, cpu, size, ssim) in summary.items():
             print(f"{label:8} {name:9} {rate:10.1f} {cpu:8.1f} {size:8.0f} {ssim:7.4f}")
         theirs = summary["thumbor"]
-        for name in ["origin"] + [f"origin-m{m}" for m in METHODS]:
+        for row, name in [("ratio", "origin")] + [(f"m{m}/thumb", f"origin-m{m}") for m in METHODS]:
             ours = summary[name]
-            row = "ratio" if name == "origin" else f"m{name.rsplit('-m', 1)[1]}/thumb"
             print(f"{label:8} {row:9} {ours[0] / theirs[0]:9.2f}x {theirs[1] / ours[1]:7.2f}x "
                   f"{(ours[2] / theirs[2] - 1) * 100:+7.1f}% {ours[3] - theirs[3]:+7.4f}")
         if "before" in summary:

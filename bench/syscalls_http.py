@@ -20,9 +20,9 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
-from bench_http import WEBP_CLIENT, parse_wrk, start_hit_servers, stop_all, wrk_command
+from bench_http import (CONNECTIONS, WEBP_CLIENT, hit_photo, parse_wrk, start_hit_servers, stop_all,
+                        work_folder, wrk_command)
 
 SECONDS = int(sys.argv[3]) if len(sys.argv) > 3 else 3
 
@@ -60,13 +60,10 @@ def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     binary, corpus = sys.argv[1:3]
-    photo = os.path.join(corpus, "kodak", "kodim01.png")
-    if not os.path.exists(photo):
-        sys.exit(f"no Kodak photo at {photo}")
+    photo = hit_photo(corpus)
     if subprocess.run(["perf", "--version"], capture_output=True).returncode != 0:
         sys.exit("syscalls_http.py needs perf (Debian: linux-perf)")
-    work = tempfile.mkdtemp(prefix="syscalls-http-")
-    os.chmod(work, 0o755)  # nginx workers run as an unprivileged user
+    work = work_folder("syscalls-http-")
     processes = []
     try:
         setup = start_hit_servers(binary, photo, work, processes)
@@ -77,7 +74,7 @@ def main():
             ("origin plain file", [setup.origin.pid], origin_url + "/photo.jpg", None, "/photo.jpg"),
             ("bridge cache hit", [setup.bridge.pid], bridge_url + "/photo.jpg", WEBP_CLIENT, "/bridge-hit.webp"),
         ]
-        print(f"perf trace -s, wrk -t2 -c32 -d{SECONDS}s per server and case; system calls per request")
+        print(f"perf trace -s, wrk -t2 -c{CONNECTIONS} -d{SECONDS}s per server and case; system calls per request")
         for index, (name, pids, url, headers, nginx_path) in enumerate(cases):
             print(f"{name}\n  {'server':<8}{'requests':>9}{'calls/req':>10}   by name")
             report("ours", *traced(pids, url, work, f"ours-{index}", headers))
