@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HTTPFields
 import HTTPServer
 
 /// The server `fuzz-request-head` talks to: started once per process on

@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPFields
 public import ImageCodecs
 public import ImageDelivery
 public import ImagePipeline
@@ -200,24 +201,34 @@ extension BridgeProxy.Configuration {
         /// The time limit of each upstream request that passes through.
         /// Default 30 s. (Image fetches use the pipeline's `requestTimeout`.)
         public var upstreamTimeout: Duration
+        /// The largest upstream header section passed through: a larger one
+        /// gives 502 and is never relayed, so the response head always fits
+        /// the server's per-connection memory. Default 100 fields, 16 KiB
+        /// (image fetches hold upstreams to the same default).
+        public var upstreamFieldLimits: HTTPFieldList.Limits
 
         /// Creates limits; every parameter has the documented default.
         /// - Parameters:
         ///   - maxTranscodeInputBytes: Largest image transcoded.
         ///   - maxPassthroughBodyBytes: Largest body passed through.
         ///   - upstreamTimeout: Time limit of a passthrough request.
+        ///   - upstreamFieldLimits: Largest upstream header section relayed.
         public init(
             maxTranscodeInputBytes: Int = 16 << 20, maxPassthroughBodyBytes: Int = 64 << 20,
-            upstreamTimeout: Duration = .seconds(30)
+            upstreamTimeout: Duration = .seconds(30), upstreamFieldLimits: HTTPFieldList.Limits = .init()
         ) {
             self.maxTranscodeInputBytes = maxTranscodeInputBytes
             self.maxPassthroughBodyBytes = maxPassthroughBodyBytes
             self.upstreamTimeout = upstreamTimeout
+            self.upstreamFieldLimits = upstreamFieldLimits
         }
 
         func validate() throws(BridgeProxyError) {
             guard maxPassthroughBodyBytes > 0 else {
                 throw .invalidConfiguration("limits.maxPassthroughBodyBytes \(maxPassthroughBodyBytes) is not positive")
+            }
+            guard upstreamFieldLimits.maxCount > 0, upstreamFieldLimits.maxBytes > 0 else {
+                throw .invalidConfiguration("limits.upstreamFieldLimits \(upstreamFieldLimits) is not positive")
             }
             guard upstreamTimeout > .zero else {
                 throw .invalidConfiguration("limits.upstreamTimeout \(upstreamTimeout) is not positive")

@@ -67,8 +67,7 @@ extension BridgeProxy {
 
     /// An image delivery as a response: `200` with `body`, or `304` without.
     private func finishedReply(_ delivery: Delivery, body: Data?) -> Reply {
-        var headers = HTTPHeaders()
-        for field in delivery.fields { headers.add(name: field.name, value: field.value) }
+        var headers = delivery.fields
         headers.add(name: BridgeDiagnosticHeader.delivery, value: delivery.outcome.rawValue)
         let response =
             body.map { HTTPResponse(status: .ok, headers: headers, body: .data($0)) }
@@ -100,6 +99,11 @@ extension BridgeProxy {
                 "the upstream's answer is larger than the bridge's limit "
                 + "(\(configuration.limits.maxPassthroughBodyBytes) bytes)"
         case .cancelled: reason = "the upstream request was cancelled"
+        case .responseHeadTooLarge:
+            let limits = configuration.limits.upstreamFieldLimits
+            reason =
+                "the upstream's response head is larger than the bridge's limit "
+                + "(\(limits.maxCount) fields, \(limits.maxBytes) bytes)"
         default: reason = Self.upstreamUnavailable
         }
         return Reply(response: .text(.badGateway, reason), outcome: .error)

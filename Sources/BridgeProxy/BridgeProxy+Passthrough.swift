@@ -22,20 +22,21 @@ extension BridgeProxy {
         _ request: HTTPRequest, url: URL, vary: String? = nil, countsOriginal: Bool = false, refusesWebP: Bool = false,
         asksIdentity: Bool = false
     ) async -> Reply {
-        var fields = HopByHopHeaders.requestFieldsToForward(request.headers)
-        if asksIdentity { fields["accept-encoding"] = "identity" }
+        var fields = HopByHopFields.requestFieldsToForward(request.headers)
+        if asksIdentity { fields["Accept-Encoding"] = "identity" }
         if refusesWebP {
             // The policy says this client cannot show WebP, whatever its Accept
             // lists: a negotiating upstream must not answer the original with WebP.
-            fields["accept"] = AcceptHeader.refusingWebP(request.headers["Accept"])
+            fields["Accept"] = AcceptHeader.refusingWebP(request.headers.combinedValue(for: "Accept"))
         }
-        fields["via"] = via.appended(
+        fields["Via"] = via.appended(
             to: request.headers.values(for: "Via").joined(separator: ", ").nilIfEmpty,
             protocolVersion: request.version)
         let sendsBody = !request.body.isEmpty || [.post, .put, .patch].contains(request.method)
         let upstreamRequest = DataRequest(
             url: url, method: request.method.rawValue, headers: fields, timeout: configuration.limits.upstreamTimeout,
-            maxBodyBytes: configuration.limits.maxPassthroughBodyBytes, body: sendsBody ? request.body : nil)
+            maxBodyBytes: configuration.limits.maxPassthroughBodyBytes,
+            responseFieldLimits: configuration.limits.upstreamFieldLimits, body: sendsBody ? request.body : nil)
         let loaded: DataResponse
         do {
             loaded = try await configuration.passthroughLoader.load(upstreamRequest)
@@ -51,18 +52,18 @@ extension BridgeProxy {
                 outcome: .error, upstreamBytes: loaded.body.count)
         }
 
-        var headers = HopByHopHeaders.responseFieldsToForward(loaded.headers)
+        var headers = HopByHopFields.responseFieldsToForward(loaded.headers)
         if let redirects, let location = headers["Location"] {
             headers["Location"] = redirects.rewrite(location, bridgeHost: request.headers["Host"])
         }
-        if let vary { headers["Vary"] = VaryHeader.merging(vary, into: headers["Vary"]) }
+        if let vary { headers["Vary"] = VaryHeader.merging(vary, into: headers.combinedValue(for: "Vary")) }
 
         let body: HTTPResponse.Body
         if request.method == .head {
             // The server sends a HEAD response's Content-Length from the body it
             // would send; declare the upstream's length without holding the bytes
             // (zero pages are not touched: the server never reads them for HEAD).
-            let declared = loaded.header("content-length").flatMap(Int.init) ?? 0
+            let declared = loaded.headers["Content-Length"].flatMap(Int.init) ?? 0
             body =
                 (1...configuration.limits.maxPassthroughBodyBytes).contains(declared)
                 ? .data(Data(count: declared)) : .empty

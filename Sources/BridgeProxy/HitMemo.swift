@@ -1,6 +1,7 @@
 import CacheSupport
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import HTTPServer
 import ImagePipeline
 
@@ -68,10 +69,8 @@ final class HitMemo: Sendable {
             var bytes =
                 MemoryLayout<ImageDataResponse>.stride + MemoryLayout<BridgeProxy.Reply>.stride + 256
                 + image.cacheKey.utf8.count + image.fetchedURL.absoluteString.utf8.count
-            for field in reply.response.headers {
-                bytes += 2 * (field.name.utf8.count + field.value.utf8.count + 32)
-            }
-            for (name, value) in image.headers { bytes += name.utf8.count + value.utf8.count + 32 }
+            bytes += 2 * (reply.response.headers.encodedByteCount + 32 * reply.response.headers.count)
+            bytes += image.headers.encodedByteCount + 32 * image.headers.count
             switch reply.response.body {
             case .data(let data): bytes += data.count
             case .bytes(let body): bytes += body.count

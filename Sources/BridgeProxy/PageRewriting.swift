@@ -71,7 +71,7 @@ struct PageRewriting: Sendable {
     /// Why an upstream `text/html` answer may not be rewritten for anyone,
     /// or `nil` when it may be: a `200`, no `Content-Encoding` but
     /// `identity`, no `no-transform` from the upstream.
-    static func refusal(status: HTTPStatus, headers: HTTPHeaders) -> Untouched? {
+    static func refusal(status: HTTPStatus, headers: HTTPFieldList) -> Untouched? {
         guard status == .ok else { return .status }
         let codings = headers.values(for: "Content-Encoding").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }

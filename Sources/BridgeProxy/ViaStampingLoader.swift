@@ -29,8 +29,7 @@ public struct ViaStampingLoader: DataLoading {
         -> DataResponse
     {
         var request = request
-        let existing = request.headers.first { $0.key.lowercased() == "via" }
-        request.headers[existing?.key ?? "Via"] = via.appended(to: existing?.value)
+        request.headers["Via"] = via.appended(to: request.headers.combinedValue(for: "Via"))
         return try await base.load(request, onChunk: onChunk)
     }
 }

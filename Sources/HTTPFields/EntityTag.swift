@@ -37,6 +37,13 @@ public enum EntityTag {
         return false
     }
 
+    /// Whether two entity tags name the same representation by the weak
+    /// comparison of RFC 9110 §8.8.3.2 (`W/"x"` matches `"x"`), ignoring
+    /// surrounding whitespace.
+    public static func weaklyMatches(_ lhs: String, _ rhs: String) -> Bool {
+        opaque(lhs[...].trimmingSpacesAndTabs) == opaque(rhs[...].trimmingSpacesAndTabs)
+    }
+
     /// Whether an `If-None-Match` value is `*`, which any current
     /// representation matches (and a representation not made yet does not).
     public static func isWildcard(_ ifNoneMatch: String?) -> Bool {

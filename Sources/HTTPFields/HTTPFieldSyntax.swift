@@ -30,6 +30,11 @@ public enum HTTPFieldSyntax {
         allBytes(of: text, satisfy: isValueByte)
     }
 
+    /// ``isValidValue(_:)`` for a value's bytes as sent, which need not be UTF-8.
+    public static func isValidValue(bytes: some Sequence<UInt8>) -> Bool {
+        bytes.allSatisfy(isValueByte)
+    }
+
     /// Whether `text` may be a request target as sent on the request line
     /// (RFC 9112 §3.2): no space and no control byte, which would split or
     /// end the line differently for different parsers.

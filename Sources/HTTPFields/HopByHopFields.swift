@@ -34,32 +34,34 @@ public enum HopByHopFields {
         return names
     }
 
-    /// The fields of an upstream response that a client is to get, in name
-    /// order: end-to-end only, without `Content-Length` (whoever sends the
-    /// body computes it), only well-formed ones, names in their usual case
-    /// (``canonicalName(_:)``). Both bridges relay an upstream's answer
-    /// through this.
-    /// - Parameter fields: The response's fields as a loader read them
-    ///   (names in any case, repeated fields already joined).
-    public static func responseFieldsToForward(_ fields: [String: String]) -> [(name: String, value: String)] {
-        let connection = connectionNames(
-            fields.filter { $0.key.lowercased() == "connection" }.map(\.value))
-        var forwarded: [(name: String, value: String)] = []
-        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
-            guard name.lowercased() != "content-length", !isHopByHop(name, connectionNames: connection),
-                HTTPFieldSyntax.isValidField(name: name, value: value)
-            else { continue }
-            forwarded.append((canonicalName(name), value))
-        }
-        return forwarded
+    /// The fields of an upstream response that a client is to get: end-to-end
+    /// only, without `Content-Length` (whoever sends the body computes it),
+    /// only well-formed ones, each exactly as sent — in order, repeated
+    /// names apart (two `Set-Cookie`s stay two), names as spelled, value
+    /// bytes intact. Every bridge relays an upstream's answer through this.
+    /// - Parameter fields: The response's header section as a loader read it.
+    public static func responseFieldsToForward(_ fields: HTTPFieldList) -> HTTPFieldList {
+        forwarding(fields, except: ["content-length"])
     }
 
-    /// `content-type` → `Content-Type`, `etag` → `ETag`: loaders lower-case
-    /// names, and although names are case-insensitive, people read them.
-    public static func canonicalName(_ name: String) -> String {
-        if name.lowercased() == "etag" { return "ETag" }
-        return name.split(separator: "-", omittingEmptySubsequences: false)
-            .map { $0.prefix(1).uppercased() + $0.dropFirst().lowercased() }
-            .joined(separator: "-")
+    /// The request fields to send upstream: end-to-end only, without `Host`
+    /// (the loader sends the upstream's), `Content-Length` (the loader
+    /// computes it), `Expect` (the server already answered it) and `Via`
+    /// (the caller adds it with its own entry), only well-formed ones (the
+    /// server refuses other heads, but requests are also built in code),
+    /// each exactly as sent.
+    /// - Parameter fields: The client request's header section.
+    public static func requestFieldsToForward(_ fields: HTTPFieldList) -> HTTPFieldList {
+        forwarding(fields, except: ["host", "content-length", "expect", "via"])
+    }
+
+    private static func forwarding(_ fields: HTTPFieldList, except managed: Set<String>) -> HTTPFieldList {
+        let connection = connectionNames(fields.values(for: "Connection"))
+        var forwarded = fields
+        forwarded.removeAll { field in
+            managed.contains(field.name.lowercased()) || isHopByHop(field.name, connectionNames: connection)
+                || !HTTPFieldSyntax.isToken(field.name) || !HTTPFieldSyntax.isValidValue(bytes: field.valueBytes)
+        }
+        return forwarded
     }
 }

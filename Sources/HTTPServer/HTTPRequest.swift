@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPFields
 
 /// A complete HTTP request as the server received it: a value that a handler
 /// can also build by hand, so handlers are testable without sockets.
@@ -14,7 +15,7 @@ public struct HTTPRequest: Sendable, Equatable {
     public var version: String
 
     /// The header fields.
-    public var headers: HTTPHeaders
+    public var headers: HTTPFieldList
 
     /// The body (empty when there is none). The server never holds more than
     /// ``HTTPServer/Configuration/Limits-swift.struct/maxBodyBytes``.
@@ -33,7 +34,7 @@ public struct HTTPRequest: Sendable, Equatable {
     ///   - remoteAddress: The client's address, if known.
     public init(
         method: HTTPMethod = .get, target: String, version: String = "HTTP/1.1",
-        headers: HTTPHeaders = [:], body: Data = Data(), remoteAddress: String? = nil
+        headers: HTTPFieldList = [:], body: Data = Data(), remoteAddress: String? = nil
     ) {
         self.method = method
         self.target = target

@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPFields
 
 /// An HTTP response: status, header fields and a body held in memory or
 /// read from a file.
@@ -40,7 +41,7 @@ public struct HTTPResponse: Sendable, Equatable {
     public var status: HTTPStatus { didSet { prepared = nil } }
 
     /// The header fields.
-    public var headers: HTTPHeaders { didSet { prepared = nil } }
+    public var headers: HTTPFieldList { didSet { prepared = nil } }
 
     /// The body.
     public var body: Body { didSet { prepared = nil } }
@@ -54,7 +55,7 @@ public struct HTTPResponse: Sendable, Equatable {
     ///   - status: The status; 200 by default.
     ///   - headers: The header fields.
     ///   - body: The body; none by default.
-    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: Body = .empty) {
+    public init(status: HTTPStatus = .ok, headers: HTTPFieldList = [:], body: Body = .empty) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -82,7 +83,7 @@ public struct HTTPResponse: Sendable, Equatable {
     ///   - contentType: The media type, e.g. `image/webp`.
     ///   - headers: Further header fields.
     public static func data(
-        _ data: Data, status: HTTPStatus = .ok, contentType: String, headers: HTTPHeaders = [:]
+        _ data: Data, status: HTTPStatus = .ok, contentType: String, headers: HTTPFieldList = [:]
     ) -> HTTPResponse {
         var headers = headers
         headers["Content-Type"] = contentType
@@ -98,7 +99,7 @@ public struct HTTPResponse: Sendable, Equatable {
     ///   - contentType: The media type, e.g. `image/webp`.
     ///   - headers: Further header fields.
     public static func bytes(
-        _ bytes: BodyBytes, status: HTTPStatus = .ok, contentType: String, headers: HTTPHeaders = [:]
+        _ bytes: BodyBytes, status: HTTPStatus = .ok, contentType: String, headers: HTTPFieldList = [:]
     ) -> HTTPResponse {
         var headers = headers
         headers["Content-Type"] = contentType
@@ -111,7 +112,7 @@ public struct HTTPResponse: Sendable, Equatable {
     ///   - status: The status.
     ///   - text: The body text.
     ///   - headers: Further header fields.
-    public static func text(_ status: HTTPStatus, _ text: String, headers: HTTPHeaders = [:]) -> HTTPResponse {
+    public static func text(_ status: HTTPStatus, _ text: String, headers: HTTPFieldList = [:]) -> HTTPResponse {
         let line = text.hasSuffix("\n") ? text : text + "\n"
         return .data(Data(line.utf8), status: status, contentType: "text/plain; charset=utf-8", headers: headers)
     }
@@ -125,7 +126,7 @@ public struct HTTPResponse: Sendable, Equatable {
     ///   - headers: Further header fields.
     public static func file(
         path: String, contentType: String, offset: UInt64 = 0, length: UInt64? = nil,
-        headers: HTTPHeaders = [:]
+        headers: HTTPFieldList = [:]
     ) -> HTTPResponse {
         var headers = headers
         headers["Content-Type"] = contentType

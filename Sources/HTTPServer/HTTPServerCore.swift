@@ -1,6 +1,7 @@
 internal import CMicroHTTPD
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import Synchronization
 
 /// What libmicrohttpd's callbacks reach through their context pointer: the

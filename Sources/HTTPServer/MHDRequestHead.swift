@@ -1,4 +1,5 @@
 internal import CMicroHTTPD
+import HTTPFields
 
 /// A request's header fields as libmicrohttpd stored them, and whether the
 /// bytes they were parsed from formed a well-formed head.
@@ -21,7 +22,7 @@ internal import CMicroHTTPD
 /// ends the checks.
 struct MHDRequestHead {
     /// Every field, duplicates included, in arrival order.
-    var fields: HTTPHeaders
+    var fields: HTTPFieldList
     /// `false` when the head held a NUL or a bare LF inside a line, or an
     /// obs-fold.
     var isWellFormed: Bool
@@ -57,11 +58,13 @@ struct MHDRequestHead {
         /// Where the next field's name must start.
         var expected: UnsafePointer<CChar>
         var wellFormed: Bool
-        var fields = HTTPHeaders()
+        var fields = HTTPFieldList()
 
         mutating func add(name: UnsafePointer<CChar>, _ nameSize: Int, value: UnsafePointer<CChar>?, _ valueSize: Int) {
             let value = value ?? name + nameSize
-            fields.add(name: Self.text(name, nameSize), value: Self.trailingOWSRemoved(Self.text(value, valueSize)))
+            fields.add(
+                HTTPFieldList.Field(
+                    name: Self.text(name, nameSize), valueBytes: Self.withoutTrailingOWS(value, valueSize)))
             guard wellFormed else { return }
             // The name in place, its colon overwritten; the value in the same
             // line (libmicrohttpd skipped only spaces and tabs before it);
@@ -79,13 +82,15 @@ struct MHDRequestHead {
             String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
         }
 
-        /// RFC 9112 §5: whitespace after a value is not part of it
-        /// (libmicrohttpd removes only the leading whitespace).
-        private static func trailingOWSRemoved(_ value: String) -> String {
-            guard let last = value.utf8.last, last == 0x20 || last == 0x09 else { return value }
-            var bytes = Array(value.utf8)
-            while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
-            return String(decoding: bytes, as: UTF8.self)
+        /// The value's bytes as sent, without the whitespace after it, which
+        /// RFC 9112 §5 says is not part of it (libmicrohttpd removes only
+        /// the leading whitespace).
+        private static func withoutTrailingOWS(_ pointer: UnsafePointer<CChar>, _ count: Int) -> UnsafeRawBufferPointer
+        {
+            let bytes = UnsafeRawBufferPointer(start: pointer, count: count)
+            var end = count
+            while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+            return UnsafeRawBufferPointer(rebasing: bytes[..<end])
         }
     }
 }

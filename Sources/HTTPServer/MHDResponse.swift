@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import Foundation
+import HTTPFields
 
 #if canImport(Glibc)
     import Glibc
@@ -103,8 +104,15 @@ final class MHDResponse {
             // An empty value is valid HTTP, but libmicrohttpd refuses it:
             // a single space is optional whitespace, which every reader
             // strips back to the empty value.
-            let value = field.value.isEmpty ? " " : field.value
-            guard MHD_add_response_header(created, field.name, value) == .YES else {
+            let added: MHD_Result
+            if field.isUTF8 {
+                added = MHD_add_response_header(created, field.name, field.value.isEmpty ? " " : field.value)
+            } else {
+                // Bytes that are not UTF-8 (obs-text) are relayed as sent.
+                added = MHD_add_response_header(
+                    created, field.name, field.valueBytes.map { CChar(bitPattern: $0) } + [0])
+            }
+            guard added == .YES else {
                 MHD_destroy_response(created)
                 return .refused(field.name)
             }
@@ -151,7 +159,7 @@ final class MHDResponse {
 
     /// libmicrohttpd computes these from the body and the connection state.
     private static func managedByServer(_ name: String) -> Bool {
-        HTTPHeaders.namesMatch(name, "Content-Length") || HTTPHeaders.namesMatch(name, "Transfer-Encoding")
+        HTTPFieldList.namesMatch(name, "Content-Length") || HTTPFieldList.namesMatch(name, "Transfer-Encoding")
     }
 
     private struct OpenedFile {

@@ -1,5 +1,6 @@
 internal import CMicroHTTPD
 import Foundation
+import HTTPFields
 
 /// The server's state for one request, from its request line to the
 /// completion callback. libmicrohttpd keeps it in the request's `con_cls`
@@ -32,7 +33,7 @@ final class RequestContext: @unchecked Sendable {
     var phase = Phase.awaitingHead
     var method: HTTPMethod?
     var version = ""
-    var headers = HTTPHeaders()
+    var headers = HTTPFieldList()
     var remoteAddress: String?
     var body = Data()
     var bodyTooLarge = false

@@ -1,4 +1,4 @@
-internal import HTTPFields
+import HTTPFields
 
 /// The RFC 9112 rules a request head must meet before anything acts on it.
 ///
@@ -23,13 +23,13 @@ enum RequestHeadRules {
     ///   - target: The request target as received.
     ///   - version: `HTTP/1.1` or `HTTP/1.0`.
     ///   - fields: Every header field, duplicates included, in order.
-    static func refusal(method: String, target: String, version: String, fields: HTTPHeaders) -> Refusal? {
+    static func refusal(method: String, target: String, version: String, fields: HTTPFieldList) -> Refusal? {
         guard HTTPFieldSyntax.isToken(method) else { return Refusal(status: .badRequest, reason: "malformed method") }
         guard HTTPFieldSyntax.isValidTarget(target) else {
             return Refusal(status: .badRequest, reason: "control byte or space in the request target")
         }
         var hosts = 0
-        var framing: [HTTPHeaders.Field] = []
+        var framing: [HTTPFieldList.Field] = []
         for field in fields {
             guard HTTPFieldSyntax.isToken(field.name) else {
                 return Refusal(status: .badRequest, reason: "malformed header field name")
@@ -37,10 +37,10 @@ enum RequestHeadRules {
             guard HTTPFieldSyntax.isValidValue(field.value) else {
                 return Refusal(status: .badRequest, reason: "control byte in the value of \(field.name)")
             }
-            if HTTPHeaders.namesMatch(field.name, "Host") {
+            if HTTPFieldList.namesMatch(field.name, "Host") {
                 hosts += 1
-            } else if HTTPHeaders.namesMatch(field.name, "Content-Length")
-                || HTTPHeaders.namesMatch(field.name, "Transfer-Encoding")
+            } else if HTTPFieldList.namesMatch(field.name, "Content-Length")
+                || HTTPFieldList.namesMatch(field.name, "Transfer-Encoding")
             {
                 framing.append(field)
             }
@@ -50,11 +50,11 @@ enum RequestHeadRules {
             // RFC 9112 §3.2: libmicrohttpd only enforces this in pedantic mode.
             return Refusal(status: .badRequest, reason: "HTTP/1.1 request without Host")
         }
-        return framing.isEmpty ? nil : framingRefusal(HTTPHeaders(framing.map { ($0.name, $0.value) }))
+        return framing.isEmpty ? nil : framingRefusal(HTTPFieldList(framing.map { ($0.name, $0.value) }))
     }
 
     /// RFC 9112 §6.1–6.3: one way to find where the body ends, or none.
-    private static func framingRefusal(_ fields: HTTPHeaders) -> Refusal? {
+    private static func framingRefusal(_ fields: HTTPFieldList) -> Refusal? {
         let lengths = fields.values(for: "Content-Length")
         let codings = fields.values(for: "Transfer-Encoding")
             .flatMap { $0.split(separator: ",") }

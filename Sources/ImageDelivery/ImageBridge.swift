@@ -174,7 +174,8 @@ public final class ImageBridge: Sendable {
     public func cachedDelivery(for request: DeliveryRequest, decision: ClientDecision) -> Delivery? {
         guard decision.servedFormat == .webp,
             let image = configuration.pipeline.cachedData(
-                for: request.url, ifUsable: { !CacheControl.containsNoTransform($0.headers["cache-control"]) })
+                for: request.url,
+                ifUsable: { !CacheControl.containsNoTransform($0.headers.values(for: "Cache-Control")) })
         else { return nil }
         return imageDelivery(request, image: image, body: image.data, format: image.format, transcodeSeconds: nil)
     }
@@ -213,7 +214,7 @@ public final class ImageBridge: Sendable {
             return failure(error, request: request, decision: decision)
         }
         if Task.isCancelled { return delivery(request, .cancelled, image: image) }
-        if CacheControl.containsNoTransform(image.headers["cache-control"]) {
+        if CacheControl.containsNoTransform(image.headers.values(for: "Cache-Control")) {
             return original(request, decision, "the upstream forbids transforming it (no-transform)", image: image)
         }
         var capabilities = Transcoder.withoutWebP
@@ -272,7 +273,8 @@ public final class ImageBridge: Sendable {
             return nil
         }
         if Task.isCancelled { return delivery(request, .cancelled, image: image) }
-        guard image.format == expected, !CacheControl.containsNoTransform(image.headers["cache-control"]) else {
+        guard image.format == expected, !CacheControl.containsNoTransform(image.headers.values(for: "Cache-Control"))
+        else {
             failedVariants.insert(key, now: now)
             return nil
         }
@@ -301,7 +303,7 @@ public final class ImageBridge: Sendable {
     private func delivery(
         _ request: DeliveryRequest, _ content: Delivery.Content, image: ImageDataResponse? = nil
     ) -> Delivery {
-        Delivery(content: content, originalURL: request.url, vary: vary, fields: [], image: image)
+        Delivery(content: content, originalURL: request.url, vary: vary, fields: [:], image: image)
     }
 
     /// `body` as the image answer, with its fields; 304 when the request's
@@ -310,29 +312,27 @@ public final class ImageBridge: Sendable {
         _ request: DeliveryRequest, image: ImageDataResponse, body: Data, format: ImageFormat,
         transcodeSeconds: Double?
     ) -> Delivery {
-        var fields: [(name: String, value: String)] = [("Content-Type", format.mimeType), ("Vary", vary)]
-        for (name, key) in Self.copiedFields {
-            if let value = image.headers[key] { fields.append((name, value)) }
+        var fields: HTTPFieldList = ["Content-Type": format.mimeType, "Vary": vary]
+        for name in Self.copiedFields {
+            for field in image.headers.fields(named: name) { fields.add(field) }
         }
         let etag = TransformedEntityTag.make(
             cacheKey: image.cacheKey, fetchedURL: image.fetchedURL.absoluteString, deliveredFormat: format.rawValue,
-            upstreamETag: image.headers["etag"], upstreamLastModified: image.headers["last-modified"],
+            upstreamETag: image.headers["ETag"], upstreamLastModified: image.headers["Last-Modified"],
             source: image.data)
-        fields.append(("ETag", etag))
+        fields.add(name: "ETag", value: etag)
         var delivery = Delivery(
             content: .image(body: body, format: format), originalURL: request.url, vary: vary, fields: fields,
             image: image, transcodeSeconds: transcodeSeconds)
         if let ifNoneMatch = request.ifNoneMatch, EntityTag.ifNoneMatch(ifNoneMatch, matches: etag) {
             delivery.content = .notModified
-            delivery.fields.removeFirst()
+            delivery.fields.remove(name: "Content-Type")
         }
         return delivery
     }
 
     /// The upstream's cache fields an image answer carries.
-    private static let copiedFields = [
-        ("Cache-Control", "cache-control"), ("Expires", "expires"), ("Last-Modified", "last-modified"),
-    ]
+    private static let copiedFields = ["Cache-Control", "Expires", "Last-Modified"]
 }
 
 extension ClientDecision {

@@ -14,7 +14,7 @@ extension ImageOrigin {
         var pipeline: ProcessingPipeline
         var outputFormat: ImageFormat?
         var variantKey: String
-        var headers: HTTPHeaders
+        var headers: HTTPFieldList
         /// The request said `If-None-Match: *`: answer 304 once the variant
         /// exists, the error if it cannot be made.
         var notModifiedOnceMade = false
@@ -27,7 +27,7 @@ extension ImageOrigin {
         guard let sourceFormat = facts.format else {
             guard target.pipeline == nil else { return .ready(.text(.unsupportedMediaType, "source is not an image")) }
             // A page, a stylesheet, a script: the site's other files, as they are.
-            let headers: HTTPHeaders = [
+            let headers: HTTPFieldList = [
                 "Last-Modified": facts.lastModified, "Cache-Control": configuration.siteCacheControl,
                 "X-Content-Type-Options": "nosniff",
             ]
@@ -44,7 +44,7 @@ extension ImageOrigin {
             ? FormatNegotiation.choose(
                 accept: request.headers["Accept"], sourceFormat: sourceFormat, autoWebP: configuration.autoWebP,
                 autoFormat: configuration.autoFormat) : nil
-        var headers: HTTPHeaders = ["Last-Modified": facts.lastModified, "Cache-Control": configuration.cacheControl]
+        var headers: HTTPFieldList = ["Last-Modified": facts.lastModified, "Cache-Control": configuration.cacheControl]
         if negotiable { headers["Vary"] = VaryHeader.value(listing: ["Accept"]) }
 
         guard target.pipeline != nil || negotiated != nil else {
@@ -106,7 +106,7 @@ extension ImageOrigin {
     /// matches, and one byte range for a `GET` that asks (``ByteRangeRequest``;
     /// `If-Range` honoured): `206`, or `416` when no byte is in the range.
     private func serveAsIs(
-        _ file: FileResolver.File, tag: String, contentType: String, headers: HTTPHeaders, request: HTTPRequest
+        _ file: FileResolver.File, tag: String, contentType: String, headers: HTTPFieldList, request: HTTPRequest
     ) -> Answer {
         var headers = headers
         let etag = EntityTag.strong(tag)

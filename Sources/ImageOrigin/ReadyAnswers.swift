@@ -1,5 +1,6 @@
 import CacheSupport
 import ConcurrencySupport
+import HTTPFields
 import HTTPServer
 
 /// The origin's ready answers to repeated requests, as the bridge's hit memo

@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPFields
 
 #if canImport(Glibc)
     import Glibc
@@ -25,15 +26,10 @@ public final class RawHTTPConnection: @unchecked Sendable {
     public struct Response: Sendable {
         /// The status code.
         public var status: Int
-        /// The header fields, in order.
-        public var headers: [(String, String)]
+        /// The header fields, in order, value bytes as sent.
+        public var headers: HTTPFieldList
         /// The body (as framed by `Content-Length`, else up to the close).
         public var body: Data
-
-        /// The first value of a field, ignoring case.
-        public func header(_ name: String) -> String? {
-            headers.first { $0.0.lowercased() == name.lowercased() }?.1
-        }
     }
 
     /// The client socket.
@@ -129,20 +125,32 @@ public final class RawHTTPConnection: @unchecked Sendable {
             guard try fill() else { throw Failure(description: "connection closed before a response head") }
         }
         let end = buffered.range(of: separator)!
-        let headText = String(decoding: buffered[buffered.startIndex..<end.lowerBound], as: UTF8.self)
+        let headBytes = Data(buffered[buffered.startIndex..<end.lowerBound])
+        let headText = String(decoding: headBytes, as: UTF8.self)
         buffered = Data(buffered[end.upperBound...])
-        var lines = headText.components(separatedBy: "\r\n")
-        let statusLine = lines.removeFirst().split(separator: " ")
+        // Lines as bytes: a field's value is kept as sent, UTF-8 or not.
+        var lines = [headBytes]
+        while let lineEnd = lines[lines.count - 1].range(of: Data("\r\n".utf8)) {
+            let rest = lines[lines.count - 1]
+            lines[lines.count - 1] = Data(rest[rest.startIndex..<lineEnd.lowerBound])
+            lines.append(Data(rest[lineEnd.upperBound...]))
+        }
+        let statusLine = String(decoding: lines.removeFirst(), as: UTF8.self).split(separator: " ")
         guard statusLine.count >= 2, let status = Int(statusLine[1]) else {
             throw Failure(description: "bad status line in \(headText)")
         }
-        let headers = lines.compactMap { line -> (String, String)? in
-            guard let colon = line.firstIndex(of: ":") else { return nil }
-            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        var headers = HTTPFieldList()
+        for line in lines {
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            var value = line[line.index(after: colon)...]
+            while let first = value.first, first == 0x20 || first == 0x09 { value = value.dropFirst() }
+            while let last = value.last, last == 0x20 || last == 0x09 { value = value.dropLast() }
+            headers.add(
+                HTTPFieldList.Field(name: String(decoding: line[..<colon], as: UTF8.self), valueBytes: value))
         }
         var response = Response(status: status, headers: headers, body: Data())
         if head || status == 204 || status == 304 { return response }
-        if let length = response.header("Content-Length").flatMap(Int.init) {
+        if let length = response.headers["Content-Length"].flatMap(Int.init) {
             while buffered.count < length {
                 guard try fill() else { throw Failure(description: "connection closed inside a body") }
             }

@@ -83,13 +83,13 @@ extension WebPBridgeURLProtocol {
     /// An image answer (`200` with `body`, or `304`): the core's fields, the
     /// length, and the diagnostics of where the bytes came from.
     private func deliver(_ delivery: Delivery, status: Int, body: Data?) {
-        var fields: [String: String] = [:]
-        for field in delivery.fields { fields[field.name] = field.value }
+        var fields = delivery.fields
         if case .image(let bytes, _) = delivery.content { fields["Content-Length"] = String(bytes.count) }
         for field in delivery.diagnosticFields { fields[field.name] = field.value }
         guard
             let response = HTTPURLResponse(
-                url: delivery.originalURL, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+                url: delivery.originalURL, statusCode: status, httpVersion: "HTTP/1.1",
+                headerFields: fields.foundationHeaderFields)
         else {
             send { $0.urlProtocol(self, didFailWithError: URLError(.badServerResponse)) }
             return
@@ -102,11 +102,12 @@ extension WebPBridgeURLProtocol {
     }
 
     /// A bodiless answer with `status` and `fields` (the overloaded `503`).
-    private func deliverStatus(_ status: Int, for url: URL, fields: [String: String]) {
+    private func deliverStatus(_ status: Int, for url: URL, fields: HTTPFieldList) {
         var fields = fields
         fields["Content-Length"] = "0"
         guard
-            let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)
+            let response = HTTPURLResponse(
+                url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields.foundationHeaderFields)
         else { return }
         send { client in
             client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)

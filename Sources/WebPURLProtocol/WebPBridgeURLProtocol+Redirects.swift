@@ -152,7 +152,8 @@ extension WebPBridgeURLProtocol {
         }
         let configuration = binding.pipeline.configuration
         let dataRequest = DataRequest(
-            url: url, method: request.httpMethod ?? "GET", headers: request.allHTTPHeaderFields ?? [:],
+            url: url, method: request.httpMethod ?? "GET",
+            headers: HTTPFieldList(foundationHeaderFields: request.allHTTPHeaderFields ?? [:]),
             timeout: configuration.requestTimeout, maxBodyBytes: configuration.maxBodyBytes)
         let response: DataResponse
         do {
@@ -168,11 +169,10 @@ extension WebPBridgeURLProtocol {
         if let location = response.redirectLocation {
             return .redirected(to: Self.redirectedRequest(request, to: location), status: response.statusCode)
         }
-        var headers: [String: String] = [:]
-        for field in HopByHopFields.responseFieldsToForward(response.headers) { headers[field.name] = field.value }
+        var headers = HopByHopFields.responseFieldsToForward(response.headers)
         headers["Content-Length"] = String(response.body.count)
         if let handover {
-            headers["Vary"] = VaryHeader.merging(handover.vary, into: headers["Vary"])
+            headers["Vary"] = VaryHeader.merging(handover.vary, into: headers.combinedValue(for: "Vary"))
             headers[DiagnosticHeader.delivery] = handover.outcome.rawValue
             headers[DiagnosticHeader.fetchedURL] = url.absoluteString
             headers[DiagnosticHeader.source] = "network"
@@ -180,7 +180,8 @@ extension WebPBridgeURLProtocol {
         }
         guard
             let http = HTTPURLResponse(
-                url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: headers)
+                url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1",
+                headerFields: headers.foundationHeaderFields)
         else { return .finished }
         let body = response.body
         send { client in

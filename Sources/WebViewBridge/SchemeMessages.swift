@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPFields
 import ImagePipeline
 
 /// A web view's request for a custom-scheme URL, as the scheme handler saw it.
@@ -8,43 +9,34 @@ public struct SchemeRequest: Sendable {
     /// The custom-scheme URL (`webp-bridge-https://…`).
     public var url: URL
     /// The request's fields as the web view sent them.
-    public var fields: [String: String]
+    public var fields: HTTPFieldList
 
-    public init(method: String = "GET", url: URL, fields: [String: String] = [:]) {
+    public init(method: String = "GET", url: URL, fields: HTTPFieldList = [:]) {
         self.method = method.uppercased()
         self.url = url
         self.fields = fields
-    }
-
-    /// The value of the field `name`, whatever its case.
-    public func field(_ name: String) -> String? {
-        fields.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 }
 
 /// An HTTP answer for the web view: status, fields and body (empty for `HEAD` and `304`).
 public struct SchemeResponse: Sendable {
     public var statusCode: Int
-    public var fields: [(name: String, value: String)]
+    public var fields: HTTPFieldList
     public var body: Data
 
-    public init(statusCode: Int, fields: [(name: String, value: String)], body: Data = Data()) {
+    public init(statusCode: Int, fields: HTTPFieldList, body: Data = Data()) {
         self.statusCode = statusCode
         self.fields = fields
         self.body = body
     }
 
     /// A plain-text answer with `status`, saying why.
-    static func status(_ status: Int, _ reason: String, fields: [String: String] = [:]) -> SchemeResponse {
+    static func status(_ status: Int, _ reason: String, fields: HTTPFieldList = [:]) -> SchemeResponse {
         let body = Data((reason + "\n").utf8)
-        var all = fields.map { (name: $0.key, value: $0.value) }.sorted { $0.name < $1.name }
-        all += [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", String(body.count))]
+        var all = fields
+        all.add(name: "Content-Type", value: "text/plain; charset=utf-8")
+        all.add(name: "Content-Length", value: String(body.count))
         return SchemeResponse(statusCode: status, fields: all, body: body)
-    }
-
-    /// The value of the field `name`, whatever its case.
-    public func field(_ name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 }
 

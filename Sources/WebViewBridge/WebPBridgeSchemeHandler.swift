@@ -4,6 +4,8 @@
 // decision is in WebViewSchemeBridge, which the Linux tests cover.
 #if canImport(WebKit)
     import Foundation
+    import HTTPFields
+    import URLRewriting
     public import WebKit
 
     /// Serves a ``WebViewScheme``'s URLs (`webp-bridge-https://…`) to a
@@ -39,7 +41,7 @@
             }
             let request = SchemeRequest(
                 method: urlSchemeTask.request.httpMethod ?? "GET", url: url,
-                fields: urlSchemeTask.request.allHTTPHeaderFields ?? [:])
+                fields: HTTPFieldList(foundationHeaderFields: urlSchemeTask.request.allHTTPHeaderFields ?? [:]))
             let key = ObjectIdentifier(urlSchemeTask)
             loads[key] = Task { [bridge] in
                 let answer = await bridge.respond(to: request)
@@ -47,11 +49,10 @@
                 guard loads.removeValue(forKey: key) != nil else { return }
                 switch answer {
                 case .response(let response):
-                    var fields: [String: String] = [:]
-                    for field in response.fields where fields[field.name] == nil { fields[field.name] = field.value }
                     guard
                         let http = HTTPURLResponse(
-                            url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: fields)
+                            url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1",
+                            headerFields: response.fields.foundationHeaderFields)
                     else {
                         urlSchemeTask.didFailWithError(URLError(.badServerResponse))
                         return

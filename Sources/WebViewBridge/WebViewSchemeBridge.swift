@@ -41,9 +41,9 @@ public final class WebViewSchemeBridge: Sendable {
             return .response(.status(400, "not a \(scheme.schemes.joined(separator: " or ")) URL with a host"))
         }
         let facts = DeliveryRequest(
-            method: request.method, url: networkURL, accept: request.field("Accept"),
-            userAgent: request.field("User-Agent"), cacheControl: request.field("Cache-Control").map { [$0] } ?? [],
-            ifNoneMatch: request.field("If-None-Match"))
+            method: request.method, url: networkURL, accept: request.fields.combinedValue(for: "Accept"),
+            userAgent: request.fields["User-Agent"], cacheControl: request.fields.values(for: "Cache-Control"),
+            ifNoneMatch: request.fields.combinedValue(for: "If-None-Match"))
         switch imageBridge.route(facts) {
         case .image(let decision):
             let delivery: Delivery
@@ -57,7 +57,7 @@ public final class WebViewSchemeBridge: Sendable {
             guard namesHost(networkURL) else {
                 return .response(.status(403, "\(networkURL.host ?? "this host") is not a host the rules name"))
             }
-            return await fetchAsIs(facts, accept: request.field("Accept"), vary: vary)
+            return await fetchAsIs(facts, accept: request.fields.combinedValue(for: "Accept"), vary: vary)
         }
     }
 
@@ -74,11 +74,14 @@ public final class WebViewSchemeBridge: Sendable {
     private func answer(_ delivery: Delivery, for facts: DeliveryRequest) async -> SchemeAnswer {
         switch delivery.content {
         case .image(let body, _):
-            var fields = delivery.fields + delivery.diagnosticFields
-            fields.append(("Content-Length", String(body.count)))
+            var fields = delivery.fields
+            fields.append(contentsOf: delivery.diagnosticFields)
+            fields.add(name: "Content-Length", value: String(body.count))
             return .response(SchemeResponse(statusCode: 200, fields: fields, body: facts.isHEAD ? Data() : body))
         case .notModified:
-            return .response(SchemeResponse(statusCode: 304, fields: delivery.fields + delivery.diagnosticFields))
+            var fields = delivery.fields
+            fields.append(contentsOf: delivery.diagnosticFields)
+            return .response(SchemeResponse(statusCode: 304, fields: fields))
         case .original(_, let refusesWebP):
             let accept = refusesWebP ? AcceptHeader.refusingWebP(facts.accept) : facts.accept
             return await fetchAsIs(facts, accept: accept, vary: delivery.vary)
@@ -98,7 +101,7 @@ public final class WebViewSchemeBridge: Sendable {
     /// body limit), with the relayable fields only.
     private func fetchAsIs(_ facts: DeliveryRequest, accept: String?, vary: String?) async -> SchemeAnswer {
         let pipeline = imageBridge.configuration.pipeline.configuration
-        var headers: [String: String] = [:]
+        var headers = HTTPFieldList()
         if let accept { headers["Accept"] = accept }
         if let userAgent = facts.userAgent { headers["User-Agent"] = userAgent }
         let request = DataRequest(
@@ -111,12 +114,8 @@ public final class WebViewSchemeBridge: Sendable {
                 return .response(.status(502, "the upstream answered \(response.statusCode) (redirects not followed)"))
             }
             var fields = HopByHopFields.responseFieldsToForward(response.headers)
-            if let vary {
-                fields.removeAll { $0.name.lowercased() == "vary" }
-                fields.append(("Vary", VaryHeader.merging(vary, into: response.headers["vary"])))
-            }
-            fields.removeAll { $0.name.lowercased() == "content-length" }
-            fields.append(("Content-Length", String(response.body.count)))
+            if let vary { fields["Vary"] = VaryHeader.merging(vary, into: fields.combinedValue(for: "Vary")) }
+            fields["Content-Length"] = String(response.body.count)
             return .response(
                 SchemeResponse(
                     statusCode: response.statusCode, fields: fields, body: facts.isHEAD ? Data() : response.body))

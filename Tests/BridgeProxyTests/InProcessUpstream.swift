@@ -1,5 +1,6 @@
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import HTTPServer
 import ImageDelivery
 import ImagePipeline
@@ -50,8 +51,7 @@ final class InProcessUpstream: DataLoading, Sendable {
         if case .fail(let kind) = fault { throw DataLoadingError(kind, "\(kind) (injected)") }
         var target = request.url.path.isEmpty ? "/" : request.url.path
         if let query = request.url.query { target += "?" + query }
-        var headers = HTTPHeaders()
-        for (name, value) in request.headers { headers.add(name: name, value: value) }
+        var headers = request.headers
         if let host = request.url.host { headers.add(name: "Host", value: host) }
         let response = await handler.handle(
             HTTPRequest(
@@ -76,11 +76,7 @@ final class InProcessUpstream: DataLoading, Sendable {
             throw DataLoadingError(.tooLarge, "body over \(request.maxBodyBytes) bytes")
         }
         onChunk?(body)
-        var fields: [String: String] = [:]
-        for field in response.headers {
-            let name = field.name.lowercased()
-            fields[name] = fields[name].map { $0 + ", " + field.value } ?? field.value
-        }
+        var fields = response.headers
         if fields["content-length"] == nil {
             switch response.body {
             case .data(let data): fields["content-length"] = String(data.count)

@@ -1,5 +1,6 @@
 import BridgeProxy
 import Foundation
+import HTTPFields
 import HTTPServer
 import ImageCodecs
 import TestSupport

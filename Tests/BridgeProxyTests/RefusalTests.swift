@@ -1,6 +1,7 @@
 import BridgeProxy
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import HTTPServer
 import ImageDelivery
 import ImagePipeline
@@ -126,15 +127,12 @@ final class LoopbackLoader: DataLoading, Sendable {
         -> DataResponse
     {
         guard let bridge = target.withLock({ $0 }) else { throw DataLoadingError(.cannotConnect, "no bridge") }
-        var headers = HTTPHeaders()
-        for (name, value) in request.headers { headers.add(name: name, value: value) }
+        let headers = request.headers
         var target = request.url.path
         if let query = request.url.query { target += "?" + query }
         let response = await bridge.handle(HTTPRequest(target: target, headers: headers))
-        var fields: [String: String] = [:]
-        for field in response.headers { fields[field.name] = field.value }
         return DataResponse(
-            url: request.url, statusCode: response.status.code, headers: fields, body: response.bodyData)
+            url: request.url, statusCode: response.status.code, headers: response.headers, body: response.bodyData)
     }
 }
 

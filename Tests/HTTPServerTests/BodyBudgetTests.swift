@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import HTTPServer
 import TestSupport
 import TestTraits
@@ -124,7 +125,7 @@ extension LiveTests {
                     return (over, try next.readResponse())
                 }
                 #expect(over.status == 503)
-                #expect(over.header("Retry-After") == "1")
+                #expect(over.headers["Retry-After"] == "1")
                 #expect(under.status == 200, "the dropped body's charge was given back")
                 #expect(String(decoding: under.body, as: UTF8.self) == "\(1 << 19)\n")
             }

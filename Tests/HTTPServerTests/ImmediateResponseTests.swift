@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import HTTPServer
 import TestSupport
 import Testing
@@ -44,13 +45,13 @@ extension LiveTests {
                 }
                 #expect(responses.map(\.status) == [200, 200, 200, 200, 200])
                 #expect(
-                    responses.map { $0.header("X-Answer") } == [
+                    responses.map { $0.headers["X-Answer"] } == [
                         "/now/1", "/now/large", "/later/1", "/now/2", "/later/large",
                     ])
                 #expect(String(decoding: responses[0].body, as: UTF8.self) == "/now/1\n")
                 #expect(responses[1].body == handler.large)
                 #expect(responses[4].body == handler.large)
-                #expect(responses.allSatisfy { $0.header("Connection")?.lowercased() != "close" })
+                #expect(responses.allSatisfy { $0.headers["Connection"]?.lowercased() != "close" })
             }
             #expect(handler.immediate.count == 3)
             #expect(handler.asynchronous.count == 2)
@@ -79,7 +80,7 @@ extension LiveTests {
                     return (head, try connection.readResponse())
                 }
                 #expect(head.status == 200)
-                #expect(head.header("Content-Length") == String(get.body.count))
+                #expect(head.headers["Content-Length"] == String(get.body.count))
                 #expect(get.status == 200)
             }
         }

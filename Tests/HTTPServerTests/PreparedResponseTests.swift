@@ -1,5 +1,6 @@
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import TestSupport
 import TestTraits
 import Testing
@@ -46,16 +47,16 @@ extension LiveTests {
                         try connection.write("GET /p/\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
                         let response = try connection.readResponse()
                         if response.status == 200, response.body == expected,
-                            response.header("ETag") == "\"v1\"",
-                            response.header("Content-Type") == "image/webp",
-                            response.header("Date") != nil
+                            response.headers["ETag"] == "\"v1\"",
+                            response.headers["Content-Type"] == "image/webp",
+                            response.headers["Date"] != nil
                         {
                             intact += 1
                         }
                     }
                     try connection.write("HEAD /p HTTP/1.1\r\nHost: t\r\n\r\n")
                     let head = try connection.readResponse(head: true)
-                    let headRight = head.status == 200 && head.header("Content-Length") == String(expected.count)
+                    let headRight = head.status == 200 && head.headers["Content-Length"] == String(expected.count)
                     // The connection still works after HEAD: no body was sent for it.
                     try connection.write("GET /p/last HTTP/1.1\r\nHost: t\r\n\r\n")
                     let last = try connection.readResponse()
@@ -91,7 +92,7 @@ extension LiveTests {
                         let response = try connection.readResponse(head: method == "HEAD")
                         let bodyRight = method == "HEAD" ? response.body.isEmpty : response.body == expected
                         if response.status == 200, bodyRight,
-                            response.header("Content-Length") == String(expected.count)
+                            response.headers["Content-Length"] == String(expected.count)
                         {
                             intact += 1
                         }

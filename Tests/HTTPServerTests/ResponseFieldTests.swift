@@ -1,5 +1,6 @@
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import HTTPServer
 import TestSupport
 import Testing
@@ -44,7 +45,7 @@ extension LiveTests {
             #expect(metrics.value(HTTPServer.refusedResponsesFamily) == 0)
             let response = try await Self.get(handler, metrics: metrics)
             #expect(response.status == 500)
-            #expect(response.header("Injected") == nil)
+            #expect(response.headers["Injected"] == nil)
             #expect(String(decoding: response.body, as: UTF8.self).contains(name), "\(response.body)")
             #expect(metrics.value(HTTPServer.refusedResponsesFamily) == 1)
             #expect(metrics.render().contains("webpbridge_http_refused_responses_total 1"))
@@ -65,8 +66,8 @@ extension LiveTests {
             let handler = ClosureHTTPHandler { _ in .text(.ok, "fine", headers: ["X-Empty": "", "X-Full": "1"]) }
             let response = try await Self.get(handler, metrics: metrics)
             #expect(response.status == 200)
-            #expect(response.header("X-Empty") == "")
-            #expect(response.header("X-Full") == "1")
+            #expect(response.headers["X-Empty"] == "")
+            #expect(response.headers["X-Full"] == "1")
             #expect(metrics.value(HTTPServer.refusedResponsesFamily) == 0)
         }
 
@@ -77,9 +78,9 @@ extension LiveTests {
             }
             let response = try await Self.get(handler, metrics: metrics)
             #expect(response.status == 200)
-            #expect(response.header("Vary") == "Accept")
-            #expect(response.header("Cache-Control") == "private")
-            #expect(response.header("X-Tab") == "a\tb")
+            #expect(response.headers["Vary"] == "Accept")
+            #expect(response.headers["Cache-Control"] == "private")
+            #expect(response.headers["X-Tab"] == "a\tb")
             #expect(metrics.render().contains("webpbridge_http_refused_responses_total 0"))
         }
     }

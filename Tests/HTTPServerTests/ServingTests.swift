@@ -1,5 +1,6 @@
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import HTTPServer
 import TestSupport
 import Testing
@@ -56,7 +57,7 @@ extension LiveTests {
                         return (head, try connection.readResponse())
                     }
                     #expect(head.status == 200)
-                    #expect(head.header("Content-Length") == "5000")
+                    #expect(head.headers["Content-Length"] == "5000")
                     #expect(next.status == 200)
                     #expect(next.body == body)
                 })
@@ -86,7 +87,7 @@ extension LiveTests {
                     }
                     #expect(responses.map(\.status) == [200, 200, 200, 200, 200])
                     #expect(responses.map { String(decoding: $0.body, as: UTF8.self) } == (1...5).map { "/\($0)\n" })
-                    #expect(responses.allSatisfy { $0.header("Connection")?.lowercased() != "close" })
+                    #expect(responses.allSatisfy { $0.headers["Connection"]?.lowercased() != "close" })
                     if await server.openConnectionCount <= 1 { connections.increment() }
                 })
             #expect(connections.count == 1)
@@ -165,9 +166,9 @@ extension LiveTests {
                     }
                     #expect(whole.status == 200)
                     #expect(whole.body == content)
-                    #expect(whole.header("Content-Type") == "application/octet-stream")
+                    #expect(whole.headers["Content-Type"] == "application/octet-stream")
                     #expect(range.body == content[1000..<1500])
-                    #expect(head.header("Content-Length") == "300000")
+                    #expect(head.headers["Content-Length"] == "300000")
                     #expect(missing.status == 404)
                 })
         }

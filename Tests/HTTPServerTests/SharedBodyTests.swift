@@ -1,5 +1,6 @@
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import TestSupport
 import TestTraits
 import Testing
@@ -32,7 +33,7 @@ extension LiveTests {
                         // HEAD sends no body, so its response never holds the bytes.
                         try connection.write("HEAD /body HTTP/1.1\r\nHost: t\r\n\r\n")
                         let head = try connection.readResponse(head: true)
-                        return head.header("Content-Length") == String(expected.count) ? intact : -1
+                        return head.headers["Content-Length"] == String(expected.count) ? intact : -1
                     }
                     #expect(intact == connections * requestsEach, "every body arrived whole")
                     await events.waitForFreed(connections * requestsEach)
@@ -92,7 +93,7 @@ extension LiveTests {
                         return try connection.readResponse()
                     }
                     #expect(response.status == 200)
-                    #expect(response.header("Content-Length") == "0")
+                    #expect(response.headers["Content-Length"] == "0")
                     #expect(response.body.isEmpty)
                 })
         }

@@ -1,5 +1,6 @@
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import ImageCodecs
 import ImageCoding
 import ImageDelivery
@@ -48,14 +49,14 @@ struct AVIFDeliveryTests {
             -> DataResponse
         {
             let query = request.url.query ?? ""
-            let headers = ["cache-control": "max-age=60"]
+            let headers: HTTPFieldList = ["cache-control": "max-age=60"]
             if query.contains("format/avif") {
                 state.withLock { $0.avif += 1 }
                 switch avifAnswer {
                 case .avif:
                     return DataResponse(
                         url: request.url, statusCode: 200,
-                        headers: headers.merging(["content-type": "image/avif"]) { $1 },
+                        headers: ["cache-control": "max-age=60", "content-type": "image/avif"],
                         body: AVIFDeliveryTests.avifBytes)
                 case .status(let status):
                     return DataResponse(url: request.url, statusCode: status, headers: [:], body: Data("no".utf8))
@@ -110,14 +111,14 @@ struct AVIFDeliveryTests {
         let bodies = [avif, webP, other].compactMap(Self.body)
         try #require(bodies.count == 3)
         #expect(bodies[0].0 == Self.avifBytes)
-        #expect(avif.field("Content-Type") == "image/avif")
+        #expect(avif.fields["Content-Type"] == "image/avif")
         #expect(avif.outcome == .avif)
         #expect(bodies[1].0 == upstream.webP)
-        #expect(webP.field("Content-Type") == "image/webp")
+        #expect(webP.fields["Content-Type"] == "image/webp")
         #expect(bodies[2].1 == .jpeg && other.transcodeSeconds != nil)
         #expect(Set(bodies.map(\.0)).count == 3)
         #expect(upstream.counts == (1, 1, 0))
-        #expect([avif, webP, other].allSatisfy { $0.field("Vary") == "Accept" })
+        #expect([avif, webP, other].allSatisfy { $0.fields["Vary"] == "Accept" })
         // Each variant under its own key: the URL fetched.
         #expect(avif.image?.cacheKey != webP.image?.cacheKey)
         #expect(webP.image?.cacheKey == other.image?.cacheKey)
@@ -130,7 +131,7 @@ struct AVIFDeliveryTests {
         let delivery = try await Self.answer(bridge, accept: "image/avif,image/webp")
         let (body, format) = try #require(Self.body(delivery))
         #expect(body == upstream.webP && format == .webp)
-        #expect(delivery.field("Content-Type") == "image/webp")
+        #expect(delivery.fields["Content-Type"] == "image/webp")
         #expect(delivery.outcome == .webp)
         // The AVIF variant is tried once (not at all while the codecs cannot
         // tell AVIF), then the WebP variant; never the original.

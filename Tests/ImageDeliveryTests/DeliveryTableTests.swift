@@ -1,6 +1,7 @@
 import BridgeProxy
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import HTTPServer
 import ImageCodecs
 import ImageDelivery
@@ -210,7 +211,7 @@ struct DeliveryTableTests {
             case .upstreamFailure: observed = .upstreamFailure
             case .redirect, .cancelled: observed = .upstreamFailure
             }
-            return Answer(observed: observed, vary: delivery.field("Vary"), etag: delivery.field("ETag"), body: body)
+            return Answer(observed: observed, vary: delivery.fields["Vary"], etag: delivery.fields["ETag"], body: body)
         }
         return try await askAll(row, queue: bridge.transcodeQueue, ask)
     }
@@ -249,7 +250,7 @@ struct DeliveryTableTests {
         configuration.limits.maxTranscodeInputBytes = cap
         let proxy = try BridgeProxy(configuration: configuration)
         return try await askAll(row, queue: proxy.transcodeQueue) { ifNoneMatch in
-            var headers: HTTPHeaders = [
+            var headers: HTTPFieldList = [
                 "Host": "bridge.test", "Accept": row.accept, "User-Agent": row.userAgent,
             ]
             if let cacheControl = row.cacheControl { headers["Cache-Control"] = cacheControl }
@@ -289,17 +290,17 @@ struct DeliveryTableTests {
         let schemeBridge = WebViewSchemeBridge(imageBridge: bridge)
         let customURL = try #require(schemeBridge.scheme.customURL(for: url))
         return try await askAll(row, queue: bridge.transcodeQueue) { ifNoneMatch in
-            var fields = ["Accept": row.accept, "User-Agent": row.userAgent]
+            var fields: HTTPFieldList = ["Accept": row.accept, "User-Agent": row.userAgent]
             if let cacheControl = row.cacheControl { fields["Cache-Control"] = cacheControl }
             if let ifNoneMatch { fields["If-None-Match"] = ifNoneMatch }
             switch await schemeBridge.respond(to: SchemeRequest(url: customURL, fields: fields)) {
             case .response(let response):
                 return Answer(
                     observed: observed(
-                        status: response.statusCode, contentType: response.field("Content-Type"),
-                        retryAfter: response.field("Retry-After"), body: response.body,
-                        image: response.field("ETag") != nil),
-                    vary: response.field("Vary"), etag: response.field("ETag"), body: response.body)
+                        status: response.statusCode, contentType: response.fields["Content-Type"],
+                        retryAfter: response.fields["Retry-After"], body: response.body,
+                        image: response.fields["ETag"] != nil),
+                    vary: response.fields["Vary"], etag: response.fields["ETag"], body: response.body)
             case .failed:
                 return Answer(observed: .upstreamFailure)
             }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import ImageDelivery
 import ImagePipeline
 import TestTraits
@@ -52,7 +53,7 @@ struct SchemeBridgeTests {
             return
         }
         #expect(response.statusCode == status)
-        #expect(response.field("Content-Type") == "text/plain; charset=utf-8")
+        #expect(response.fields["Content-Type"] == "text/plain; charset=utf-8")
         #expect(loader.requested.isEmpty, "nothing fetched for a refused request")
     }
 
@@ -68,7 +69,7 @@ struct SchemeBridgeTests {
         }
         #expect(response.statusCode == 200)
         #expect(response.body == Data("ok".utf8))
-        #expect(response.field("Content-Length") == "2")
+        #expect(response.fields["Content-Length"] == "2")
         #expect(loader.requested == [URL(string: "https://img.example.com/styles/site.css")!])
     }
 }

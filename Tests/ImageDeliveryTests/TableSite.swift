@@ -1,5 +1,6 @@
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import HTTPServer
 import ImageCodecs
 import TestSupport
@@ -16,7 +17,7 @@ final class TableSite: HTTPHandler, Sendable {
         var original: Data
         var originalType: String
         var variant: Data
-        var variantHeaders: HTTPHeaders = [:]
+        var variantHeaders: HTTPFieldList = [:]
     }
 
     let images: [String: Image]

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import HTTPServer
 import ImageCodecs
 import ImageOrigin
@@ -59,7 +60,7 @@ final class OriginFixture: Sendable {
 
 extension ImageOrigin {
     /// Sends a request straight to the handler.
-    func get(_ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:]) async -> HTTPResponse {
+    func get(_ target: String, method: HTTPMethod = .get, headers: HTTPFieldList = [:]) async -> HTTPResponse {
         await handle(HTTPRequest(method: method, target: target, headers: headers))
     }
 }

@@ -1,5 +1,6 @@
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import HTTPServer
 import TestSupport
 import TestTraits

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import TestTraits
 import Testing
 
@@ -9,11 +10,11 @@ import Testing
     let url = URL(string: "http://img.example.com/a.jpg?imageView2/2/w/750/format/webp")!
     let policy = CachePolicy()
 
-    func response(_ status: Int = 200, _ headers: [String: String] = [:]) -> DataResponse {
+    func response(_ status: Int = 200, _ headers: HTTPFieldList = [:]) -> DataResponse {
         DataResponse(url: url, statusCode: status, headers: headers, body: Data("webp".utf8))
     }
 
-    func expiry(_ headers: [String: String], policy: CachePolicy? = nil) -> Date? {
+    func expiry(_ headers: HTTPFieldList, policy: CachePolicy? = nil) -> Date? {
         guard case .store(let expiresAt, _) = (policy ?? self.policy).decision(for: response(200, headers), now: now)
         else { return nil }
         return expiresAt
@@ -54,13 +55,15 @@ import Testing
     }
 
     @Test func maxAgeWinsOverExpires() {
-        let headers = ["Cache-Control": "max-age=60", "Expires": "Thu, 01 Jan 2037 00:00:00 GMT"]
+        let headers: HTTPFieldList = ["Cache-Control": "max-age=60", "Expires": "Thu, 01 Jan 2037 00:00:00 GMT"]
         #expect(expiry(headers) == now.addingTimeInterval(60))
     }
 
     @Test func expiresIsMeasuredFromTheServersDate() {
         // The server's clock is an hour behind ours; the lifetime is what it meant: one hour.
-        let headers = ["Date": "Tue, 14 Nov 2023 21:13:20 GMT", "Expires": "Tue, 14 Nov 2023 22:13:20 GMT"]
+        let headers: HTTPFieldList = [
+            "Date": "Tue, 14 Nov 2023 21:13:20 GMT", "Expires": "Tue, 14 Nov 2023 22:13:20 GMT",
+        ]
         #expect(expiry(headers) == now.addingTimeInterval(3600))
     }
 
@@ -99,7 +102,7 @@ import Testing
     }
 
     @Test func entryKeepsTheMetadata() throws {
-        let headers = [
+        let headers: HTTPFieldList = [
             "Content-Type": "image/webp", "ETag": "\"v1\"", "Last-Modified": "Mon, 13 Nov 2023 10:00:00 GMT",
             "Cache-Control": "max-age=600", "Expires": "Thu, 01 Jan 2037 00:00:00 GMT",
         ]
@@ -115,7 +118,7 @@ import Testing
         #expect(entry.storedAt == now)
         #expect(entry.expiresAt == now.addingTimeInterval(600))
         #expect(entry.data == Data("webp".utf8))
-        #expect(entry.response.header("Content-Type") == "image/webp")
+        #expect(entry.response.headers["Content-Type"] == "image/webp")
     }
 
     @Test func staleness() throws {
@@ -142,7 +145,7 @@ import Testing
         #expect(!none.hasValidator)
     }
 
-    func storedEntry(_ headers: [String: String] = ["ETag": "\"v1\"", "Cache-Control": "max-age=60"]) throws
+    func storedEntry(_ headers: HTTPFieldList = ["ETag": "\"v1\"", "Cache-Control": "max-age=60"]) throws
         -> CachedEntry
     {
         try #require(policy.entry(for: response(200, headers), key: "k", now: now))

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import ImagePipeline
 import TestSupport
 import TestTraits
@@ -44,8 +45,8 @@ struct CurlFieldSafetyTests {
         )
         defer { upstream.stop() }
         let response = try await CurlDataLoader().load(DataRequest(url: upstream.url("/x")))
-        #expect(response.header("injected") == nil, "\(response.headers)")
-        #expect(response.header("x-folded") == "a Injected: 1", "\(response.headers)")
+        #expect(response.headers["injected"] == nil, "\(response.headers)")
+        #expect(response.headers["x-folded"] == "a Injected: 1", "\(response.headers)")
     }
 
     /// Response heads a relay must not pass on: 502 (a loader error).

@@ -1,5 +1,6 @@
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import ImagePipeline
 import TestSupport
 import TestTraits
@@ -18,7 +19,7 @@ struct DataLoaderContractTests {
             let response = try await loader.load(DataRequest(url: url))
             #expect(response.statusCode == 200)
             #expect(response.body == Data("hello, loader".utf8))
-            #expect(response.header("X-Origin") == "test")
+            #expect(response.headers["X-Origin"] == "test")
             #expect(response.headers["content-type"] == "text/plain")
             #expect(response.headers["content-length"] == "13")
             #expect(response.url == url)
@@ -43,7 +44,7 @@ struct DataLoaderContractTests {
             let response = try await loader.load(request)
             #expect(response.statusCode == 200)
             #expect(response.body.isEmpty)
-            #expect(response.header("Content-Length") == "\(OriginServer.largeBody.count)")
+            #expect(response.headers["Content-Length"] == "\(OriginServer.largeBody.count)")
         }
     }
 
@@ -120,8 +121,8 @@ struct DataLoaderContractTests {
             let url = URL(string: "\(base)/redirect")!
             let response = try await loader.load(DataRequest(url: url))
             #expect(response.statusCode == 302)
-            #expect(response.header("Location") == "/hello")
-            #expect(response.header("X-Hop") == "first")
+            #expect(response.headers["Location"] == "/hello")
+            #expect(response.headers["X-Hop"] == "first")
             #expect(response.url == url)
             #expect(response.redirectLocation == URL(string: "\(base)/hello")!)
         }
@@ -133,7 +134,7 @@ struct DataLoaderContractTests {
         try await OriginServer.with { base in
             let request = DataRequest(url: URL(string: "\(base)/echo")!, headers: ["If-None-Match": "\"v42\""])
             let response = try await loader.load(request)
-            #expect(response.header("X-Echo-If-None-Match") == "\"v42\"")
+            #expect(response.headers["X-Echo-If-None-Match"] == "\"v42\"")
         }
     }
 

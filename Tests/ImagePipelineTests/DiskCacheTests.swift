@@ -1,5 +1,6 @@
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import TestSupport
 import TestTraits
 import Testing
@@ -45,7 +46,7 @@ final class TestClock: Sendable {
     }
 
     static func response(
-        _ key: String, bytes: Int = 1000, headers: [String: String] = ["Content-Type": "image/webp"]
+        _ key: String, bytes: Int = 1000, headers: HTTPFieldList = ["Content-Type": "image/webp"]
     ) -> DataResponse {
         DataResponse(url: URL(string: key)!, statusCode: 200, headers: headers, body: body(key, bytes))
     }
@@ -136,7 +137,7 @@ final class TestClock: Sendable {
     @Test func expiresIsHonoured() throws {
         let cache = try open()
         let now = Date(timeIntervalSince1970: 1_700_000_000)  // Tue, 14 Nov 2023 22:13:20 GMT
-        let headers = ["Expires": "Tue, 14 Nov 2023 23:13:20 GMT", "ETag": "\"e\""]
+        let headers: HTTPFieldList = ["Expires": "Tue, 14 Nov 2023 23:13:20 GMT", "ETag": "\"e\""]
         cache.store(Self.response("http://a/1", headers: headers), for: "k", now: now)
         let entry = try #require(cache.entry(for: "k"))
         #expect(entry.expiresAt == now.addingTimeInterval(3600))
@@ -148,7 +149,7 @@ final class TestClock: Sendable {
     @Test func notModifiedExtendsFreshnessAndSurvivesReopen() throws {
         let cache = try open()
         let stored = clock.now()
-        let headers = ["Cache-Control": "max-age=60", "ETag": "\"v1\"", "Content-Type": "image/webp"]
+        let headers: HTTPFieldList = ["Cache-Control": "max-age=60", "ETag": "\"v1\"", "Content-Type": "image/webp"]
         cache.store(Self.response("http://a/1", bytes: 5000, headers: headers), for: "k", now: stored)
         let later = stored.addingTimeInterval(3600)
         let stale = try #require(cache.entry(for: "k"))

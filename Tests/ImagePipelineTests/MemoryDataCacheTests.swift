@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import ImagePipeline
 import TestTraits
 import Testing

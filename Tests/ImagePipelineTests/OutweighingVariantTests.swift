@@ -1,5 +1,6 @@
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import ImageCodecs
 import ImagePipeline
 import TestSupport
@@ -34,7 +35,9 @@ struct OutweighingVariantTests {
                 if isVariant { state.variants += 1 } else { state.originals += 1 }
                 return isVariant && state.variantFails
             }
-            let headers = ["cache-control": "max-age=86400", "content-type": isVariant ? "image/webp" : "image/jpeg"]
+            let headers: HTTPFieldList = [
+                "cache-control": "max-age=86400", "content-type": isVariant ? "image/webp" : "image/jpeg",
+            ]
             if fails { return DataResponse(url: request.url, statusCode: 500, headers: [:], body: Data()) }
             return DataResponse(
                 url: request.url, statusCode: 200, headers: headers, body: isVariant ? variant : original)

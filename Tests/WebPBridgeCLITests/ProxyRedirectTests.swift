@@ -1,6 +1,7 @@
 import BridgeProxy
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 import HTTPServer
 import TestSupport
 import TestTraits

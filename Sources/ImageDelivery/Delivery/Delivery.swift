@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPFields
 public import ImageCoding
 public import ImagePipeline
 import URLRewriting
@@ -39,7 +40,7 @@ public struct Delivery: Sendable {
     /// The fields of an `image` or `notModified` answer, in order:
     /// `Content-Type` (not for 304), `Vary`, the upstream's `Cache-Control`,
     /// `Expires` and `Last-Modified`, and the delivered body's `ETag`.
-    public var fields: [(name: String, value: String)]
+    public var fields: HTTPFieldList
     /// The pipeline's response the answer was made from, when there was one:
     /// its URL, source, cache key and wire bytes are the diagnostics both
     /// bridges report.
@@ -101,21 +102,14 @@ public struct Delivery: Sendable {
     /// came from, what they cost on the wire, whether the original replaced
     /// a failed variant, and the cache key. The proxy sends only the first
     /// and the wire bytes: its clients are not told the upstream's URLs.
-    public var diagnosticFields: [(name: String, value: String)] {
-        var fields = [(BridgeDiagnosticHeader.delivery, outcome.rawValue)]
+    public var diagnosticFields: HTTPFieldList {
+        var fields: HTTPFieldList = [BridgeDiagnosticHeader.delivery: outcome.rawValue]
         guard let image else { return fields }
-        fields += [
-            (BridgeDiagnosticHeader.fetchedURL, image.fetchedURL.absoluteString),
-            (BridgeDiagnosticHeader.source, image.source.rawValue),
-            (BridgeDiagnosticHeader.wireBytes, String(image.networkBytes)),
-            (BridgeDiagnosticHeader.fallback, image.isFallback ? "1" : "0"),
-            (BridgeDiagnosticHeader.cacheKey, image.cacheKey),
-        ]
+        fields.add(name: BridgeDiagnosticHeader.fetchedURL, value: image.fetchedURL.absoluteString)
+        fields.add(name: BridgeDiagnosticHeader.source, value: image.source.rawValue)
+        fields.add(name: BridgeDiagnosticHeader.wireBytes, value: String(image.networkBytes))
+        fields.add(name: BridgeDiagnosticHeader.fallback, value: image.isFallback ? "1" : "0")
+        fields.add(name: BridgeDiagnosticHeader.cacheKey, value: image.cacheKey)
         return fields
-    }
-
-    /// The value of the field called `name` (ASCII case ignored), if any.
-    public func field(_ name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 }

@@ -1,5 +1,5 @@
 public import Foundation
-import HTTPFields
+public import HTTPFields
 
 /// Decides, from a response's headers, whether a client cache may keep it and
 /// for how long, and how to revalidate it once stale (RFC 9111, as it applies
@@ -59,17 +59,17 @@ public struct CachePolicy: Sendable, Equatable {
         guard response.statusCode == 200 else {
             return .doNotStore(reason: "status \(response.statusCode) is not 200")
         }
-        let cacheControl = CacheControl(response.header("cache-control"))
+        let cacheControl = CacheControl(response.headers.combinedValue(for: "Cache-Control"))
         if cacheControl.noStore { return .doNotStore(reason: "Cache-Control: no-store") }
-        if VaryHeader.containsWildcard(response.header("vary")) {
+        if VaryHeader.containsWildcard(response.headers.combinedValue(for: "Vary")) {
             return .doNotStore(reason: "Vary: *")
         }
         let lifetime = freshnessLifetime(of: response, cacheControl: cacheControl, now: now)
         let pragmaNoCache =
-            response.header("cache-control") == nil
-            && (response.header("pragma")?.lowercased().contains("no-cache") ?? false)
+            response.headers.combinedValue(for: "Cache-Control") == nil
+            && (response.headers.combinedValue(for: "Pragma")?.lowercased().contains("no-cache") ?? false)
         let requiresRevalidation = cacheControl.noCache || pragmaNoCache
-        let hasValidator = response.header("etag") != nil || response.header("last-modified") != nil
+        let hasValidator = response.headers["ETag"] != nil || response.headers["Last-Modified"] != nil
         if (requiresRevalidation || lifetime <= 0) && !hasValidator {
             return .doNotStore(reason: "must be revalidated before use but has no ETag or Last-Modified")
         }
@@ -84,17 +84,18 @@ public struct CachePolicy: Sendable, Equatable {
         }
         return CachedEntry(
             key: key, url: response.url, statusCode: response.statusCode,
-            contentType: response.header("content-type"), etag: response.header("etag"),
-            lastModified: response.header("last-modified"), cacheControl: response.header("cache-control"),
-            expires: response.header("expires"), storedAt: now, expiresAt: expiresAt,
+            contentType: response.headers["Content-Type"], etag: response.headers["ETag"],
+            lastModified: response.headers["Last-Modified"],
+            cacheControl: response.headers.combinedValue(for: "Cache-Control"),
+            expires: response.headers["Expires"], storedAt: now, expiresAt: expiresAt,
             requiresRevalidation: requiresRevalidation, data: response.body)
     }
 
     /// The conditional headers that revalidate `entry`: `If-None-Match` from
     /// its `ETag`, `If-Modified-Since` from its `Last-Modified` (verbatim, as
     /// RFC 9110 recommends). Empty when it has no validator.
-    public func revalidationHeaders(for entry: CachedEntry) -> [String: String] {
-        var headers: [String: String] = [:]
+    public func revalidationHeaders(for entry: CachedEntry) -> HTTPFieldList {
+        var headers = HTTPFieldList()
         headers["If-None-Match"] = entry.etag
         headers["If-Modified-Since"] = entry.lastModified
         return headers
@@ -113,14 +114,14 @@ public struct CachePolicy: Sendable, Equatable {
     ///   should then be dropped and the resource fetched again.
     public func refreshed(_ entry: CachedEntry, with response: DataResponse, now: Date) -> CachedEntry? {
         guard response.statusCode == 304 else { return nil }
-        if let newTag = response.header("etag"), let oldTag = entry.etag,
-            Self.weakTag(newTag) != Self.weakTag(oldTag)
+        if let newTag = response.headers["ETag"], let oldTag = entry.etag,
+            !EntityTag.weaklyMatches(newTag, oldTag)
         {
             return nil
         }
         var headers = entry.headers
-        for name in ["cache-control", "expires", "etag", "last-modified", "date", "age", "pragma", "vary"] {
-            if let value = response.header(name) { headers[name] = value }
+        for name in ["Cache-Control", "Expires", "ETag", "Last-Modified", "Date", "Age", "Pragma", "Vary"] {
+            if let value = response.headers.combinedValue(for: name) { headers[name] = value }
         }
         let merged = DataResponse(url: entry.url, statusCode: 200, headers: headers, body: entry.data)
         return self.entry(for: merged, key: entry.key, now: now)
@@ -130,24 +131,17 @@ public struct CachePolicy: Sendable, Equatable {
     /// zero or negative (stale on arrival).
     private func freshnessLifetime(of response: DataResponse, cacheControl: CacheControl, now: Date) -> TimeInterval {
         let age =
-            response.header("age").flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
+            response.headers["Age"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { max(0, $0) } ?? 0
         if let maxAge = cacheControl.maxAge ?? cacheControl.sharedMaxAge {
             return TimeInterval(maxAge - age)
         }
-        if let expires = response.header("expires") {
+        if let expires = response.headers["Expires"] {
             guard let expiresDate = HTTPDate.parse(expires) else { return 0 }
             // Measured from the server's own `Date` when it sent one, so a
             // skewed server clock does not matter; else from our clock.
-            let date = response.header("date").flatMap(HTTPDate.parse) ?? now
+            let date = response.headers["Date"].flatMap(HTTPDate.parse) ?? now
             return expiresDate.timeIntervalSince(date) - TimeInterval(age)
         }
         return defaultLifetime
-    }
-
-    /// The opaque part of an entity tag, for the weak comparison of RFC 9110
-    /// §8.8.3.2 (`W/"x"` matches `"x"`).
-    private static func weakTag(_ tag: String) -> Substring {
-        let trimmed = tag.trimmingCharacters(in: .whitespaces)
-        return trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : Substring(trimmed)
     }
 }

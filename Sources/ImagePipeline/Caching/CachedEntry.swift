@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPFields
 
 /// One response kept by a ``DataCaching`` cache: the body exactly as
 /// received, and what is needed to decide whether it is fresh and to
@@ -69,14 +70,14 @@ public struct CachedEntry: Sendable, Equatable {
         DataResponse(url: url, statusCode: statusCode, headers: headers, body: data)
     }
 
-    /// The stored header fields, with lower-cased names.
-    public var headers: [String: String] {
-        var headers: [String: String] = [:]
-        headers["content-type"] = contentType
-        headers["etag"] = etag
-        headers["last-modified"] = lastModified
-        headers["cache-control"] = cacheControl
-        headers["expires"] = expires
+    /// The stored header fields.
+    public var headers: HTTPFieldList {
+        var headers = HTTPFieldList()
+        headers["Content-Type"] = contentType
+        headers["ETag"] = etag
+        headers["Last-Modified"] = lastModified
+        headers["Cache-Control"] = cacheControl
+        headers["Expires"] = expires
         return headers
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPFields
 
 /// Fetches bytes over the network for the pipeline. Injected, so tests use
 /// mock loaders and each platform its best client: libcurl on Linux
@@ -35,25 +36,30 @@ public struct DataRequest: Sendable, Equatable {
     public var url: URL
     /// `GET` (default), `HEAD`, or any method the bridge passes through.
     public var method: String
-    /// Header fields to send, e.g. `Accept`, `If-None-Match`.
-    public var headers: [String: String]
+    /// Header fields to send, e.g. `Accept`, `If-None-Match`, in order.
+    public var headers: HTTPFieldList
     /// The whole transfer's time limit. Default 30 s.
     public var timeout: Duration
     /// A body larger than this fails with `tooLarge`. Default 32 MiB.
     public var maxBodyBytes: Int
+    /// A response header section beyond these fails with
+    /// `responseHeadTooLarge`. Default ``HTTPFieldList/Limits/init(maxCount:maxBytes:)``'s
+    /// (100 fields, 16 KiB).
+    public var responseFieldLimits: HTTPFieldList.Limits
     /// The request body to send (`POST`, `PUT`, `PATCH` passed through by the
     /// bridge), or `nil` (default) for none. Loaders must send it as is.
     public var body: Data?
 
     public init(
-        url: URL, method: String = "GET", headers: [String: String] = [:], timeout: Duration = .seconds(30),
-        maxBodyBytes: Int = 32 << 20, body: Data? = nil
+        url: URL, method: String = "GET", headers: HTTPFieldList = [:], timeout: Duration = .seconds(30),
+        maxBodyBytes: Int = 32 << 20, responseFieldLimits: HTTPFieldList.Limits = .init(), body: Data? = nil
     ) {
         self.url = url
         self.method = method
         self.headers = headers
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
+        self.responseFieldLimits = responseFieldLimits
         self.body = body
     }
 }
@@ -63,25 +69,23 @@ public struct DataResponse: Sendable, Equatable {
     /// The URL that answered: the request's (loaders do not follow redirects).
     public var url: URL
     public var statusCode: Int
-    /// Header fields with lower-cased names; repeated fields joined by `, `.
-    public var headers: [String: String]
+    /// The header section as sent: names as spelled, repeated fields in
+    /// order, values byte for byte. Never a trailer.
+    public var headers: HTTPFieldList
     public var body: Data
 
-    public init(url: URL, statusCode: Int, headers: [String: String], body: Data) {
+    public init(url: URL, statusCode: Int, headers: HTTPFieldList, body: Data) {
         self.url = url
         self.statusCode = statusCode
-        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { "\($0), \($1)" })
+        self.headers = headers
         self.body = body
     }
-
-    /// The value of a header field, by case-insensitive name.
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
 
     /// Where this response redirects a GET, when it is a redirect (`301`,
     /// `302`, `303`, `307` or `308` with a `Location` to an `http` or `https`
     /// URL): the `Location`, resolved against ``url``. `nil` otherwise.
     public var redirectLocation: URL? {
-        guard [301, 302, 303, 307, 308].contains(statusCode), let field = header("location"),
+        guard [301, 302, 303, 307, 308].contains(statusCode), let field = headers["Location"],
             let location = URL(string: field.trimmingCharacters(in: .whitespaces), relativeTo: url)?.absoluteURL,
             let scheme = location.scheme?.lowercased(), scheme == "http" || scheme == "https"
         else { return nil }
@@ -105,6 +109,9 @@ public struct DataLoadingError: Error, Sendable, Equatable, CustomStringConverti
         public static let cancelled = Kind("cancelled")
         /// The connection broke or the response was not valid HTTP.
         public static let networkFailure = Kind("network failure")
+        /// The response's header section passed
+        /// ``DataRequest/responseFieldLimits``: a relay could not pass it on.
+        public static let responseHeadTooLarge = Kind("response head too large")
         /// The URL is not one the loader fetches (e.g. not http or https).
         public static let unsupportedURL = Kind("unsupported URL")
         public var description: String { name }
@@ -133,6 +140,7 @@ extension DataLoadingError {
         case .tooLarge: .dataLengthExceedsMaximum
         case .unsupportedURL: .unsupportedURL
         case .networkFailure: .networkConnectionLost
+        case .responseHeadTooLarge: .cannotParseResponse
         default: .cannotDecodeContentData
         }
     }

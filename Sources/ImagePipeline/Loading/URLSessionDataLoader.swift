@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPFields
 
 #if canImport(FoundationNetworking)
     public import FoundationNetworking
@@ -73,7 +74,8 @@ public final class URLSessionDataLoader: DataLoading {
             url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: max(seconds, 0.001))
         urlRequest.httpMethod = request.method
         urlRequest.httpBody = request.body
-        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        // URLRequest keeps one value per name: repeated fields are joined there.
+        for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         let task = session.dataTask(with: urlRequest)
         let handle = URLSessionLoaderDelegate.TaskHandle(task)
         let id = task.taskIdentifier

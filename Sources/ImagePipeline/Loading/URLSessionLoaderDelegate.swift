@@ -1,5 +1,6 @@
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -134,8 +135,21 @@ final class URLSessionLoaderDelegate: NSObject, URLSessionDataDelegate, @uncheck
         guard let http = task.response as? HTTPURLResponse else {
             return .failure(DataLoadingError(.networkFailure, "\(entry.label): the response was not HTTP"))
         }
-        var headers: [String: String] = [:]
-        for case (let name as String, let value as String) in http.allHeaderFields { headers[name] = value }
+        // URLSession hands the head over as a dictionary, repeated fields
+        // already joined (its API offers no other view): kept as it gives it,
+        // then held to the same limits as the curl loader's.
+        var headers = HTTPFieldList()
+        for case (let name as String, let value as String) in http.allHeaderFields {
+            headers.add(name: name, value: value)
+        }
+        let limits = entry.request.responseFieldLimits
+        guard limits.admits(count: headers.count, bytes: headers.encodedByteCount) else {
+            return .failure(
+                DataLoadingError(
+                    .responseHeadTooLarge,
+                    "\(entry.label): the upstream sent a response header section over the limit of"
+                        + " \(limits.maxCount) fields or \(limits.maxBytes) bytes"))
+        }
         let url = http.url ?? task.currentRequest?.url ?? entry.request.url
         return .success(DataResponse(url: url, statusCode: http.statusCode, headers: headers, body: entry.body))
     }

@@ -1,4 +1,5 @@
 public import Foundation
+public import HTTPFields
 public import ImageCoding
 
 /// Encoded image bytes from the pipeline, with where they came from.
@@ -18,10 +19,11 @@ public struct ImageDataResponse: Sendable, Equatable {
     /// Whether the variant failed and the original was fetched instead.
     public var isFallback: Bool
     public var source: ImageSource
-    /// The upstream's status and cache-relevant headers (lower-cased names):
-    /// `content-type`, `cache-control`, `etag`, `last-modified`, `expires`.
+    /// The upstream's status.
     public var statusCode: Int
-    public var headers: [String: String]
+    /// The upstream's cache-relevant fields as it sent them: `Content-Type`,
+    /// `Cache-Control`, `ETag`, `Last-Modified` and `Expires`.
+    public var headers: HTTPFieldList
     /// Body bytes that crossed the network for this response (0 for cache hits).
     public var networkBytes: Int
     /// For a data-cache hit, when its entry was stored (it identifies the
@@ -30,7 +32,7 @@ public struct ImageDataResponse: Sendable, Equatable {
 
     public init(
         data: Data, format: ImageFormat, fetchedURL: URL, cacheKey: String, isVariant: Bool, isFallback: Bool,
-        source: ImageSource, statusCode: Int, headers: [String: String], networkBytes: Int, storedAt: Date? = nil
+        source: ImageSource, statusCode: Int, headers: HTTPFieldList, networkBytes: Int, storedAt: Date? = nil
     ) {
         self.data = data
         self.format = format

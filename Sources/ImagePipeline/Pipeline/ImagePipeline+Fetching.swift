@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import ImageCoding
 
 extension ImagePipeline {
@@ -54,7 +55,7 @@ extension ImagePipeline {
         _ url: URL, key: String, isVariant: Bool, isFallback: Bool, redirects: RedirectHandling
     ) async throws -> ImageDataResponse {
         let now = configuration.now()
-        var conditionalHeaders: [String: String] = [:]
+        var conditionalHeaders = HTTPFieldList()
         let cached = configuration.dataCache?.entry(for: key)
         if let cached {
             if let hit = freshHit(cached, url: url, key: key, isVariant: isVariant, isFallback: isFallback, now: now) {
@@ -112,7 +113,7 @@ extension ImagePipeline {
     /// A hop the policy refuses, or one past its bound, is never fetched:
     /// the fetch fails with ``ImagePipelineError/refusedRedirect`` set.
     private func load(
-        _ url: URL, headers: [String: String], isVariant: Bool, redirects: RedirectHandling
+        _ url: URL, headers: HTTPFieldList, isVariant: Bool, redirects: RedirectHandling
     ) async throws -> DataResponse {
         let policy = configuration.redirectPolicy
         let deadline = ContinuousClock.now + configuration.requestTimeout
@@ -173,13 +174,16 @@ extension ImagePipeline {
         trafficMeter.recordDelivery(variant: isVariant)
     }
 
+    /// The upstream fields an image response keeps: what caching and
+    /// relaying it need.
+    private static let keptFields = ["Content-Type", "Cache-Control", "ETag", "Last-Modified", "Expires"]
+
     private func response(
         _ data: Data, format: ImageFormat, _ upstream: DataResponse, url: URL, key: String, isVariant: Bool,
         isFallback: Bool, source: ImageSource, networkBytes: Int
     ) -> ImageDataResponse {
-        let kept = ["content-type", "cache-control", "etag", "last-modified", "expires"]
-        var headers: [String: String] = [:]
-        for name in kept { headers[name] = upstream.header(name) }
+        var headers = upstream.headers
+        headers.removeAll { field in !Self.keptFields.contains { HTTPFieldList.namesMatch($0, field.name) } }
         return ImageDataResponse(
             data: data, format: format, fetchedURL: upstream.url, cacheKey: key, isVariant: isVariant,
             isFallback: isFallback, source: source, statusCode: 200, headers: headers, networkBytes: networkBytes)

@@ -1,4 +1,5 @@
 public import Foundation
+import HTTPFields
 import ImageCoding
 
 extension ImagePipeline {

@@ -10,6 +10,7 @@
 // before it is published, which also keeps the temporary file open much
 // longer, so more kills land in the middle of a write.
 import Foundation
+import HTTPFields
 import ImagePipeline
 import TestSupport
 
@@ -35,7 +36,7 @@ do {
 var index = 0
 while true {
     let key = CacheWriterBodies.key(run: run, index: index)
-    var headers = ["Content-Type": "image/webp", "ETag": "\"\(run)-\(index)\""]
+    var headers: HTTPFieldList = ["Content-Type": "image/webp", "ETag": "\"\(run)-\(index)\""]
     if index % 3 == 0 { headers["Cache-Control"] = "max-age=3600" }
     let response = DataResponse(
         url: URL(string: key)!, statusCode: 200, headers: headers, body: CacheWriterBodies.body(for: key))

@@ -1,5 +1,6 @@
 import ConcurrencySupport
 public import Foundation
+import HTTPFields
 public import ImagePipeline
 
 /// A loader in front of an image origin that answers the `format/avif`

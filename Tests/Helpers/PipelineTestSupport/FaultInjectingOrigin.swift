@@ -1,5 +1,6 @@
 import ConcurrencySupport
 import Foundation
+import HTTPFields
 public import HTTPServer
 public import ImageOrigin
 import TestSupport

@@ -25,13 +25,14 @@
         private(set) var easy: CurlEasyHandle?
         private var headerList: UnsafeMutablePointer<curl_slist>?
         private var body = Data()
-        private var fieldReader = ResponseFieldReader()
+        private var fieldReader: ResponseFieldReader
         private var abortReason: DataLoadingError?
         private var finished = false
 
         init(request: DataRequest, onChunk: (@Sendable (Data) -> Void)?) {
             self.request = request
             self.onChunk = onChunk
+            fieldReader = ResponseFieldReader(limits: request.responseFieldLimits)
         }
 
         deinit {
@@ -72,6 +73,9 @@
             try set(
                 CURLOPT_CONNECTTIMEOUT_MS, min(timeout, Self.milliseconds(configuration.connectTimeout)),
                 "CURLOPT_CONNECTTIMEOUT_MS")
+            // Through a proxy the environment names, the CONNECT answer's head is
+            // not the response's: the field reader sees only the origin's.
+            try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1, "CURLOPT_SUPPRESS_CONNECT_HEADERS")
             // Never follow: a 3xx goes back to the caller, which asks its redirect policy before any hop.
             try set(CURLOPT_FOLLOWLOCATION, 0, "CURLOPT_FOLLOWLOCATION")
             // A declared Content-Length over the limit fails before any byte of
@@ -80,7 +84,7 @@
                 webpbridge_curl_easy_setopt_offset(raw, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBodyBytes)),
                 "CURLOPT_MAXFILESIZE_LARGE")
             if let userAgent = configuration.userAgent,
-                request.headers.keys.allSatisfy({ $0.lowercased() != "user-agent" })
+                !request.headers.contains("User-Agent")
             {
                 try set(CURLOPT_USERAGENT, userAgent, "CURLOPT_USERAGENT")
             }
@@ -106,15 +110,16 @@
                 }
                 try set(CURLOPT_CUSTOMREQUEST, request.method, "CURLOPT_CUSTOMREQUEST")
             }
-            for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
+            for field in request.headers {
                 // Checked again where the line is written (the server refuses such
                 // heads, but fields are also built in code): a CR, LF or NUL in a
                 // value or a name that is not a token would make the upstream read
-                // other fields than these.
-                guard HTTPFieldSyntax.isValidField(name: name, value: value) else {
+                // other fields than these. Sent in order, bytes as they are.
+                guard HTTPFieldSyntax.isToken(field.name), HTTPFieldSyntax.isValidValue(bytes: field.valueBytes) else {
                     throw DataLoadingError(.networkFailure, "\(label): refused to send a malformed header field")
                 }
-                guard let list = curl_slist_append(headerList, "\(name): \(value)") else {
+                let line = (Array(field.name.utf8) + Array(": ".utf8) + field.valueBytes).map { CChar(bitPattern: $0) }
+                guard let list = curl_slist_append(headerList, line + [0]) else {
                     throw DataLoadingError(.networkFailure, "\(label): out of memory for the request headers")
                 }
                 headerList = list
@@ -182,7 +187,7 @@
             curl_slist_free_all(headerList)
             headerList = nil
             body = Data()
-            fieldReader = ResponseFieldReader()
+            fieldReader = ResponseFieldReader(limits: request.responseFieldLimits)
             let easy = self.easy
             self.easy = nil
             continuation?.resume(returning: result)
@@ -233,16 +238,17 @@
                 abortReason = Self.cancellation(label)
                 return Self.abort
             }
-            // A new status line (after a redirect or a 100 Continue) starts over:
-            // only the final response's fields are kept.
-            let declaredBefore = fieldReader.fields["content-length"]
-            if let malformed = fieldReader.read(UnsafeRawBufferPointer(start: buffer, count: count)) {
-                abortReason = DataLoadingError(.networkFailure, "\(label): the upstream sent \(malformed)")
+            let lengthKnown = fieldReader.declaredLength != nil
+            switch fieldReader.read(UnsafeRawBufferPointer(start: buffer, count: count)) {
+            case nil: break
+            case .malformed(let reason):
+                abortReason = DataLoadingError(.networkFailure, "\(label): the upstream sent \(reason)")
+                return Self.abort
+            case .tooLarge(let reason):
+                abortReason = DataLoadingError(.responseHeadTooLarge, "\(label): the upstream sent \(reason)")
                 return Self.abort
             }
-            if declaredBefore == nil, body.isEmpty, let length = fieldReader.fields["content-length"].flatMap(Int.init),
-                length <= request.maxBodyBytes
-            {
+            if !lengthKnown, body.isEmpty, let length = fieldReader.declaredLength, length <= request.maxBodyBytes {
                 body.reserveCapacity(length)
             }
             return count

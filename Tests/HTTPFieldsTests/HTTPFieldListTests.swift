@@ -1,10 +1,10 @@
-import HTTPServer
+import HTTPFields
 import TestTraits
 import Testing
 
-@Suite(.timeLimit(.suiteBound)) struct HTTPHeadersTests {
+@Suite(.timeLimit(.suiteBound)) struct HTTPFieldListTests {
     @Test func lookupIgnoresCase() {
-        let headers: HTTPHeaders = ["Content-Type": "image/webp"]
+        let headers: HTTPFieldList = ["Content-Type": "image/webp"]
         #expect(headers["content-type"] == "image/webp")
         #expect(headers["CONTENT-TYPE"] == "image/webp")
         #expect(headers.contains("Content-type"))
@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func keepsRepeatedFieldsInOrder() {
-        var headers = HTTPHeaders()
+        var headers = HTTPFieldList()
         headers.add(name: "Vary", value: "Accept")
         headers.add(name: "vary", value: "Origin")
         #expect(headers.values(for: "VARY") == ["Accept", "Origin"])
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func settingReplacesEveryFieldOfThatName() {
-        var headers: HTTPHeaders = ["A": "1", "b": "2", "a": "3"]
+        var headers: HTTPFieldList = ["A": "1", "b": "2", "a": "3"]
         headers["a"] = "4"
         #expect(headers.values(for: "A") == ["4"])
         #expect(headers.map(\.name) == ["a", "b"])
@@ -30,9 +30,9 @@ import Testing
     }
 
     @Test func equalityIgnoresNameCaseButNotOrder() {
-        let upper: HTTPHeaders = ["X-A": "1"]
-        let lower: HTTPHeaders = ["x-a": "1"]
+        let upper: HTTPFieldList = ["X-A": "1"]
+        let lower: HTTPFieldList = ["x-a": "1"]
         #expect(upper == lower)
-        #expect(HTTPHeaders([("a", "1"), ("b", "2")]) != HTTPHeaders([("b", "2"), ("a", "1")]))
+        #expect(HTTPFieldList([("a", "1"), ("b", "2")]) != HTTPFieldList([("b", "2"), ("a", "1")]))
     }
 }
