@@ -26,11 +26,16 @@ public final class RawHTTPListener: Sendable {
     private let state = Lock(State())
 
     /// Starts listening and answering.
-    /// - Parameter answer: The bytes sent back on every connection, e.g.
+    /// - Parameter answer: The text sent back on every connection, e.g.
     ///   `"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"`.
     /// - Throws: ``RawHTTPConnection/Failure`` when the socket cannot listen.
-    public init(answer: String) throws {
-        self.answer = Data(answer.utf8)
+    public convenience init(answer: String) throws { try self.init(answerBytes: Data(answer.utf8)) }
+
+    /// Starts listening and answering with bytes that need not be UTF-8.
+    /// - Parameter answerBytes: The bytes sent back on every connection.
+    /// - Throws: ``RawHTTPConnection/Failure`` when the socket cannot listen.
+    public init(answerBytes: Data) throws {
+        self.answer = answerBytes
         #if canImport(Glibc)
             let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
