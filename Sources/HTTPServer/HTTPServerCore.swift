@@ -226,7 +226,8 @@ final class HTTPServerCore: Sendable {
             // connection is kept alive.
             let draining = isDraining
             if !draining, let built = response.prepared?.built { return queue(built, for: context, on: connection) }
-            let built = MHDResponse(response, isHEAD: context.isHEAD, closeConnection: draining)
+            let built = MHDResponse(
+                response, isHEAD: context.isHEAD, closeConnection: draining, headRoom: headRoom(context))
             return queue(built, for: context, on: connection)
         }
         let admitted = suspensions.withLock { suspensions in
@@ -251,6 +252,12 @@ final class HTTPServerCore: Sendable {
         return .YES
     }
 
+    /// The bytes of the connection's memory left for the response head once
+    /// the request head is held (see ``MHDResponse``).
+    private func headRoom(_ context: RequestContext) -> Int {
+        configuration.limits.maxHeaderBytes - context.headBytes
+    }
+
     private func markDispatched(_ context: RequestContext) {
         context.phase = .dispatched
         requestsInFlight.add(1, ordering: .sequentiallyConsistent)
@@ -263,7 +270,9 @@ final class HTTPServerCore: Sendable {
         -> MHD_Result
     {
         if context.phase != .dispatched { markDispatched(context) }
-        return queue(MHDResponse(response, isHEAD: context.isHEAD, closeConnection: true), for: context, on: connection)
+        return queue(
+            MHDResponse(response, isHEAD: context.isHEAD, closeConnection: true, headRoom: headRoom(context)),
+            for: context, on: connection)
     }
 
     /// Queues the handler's response and resumes the connection, unless
@@ -273,8 +282,9 @@ final class HTTPServerCore: Sendable {
         let draining = isDraining
         let built =
             draining
-            ? MHDResponse(response, isHEAD: context.isHEAD, closeConnection: true)
-            : response.prepared?.built ?? MHDResponse(response, isHEAD: context.isHEAD, closeConnection: false)
+            ? MHDResponse(response, isHEAD: context.isHEAD, closeConnection: true, headRoom: headRoom(context))
+            : response.prepared?.built
+                ?? MHDResponse(response, isHEAD: context.isHEAD, closeConnection: false, headRoom: headRoom(context))
         suspensions.withLock { suspensions in
             guard let waiting = suspensions.waiting.removeValue(forKey: ObjectIdentifier(context)) else {
                 return

@@ -23,6 +23,11 @@ import HTTPFields
 /// went out without one of its fields could say less than it means — no
 /// `Vary`, no `Cache-Control: private` — and be cached for the wrong
 /// clients; a 500 is not cached.
+///
+/// libmicrohttpd writes the response head into the connection's memory
+/// pool, beside the request head it still holds; a head that does not fit
+/// there makes it close the connection without a byte. So a head larger
+/// than `headRoom` is also replaced by a 500 that names the sizes.
 final class MHDResponse {
     let pointer: OpaquePointer
     let status: HTTPStatus
@@ -35,22 +40,44 @@ final class MHDResponse {
     /// Builds the response; a file that cannot be opened gives 404 or 500,
     /// a header field libmicrohttpd refuses gives 500.
     /// `nil` only when libmicrohttpd cannot allocate.
-    init?(_ response: HTTPResponse, isHEAD: Bool, closeConnection: Bool) {
-        switch Self.make(response, isHEAD: isHEAD, closeConnection: closeConnection) {
+    init?(_ response: HTTPResponse, isHEAD: Bool, closeConnection: Bool, headRoom: Int = .max) {
+        let headBytes = Self.estimatedHeadBytes(of: response)
+        let outcome: Outcome =
+            headBytes > headRoom
+            ? .tooLarge : Self.make(response, isHEAD: isHEAD, closeConnection: closeConnection)
+        switch outcome {
         case .built(let built):
             (pointer, status, bodyBytes, refusedField) = (built.pointer, built.status, built.bodyBytes, nil)
-        case .refused(let name):
-            let refusal = HTTPResponse.text(
-                .internalServerError, "the response carried a header field the server cannot send: \(name)")
+        case .refused, .tooLarge:
+            let reason =
+                if case .refused(let name) = outcome {
+                    "the response carried a header field the server cannot send: \(name)"
+                } else {
+                    "the response head (\(headBytes) bytes) does not fit in the connection's memory "
+                        + "beside its request (room for \(max(0, headRoom)) bytes)"
+                }
+            let refusal = HTTPResponse.text(.internalServerError, reason)
             guard case .built(let built) = Self.make(refusal, isHEAD: isHEAD, closeConnection: closeConnection)
             else { return nil }
-            (pointer, status, bodyBytes, refusedField) = (built.pointer, built.status, built.bodyBytes, name)
+            let refused: String? = if case .refused(let name) = outcome { name } else { nil }
+            (pointer, status, bodyBytes, refusedField) = (built.pointer, built.status, built.bodyBytes, refused)
         case .outOfMemory:
             return nil
         }
     }
 
     deinit { MHD_destroy_response(pointer) }
+
+    /// What the response head costs in the connection's memory, erring
+    /// high: the fields as written, plus the status line and the fields
+    /// libmicrohttpd adds itself (`Date`, `Content-Length`, `Connection`).
+    static func estimatedHeadBytes(of response: HTTPResponse) -> Int {
+        response.headers.encodedByteCount + serverAddedHeadBytes
+    }
+
+    /// The status line, `Date`, `Content-Length`, `Connection` and the blank
+    /// line, with room to spare.
+    static let serverAddedHeadBytes = 256
 
     private struct Built {
         var pointer: OpaquePointer
@@ -62,6 +89,8 @@ final class MHDResponse {
         case built(Built)
         /// libmicrohttpd refused the field of this name; nothing is kept.
         case refused(String)
+        /// The head would not fit in the connection's memory; nothing is kept.
+        case tooLarge
         case outOfMemory
     }
 

@@ -53,6 +53,17 @@ final class RequestContext: @unchecked Sendable {
 
     var isHEAD: Bool { method == .head }
 
+    /// What the request head holds of the connection's memory: its bytes,
+    /// and libmicrohttpd's record of each field (seven machine words).
+    var headBytes: Int {
+        (method?.rawValue.utf8.count ?? 0) + target.utf8.count + version.utf8.count + 4 + headers.encodedByteCount
+            + headers.count * Self.fieldRecordBytes
+    }
+
+    /// libmicrohttpd's `struct MHD_HTTP_Header`: two list links, two
+    /// pointers, two sizes and a kind.
+    static let fieldRecordBytes = 7 * MemoryLayout<Int>.size
+
     func makeRequest() -> HTTPRequest {
         HTTPRequest(
             method: method ?? .get, target: target, version: version, headers: headers, body: body,

@@ -83,5 +83,58 @@ extension LiveTests {
             #expect(response.headers["X-Tab"] == "a\tb")
             #expect(metrics.render().contains("webpbridge_http_refused_responses_total 0"))
         }
+
+        /// A response head that would not fit in the connection's memory
+        /// beside its request head: libmicrohttpd would close the connection
+        /// without a byte; the server answers 500 instead, keeps the
+        /// connection, and answers the request pipelined behind it.
+        @Test(arguments: [(0, 40_000), (20_000, 20_000), (28_000, 8_000)])
+        func headTooLargeForTheConnectionIsA500(requestPad: Int, responsePad: Int) async throws {
+            var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
+            configuration.shutdownGracePeriod = .milliseconds(100)
+            let handler = ClosureHTTPHandler { request in
+                request.path == "/big"
+                    ? HTTPResponse(
+                        status: .ok, headers: ["X-Pad": String(repeating: "r", count: responsePad)],
+                        body: .data(Data("big".utf8)))
+                    : .text(.ok, "small")
+            }
+            let server = HTTPServer(configuration: configuration, handler: handler)
+            let endpoint = try await server.start()
+            let responses = try await blocking {
+                let connection = try RawHTTPConnection(port: endpoint.port)
+                let pad = String(repeating: "q", count: requestPad)
+                try connection.write(
+                    "GET /big HTTP/1.1\r\nHost: t\r\nX-Q: \(pad)\r\n\r\nGET /small HTTP/1.1\r\nHost: t\r\n\r\n")
+                return [try connection.readResponse(), try connection.readResponse()]
+            }
+            await server.shutdown()
+            #expect(responses[0].status == 500)
+            #expect(String(decoding: responses[0].body, as: UTF8.self).contains("does not fit"))
+            #expect(responses[1].status == 200)
+        }
+
+        /// The bound errs high but not far: a head that fits is sent whole.
+        @Test(arguments: [(0, 30_000), (16_000, 14_000)])
+        func headThatFitsIsSent(requestPad: Int, responsePad: Int) async throws {
+            var configuration = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
+            configuration.shutdownGracePeriod = .milliseconds(100)
+            let padding = String(repeating: "r", count: responsePad)
+            let server = HTTPServer(
+                configuration: configuration,
+                handler: ClosureHTTPHandler { _ in
+                    HTTPResponse(status: .ok, headers: ["X-Pad": padding], body: .data(Data("ok".utf8)))
+                })
+            let endpoint = try await server.start()
+            let response = try await blocking {
+                let connection = try RawHTTPConnection(port: endpoint.port)
+                let pad = String(repeating: "q", count: requestPad)
+                try connection.write("GET /x HTTP/1.1\r\nHost: t\r\nX-Q: \(pad)\r\n\r\n")
+                return try connection.readResponse()
+            }
+            await server.shutdown()
+            #expect(response.status == 200)
+            #expect(response.headers["X-Pad"]?.count == responsePad)
+        }
     }
 }
