@@ -129,7 +129,8 @@ public final class ImageBridge: Sendable {
     // MARK: Deciding
 
     /// Where `request` goes, without waiting: the image path for a `GET` or
-    /// `HEAD` whose URL a rule rewrites (or that asks for WebP already) and
+    /// `HEAD` whose URL a rule rewrites (or that asks for WebP or AVIF
+    /// already) and
     /// whose client the policy claims, unless the client forbids
     /// transforming; otherwise passed through — with ``vary`` when the URL is
     /// one other clients get transformed.
@@ -138,7 +139,8 @@ public final class ImageBridge: Sendable {
             return .passThrough(vary: nil)
         }
         let rewrite = rewriter.rewrite(request.url)
-        guard rewrite.isRewritten || rewrite.reason.kind == .alreadyWebP else { return .passThrough(vary: nil) }
+        guard rewrite.isRewritten || rewrite.reason.kind == .alreadyWebP || rewrite.reason.kind == .alreadyAVIF
+        else { return .passThrough(vary: nil) }
         let decision = configuration.clientPolicy.decision(for: Self.client(of: request), rewrite: rewrite)
         if case .passThrough = decision { return .passThrough(vary: vary) }
         if CacheControl.containsNoTransform(request.cacheControl) { return .passThrough(vary: vary) }
@@ -175,7 +177,8 @@ public final class ImageBridge: Sendable {
         guard decision.servedFormat == .webp,
             let image = configuration.pipeline.cachedData(
                 for: request.url,
-                ifUsable: { !CacheControl.containsNoTransform($0.headers.values(for: "Cache-Control")) })
+                ifUsable: { !CacheControl.containsNoTransform($0.headers.values(for: "Cache-Control")) }),
+            image.format == .webp || Transcoder.withoutWebP.contains(image.format)
         else { return nil }
         return imageDelivery(request, image: image, body: image.data, format: image.format, transcodeSeconds: nil)
     }
@@ -209,7 +212,7 @@ public final class ImageBridge: Sendable {
         }
         let image: ImageDataResponse
         do {
-            image = try await configuration.pipeline.data(for: request.url, redirects: redirects)
+            image = try await source(of: request, decision: decision, redirects: redirects)
         } catch {
             return failure(error, request: request, decision: decision)
         }
@@ -248,6 +251,26 @@ public final class ImageBridge: Sendable {
             // Bytes that sniff as an image but do not decode: the original, as the upstream has it.
             return original(request, decision, "the variant does not decode (\(error))", image: image)
         }
+    }
+
+    /// The bytes to serve or transcode: the pipeline's for the request's URL
+    /// (its WebP variant, falling back to the original). A URL that asks for
+    /// AVIF itself is its own "original": a client the policy gives WebP
+    /// or a transcode gets the WebP counterpart first (the decision's URL),
+    /// and the AVIF only when that fails.
+    private func source(
+        of request: DeliveryRequest, decision: ClientDecision, redirects: RedirectHandling
+    ) async throws(ImagePipelineError) -> ImageDataResponse {
+        let pipeline = configuration.pipeline
+        let counterpart = decision.fetchURL(original: request.url)
+        if counterpart != request.url, configuration.rewriter?.rewrite(request.url).reason.kind == .alreadyAVIF {
+            do {
+                return try await pipeline.data(for: counterpart, redirects: redirects)
+            } catch {
+                if error.isCancellation || error.redirect != nil { throw error }
+            }
+        }
+        return try await pipeline.data(for: request.url, redirects: redirects)
     }
 
     /// The variant in a format other than WebP, through the pipeline (its

@@ -62,3 +62,39 @@ struct AVIFImagePathTests {
         #expect(bridge.metrics.render().contains("webpbridge_proxy_requests_total{outcome=\"webp\"} 1"))
     }
 }
+
+/// A page that names an AVIF variant itself (`…/format/avif`): passed
+/// through to a client that shows AVIF; every other client is served as
+/// for a WebP variant — the WebP counterpart, or a transcode — never AVIF.
+@Suite(.timeLimit(.suiteBound))
+struct ExplicitAVIFTests {
+    static let target = "/photo.jpg?imageView2/2/w/64/format/avif"
+
+    @Test(
+        .enabled(if: AVIFImagePathTests.codecKnowsAVIF, "ImageFormat has no .avif"),
+        arguments: [
+            ("iOS 13 WebView", BridgeFixture.webKitUserAgent, BridgeFixture.noWebPAccept, "image/jpeg"),
+            ("WebP, no AVIF", "test", "image/webp,*/*", "image/webp"),
+            ("no Accept", "test", nil, "image/jpeg"),
+            ("AVIF client", "test", "image/avif,image/webp,*/*", "image/avif"),
+        ] as [(String, String, String?, String)])
+    func explicitAVIFIsBridgedForClientsThatCannotShowIt(
+        _ label: String, userAgent: String, accept: String?, expected: String
+    ) async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        var headers: HTTPFieldList = ["User-Agent": userAgent]
+        if let accept { headers["Accept"] = accept }
+        let response = await bridge.handle(HTTPRequest(target: Self.target, headers: headers))
+        #expect(response.status == .ok, "\(label)")
+        #expect(response.headers["Content-Type"] == expected, "\(label)")
+        let sniffed = try ImageFormat.sniff(response.bodyData)
+        #expect(sniffed.mimeType == expected, "\(label)")
+        #expect(response.headers["Vary"] == "Accept", "\(label)")
+        if expected != "image/avif" {
+            // Served from the WebP counterpart, 64 px wide as the page asked.
+            let info = try ImageInfo(response.bodyData)
+            #expect(info.width == 64, "\(label)")
+        }
+    }
+}

@@ -93,10 +93,20 @@ import URLRewriting
         #expect(other == .transcode(Self.webP))
     }
 
-    @Test func aURLThatAlreadyAsksForAVIFIsHandedOver() {
-        let decision = ClientPolicy.standard.decision(
+    /// Handed over only to a client that shows AVIF; the others are served
+    /// as for the WebP variant (issue 26, finding 12: they once got AVIF).
+    @Test func aURLThatAlreadyAsksForAVIFIsHandedOverOnlyToAVIFClients() {
+        let avif = ClientPolicy.standard.decision(
+            for: ClientRequest(url: Self.avif, accept: "image/avif,image/webp"), using: Self.rewriter)
+        #expect(avif == .passThrough(reason: "already AVIF"))
+        let webP = ClientPolicy.standard.decision(
             for: ClientRequest(url: Self.avif, accept: "image/webp"), using: Self.rewriter)
-        #expect(decision == .passThrough(reason: "already AVIF"))
+        #expect(webP == .serveVariant(Self.webP, .webp))
+        let other = ClientPolicy.standard.decision(
+            for: ClientRequest(url: Self.avif, accept: "image/*"), using: Self.rewriter)
+        #expect(other == .transcode(Self.webP))
+        let none = ClientPolicy.standard.decision(for: ClientRequest(url: Self.avif), using: Self.rewriter)
+        #expect(none == .transcode(Self.webP))
     }
 
     @Test func pagesNameTheWebPVariantsOnlyForClientsThatCanUseThem() {

@@ -117,7 +117,19 @@ struct DeliveryTableTests {
         Row(
             name: "an excluded device class gets the original", path: "/photo.jpg", userAgent: iPad,
             policy: .legacy, expected: .original(status: 200), vary: nil),
+        // A page that names an AVIF variant itself (issue 26, finding 12).
+        Row(
+            name: "an explicit AVIF URL gives a WebP client the WebP counterpart", path: explicitAVIF,
+            accept: "image/webp,*/*", expected: .image(.webp)),
+        Row(
+            name: "an explicit AVIF URL gives another client the counterpart as JPEG", path: explicitAVIF,
+            expected: .image(.jpeg)),
+        Row(
+            name: "an explicit AVIF URL is handed over to an AVIF client", path: explicitAVIF, accept: webPAccept,
+            expected: .original(status: 200)),
     ]
+
+    static let explicitAVIF = "/photo.jpg?imageView2/2/w/640/format/avif"
 
     enum Adapter: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case core, proxy

@@ -59,7 +59,10 @@ public struct ClientPolicy: Sendable, Hashable {
     ///   client names in `Accept` with q > 0. A URL that already asks for
     ///   WebP is treated as its own variant (its AVIF counterpart to an AVIF
     ///   client when the rule lists AVIF, itself to a WebP client, transcoded
-    ///   for the others); one that already asks for AVIF is passed through.
+    ///   for the others). One that already asks for AVIF is passed through
+    ///   to a client that shows AVIF; any other client gets its WebP
+    ///   counterpart (when the dialect spells one) or a transcode, like a
+    ///   WebP variant: never a format it did not accept.
     public func decision(for request: ClientRequest, rewrite: RewriteResult) -> ClientDecision {
         decision(for: request, rewrite: rewrite, excluding: [])
     }
@@ -83,9 +86,18 @@ public struct ClientPolicy: Sendable, Hashable {
             variants =
                 rewrite.variants.isEmpty
                 ? [FormatVariant(format: .webp, url: request.url, cacheKey: rewrite.cacheKey)] : rewrite.variants
+        case .alreadyAVIF:
+            let treatment = treatment(of: request)
+            if case .passThrough(let reason) = treatment { return .passThrough(reason: reason) }
+            if case .variants(let accepted) = treatment, accepted.contains(.avif), !excluded.contains(.avif) {
+                return .passThrough(reason: "already AVIF")
+            }
+            // The WebP counterpart, else the AVIF itself, is what gets transcoded.
+            webPURL = rewrite.variant(.webp)?.url ?? request.url
+            variants = rewrite.variants.filter { $0.format == .webp }
         default:
             if case .passThrough(let reason) = treatment(of: request) { return .passThrough(reason: reason) }
-            return .passThrough(reason: rewrite.reason.kind == .alreadyAVIF ? "already AVIF" : "not rewritten")
+            return .passThrough(reason: "not rewritten")
         }
         switch treatment(of: request) {
         case .variants(let accepted):

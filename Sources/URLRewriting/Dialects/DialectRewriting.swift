@@ -33,12 +33,18 @@ struct FormatSpelling: Sendable {
     let inQuery: Bool
 
     /// `variant` with its format token respelled as AVIF, or `nil` when it has none.
-    func avifVariant(of variant: String) -> String? {
+    func avifVariant(of variant: String) -> String? { respelled(variant, from: webP, to: avif) }
+
+    /// `variant` (an AVIF URL) with its format token respelled as WebP, or
+    /// `nil` when it has none: the WebP counterpart of an explicit AVIF URL.
+    func webPVariant(of variant: String) -> String? { respelled(variant, from: avif, to: webP) }
+
+    private func respelled(_ variant: String, from token: String, to replacement: String) -> String? {
         let end = variant.firstIndex(of: "#") ?? variant.endIndex
         let body = variant[..<end]
-        let found = inQuery ? body.ranges(of: webP).last : body.ranges(of: webP).first
+        let found = inQuery ? body.ranges(of: token).last : body.ranges(of: token).first
         guard let found else { return nil }
-        return String(variant[..<found.lowerBound]) + avif + variant[found.upperBound...]
+        return String(variant[..<found.lowerBound]) + replacement + variant[found.upperBound...]
     }
 }
 

@@ -73,6 +73,13 @@ public struct Rewriter: Sendable {
                     return RewriteResult(
                         url: url, cacheKey: webP.cacheKey, ruleName: rule.name, reason: reason,
                         variants: variants(of: webP, rule: rule))
+                case .unchanged(let reason) where reason.kind == .alreadyAVIF:
+                    // A page that names an AVIF variant itself: itself, and its
+                    // WebP counterpart for a client that cannot show AVIF.
+                    let avif = FormatVariant(format: .avif, url: url, cacheKey: CacheKey.normalized(parts))
+                    return RewriteResult(
+                        url: url, cacheKey: avif.cacheKey, ruleName: rule.name, reason: reason,
+                        variants: [avif] + webPCounterpart(ofAVIF: avif, parts, rule: rule))
                 case .unchanged(let reason):
                     return unchanged(url, parts, rule: rule, reason)
                 case .rewritten(let variant, let detail):
@@ -146,6 +153,18 @@ public struct Rewriter: Sendable {
             variants.append(FormatVariant(format: .avif, url: url, cacheKey: CacheKey.normalized(parts)))
         }
         return variants
+    }
+
+    /// The WebP counterpart of an explicit AVIF URL: its format token
+    /// respelled, kept only when the dialect reads it back as a WebP variant
+    /// on the same host (so it is never rewritten again). Empty otherwise.
+    private func webPCounterpart(ofAVIF avif: FormatVariant, _ parts: URLParts, rule: CompiledRule) -> [FormatVariant] {
+        guard let spelling = rule.dialect.formatSpelling,
+            let string = spelling.webPVariant(of: avif.url.absoluteString), let url = URL(string: string),
+            let webPParts = URLParts(url.absoluteString), webPParts.normalizedHost == parts.normalizedHost,
+            case .unchanged(let reason) = rule.dialect.rewrite(webPParts), reason.kind == .alreadyWebP
+        else { return [] }
+        return [FormatVariant(format: .webp, url: url, cacheKey: CacheKey.normalized(webPParts))]
     }
 
     private enum Check {
