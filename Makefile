@@ -44,7 +44,7 @@ lint: ## swift format lint --strict (the checked-in .swift-format), then no line
 
 # The Apple products, as WEBP_BRIDGE_MANIFEST_PLATFORM=apple makes the manifest show them: no system library,
 # no unguarded Glibc/FoundationNetworking/Synchronization import, no API above the declared floor.
-portability: ## Check that the products for Apple platforms would build there (README: Portability check)
+portability: ## Check that the products for Apple platforms would build there (docs/development.md: Portability check)
 	$(SWIFT) build --product portability-check
 	"$$($(SWIFT) build --show-bin-path)/portability-check" --swift "$(SWIFT)"
 

@@ -1,6 +1,6 @@
 # libFuzzer targets (`include fuzz.mk` from the Makefile; not part of `make test`).
 # Built with the toolchain's own libFuzzer and ASan runtimes (-sanitize=fuzzer,address)
-# into .build-fuzz, so the normal .build is left alone. See README "Fuzzing".
+# into .build-fuzz, so the normal .build is left alone. See docs/development.md "Fuzzing".
 FUZZ_TARGETS  := decode transcode processing rewrite request-head
 FUZZ_SECONDS  ?= 300
 FUZZ_SCRATCH  := .build-fuzz

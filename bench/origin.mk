@@ -37,7 +37,7 @@ bench-origin-paths: deps ## A JPEG's WebP variant through RGBA and through its Y
 	.build/release/origin-benchmark paths $(WEBP_SETTINGS_WIDTH) $(DEMO_PHOTOS)/*.jpg
 
 # libwebp's finer settings on the origin's own paths (JPEG planes, PNG RGBA): "key=value,..." separated
-# by ";" (keys in Benchmarks/OriginBenchmark/TuningSweep.swift); the table in README.md came from these.
+# by ";" (keys in Benchmarks/OriginBenchmark/TuningSweep.swift); the table in docs/benchmarks.md came from these.
 WEBP_TUNING ?= default;m=3;m=2;m=2,f=100;m=2,f=100,sns=25,q=78.5;m=2,f=100,sns=25,q=82;seg=1;seg=1,q=78;sns=0,q=78;strong=0;af=1
 
 bench-webp-tuning: deps ## libwebp's finer settings (segments, SNS, filter, method/quality) on demo JPEGs and Kodak PNGs: CPU, bytes, SSIM

@@ -12,7 +12,7 @@ extension ImageOrigin {
         public var autoWebP: Bool
         /// Serve a plain JPEG or PNG URL as AVIF, WebP or the source, by
         /// the client's `Accept` q-values (the rule: `FormatNegotiation`;
-        /// README: Format negotiation). Default `false`; overrides
+        /// docs/origin.md: `--auto-format`). Default `false`; overrides
         /// ``autoWebP`` when both are set.
         public var autoFormat: Bool
         /// Qualities and limits of transformations.

@@ -15,7 +15,7 @@ public struct ImageTransformer: Sendable {
         /// JPEG quality when the request names none. Default 75, Qiniu's.
         public var defaultJPEGQuality: Int
         /// AVIF quality when the request names none. Default
-        /// ``AVIFEncoder/defaultQuality`` (chosen by measurement, README: AVIF settings).
+        /// ``AVIFEncoder/defaultQuality`` (chosen by measurement, docs/benchmarks.md: AVIF settings).
         public var defaultAVIFQuality = AVIFEncoder.defaultQuality
         /// AVIF encoder speed, 0 (slowest) to 10. Default ``AVIFEncoder/defaultSpeed``.
         public var avifSpeed = AVIFEncoder.defaultSpeed
@@ -30,7 +30,7 @@ public struct ImageTransformer: Sendable {
         /// libwebp's `method` for lossy WebP variants, 0 (fastest) to 6
         /// (smallest). Default ``VariantEncoding/defaultMethod`` (4). At the same
         /// quality, method 2 took 39–47% of method 4's encode time for 2–4%
-        /// more bytes and 0.0015–0.0016 less mean luma SSIM (README: "The
+        /// more bytes and 0.0015–0.0016 less mean luma SSIM (docs/benchmarks.md: "The
         /// origin's WebP settings"). Out of 0–6, every lossy WebP variant
         /// fails with ``TransformError``.
         public var webpMethod = VariantEncoding.defaultMethod

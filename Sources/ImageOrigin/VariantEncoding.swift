@@ -42,7 +42,7 @@ public struct VariantEncoding: Sendable, Equatable {
 
     /// The method lossy variants are written with unless the origin is set
     /// otherwise (`--webp-method`): 4, libwebp's own default, kept by
-    /// measurement (README: "The origin's WebP settings").
+    /// measurement (docs/benchmarks.md: "The origin's WebP settings").
     public static let defaultMethod = 4
 
     /// Lossy quality, 1–100.

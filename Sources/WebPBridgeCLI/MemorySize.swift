@@ -10,7 +10,7 @@ enum MemorySize {
         .option(
             "--memory-budget", value: "SIZE",
             help: "Memory for caches and request bodies, e.g. \(defaultBytes >> 20)M (default); "
-                + "split as the README's limits say.")
+                + "split as docs/limits.md says.")
     }
 
     /// The bytes `--memory-budget` names; `nil` when it is not given.

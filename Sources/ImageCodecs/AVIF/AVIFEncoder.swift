@@ -31,9 +31,9 @@ public struct AVIFEncoder: Sendable {
         public var quantizer: Int { ((100 - quality) * 63 + 50) / 100 }
     }
 
-    /// The default quality (see README: AVIF settings).
+    /// The default quality (see docs/benchmarks.md: AVIF settings).
     public static let defaultQuality = 60
-    /// The default speed (see README: AVIF settings).
+    /// The default speed (see docs/benchmarks.md: AVIF settings).
     public static let defaultSpeed = 6
 
     /// The settings used by ``encode(_:)``.
