@@ -16,8 +16,8 @@ must be that class's canonical Accept.
 A row nginx gets wrong is either cross-served (nginx chose a format the
 client did not accept: never allowed) or under-served (nginx chose less than
 the client accepts: allowed only for a row whose `nginx` field names that
-class, the recipe's documented inexact rows; today none). Prints the counts
-per tier and each wrong row; exits 1 when any row is wrong.
+lesser class, where the recipe errs towards original on purpose). Prints the
+counts per tier and each wrong row; exits 1 when any row is wrong.
 
 usage: nginx_classes.py [TEMPLATE]   (default deploy/nginx/webp-bridge.conf)
 Logs: NGINX_CLASSES_OUT (.build/nginx-classes).
@@ -103,8 +103,9 @@ def problem(row, chosen, seen):
 
 
 def check(tier, host_port, rows, suffix):
-    """Sends every row to one tier; returns the wrong rows as (index, kind, text)."""
-    wrong = []
+    """Sends every row to one tier; returns the wrong rows as (index, kind, text) and how many rows
+    got the lesser class their `nginx` field allows."""
+    wrong, lesser = [], 0
     for index, row in enumerate(rows):
         status, fields, body = ask(host_port, f"/{tier}/row-{index + 1}", row["accept"])
         label = fields.get("x-webp-bridge-class", "")
@@ -115,13 +116,19 @@ def check(tier, host_port, rows, suffix):
         found = problem(row, chosen, body.decode("latin-1"))
         if found:
             wrong.append((index, *found))
-    return wrong
+        elif chosen != row["class"]:
+            lesser += 1
+    return wrong, lesser
 
 
 def main(argv):
     template = os.path.abspath(argv[0]) if argv else os.path.join(ROOT, "deploy", "nginx", "webp-bridge.conf")
     with open(TABLE) as f:
         rows = json.load(f)
+    for index, row in enumerate(rows):
+        allowed = row.get("nginx")
+        if allowed is not None and not RANK.get(allowed, 9) < RANK[row["class"]]:
+            sys.exit(f"nginx-classes: row {index + 1}: `nginx` may only name a class below `class`")
     shutil.rmtree(OUT, ignore_errors=True)
     state = os.path.join(OUT, "nginx")
     for folder in ("temp", "cache"):
@@ -158,12 +165,14 @@ def main(argv):
 
     print(f"nginx-classes: {os.path.relpath(template, ROOT)} against {os.path.relpath(TABLE, ROOT)}, "
           f"{len(rows)} rows, each to both tiers")
+    allowed = sum(1 for row in rows if "nginx" in row)
     failed = False
-    for tier, wrong in results.items():
+    for tier, (wrong, lesser) in results.items():
         kinds = {}
         for _, kind, _ in wrong:
             kinds[kind] = kinds.get(kind, 0) + 1
-        print(f"  {tier} tier: {len(wrong)} of {len(rows)} rows wrong {kinds or ''}")
+        print(f"  {tier} tier: {len(wrong)} of {len(rows)} rows wrong{f' {kinds}' if kinds else ''}; "
+              f"{lesser} of the {allowed} rows where the recipe errs towards original did")
         for index, kind, text in wrong:
             accept = rows[index]["accept"]
             shown = "no header" if accept is None else repr(accept if len(accept) <= 90 else accept[:90] + "...")
