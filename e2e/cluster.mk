@@ -1,8 +1,9 @@
-# Origins and the bridge behind nginx's cache (deploy/nginx/webp-bridge.conf), and the soak:
-# `include e2e/cluster.mk` from the Makefile (after demo.mk). Neither is part of `make test`.
+# Origins and the bridge behind nginx's cache (deploy/nginx/webp-bridge.conf), the recipe's Accept
+# classes against the table AcceptHeader is tested with, and the soak: `include e2e/cluster.mk` from
+# the Makefile (after demo.mk). None is part of `make test`.
 # Knobs (environment): CLUSTER_SECONDS (60), CLUSTER_CLIENTS (8), CLUSTER_BURST (16), CLUSTER_OUT;
 # SOAK_MINUTES (30), SOAK_WARMUP, SOAK_CLIENTS (4), SOAK_*_RATE, SOAK_MAX_GROWTH (10), SOAK_WINDOW (5), SOAK_OUT.
-.PHONY: e2e-cluster soak cluster-tools
+.PHONY: e2e-cluster nginx-classes soak cluster-tools
 
 CLUSTER_TOOLS := nginx-light webp libjpeg-turbo-progs libavif-bin
 
@@ -15,7 +16,10 @@ ifneq ($(UNAME_S),Darwin)
 	fi
 endif
 
-e2e-cluster: cluster-tools ## Two origins and a bridge behind nginx's cache: 60 s of mixed clients, a replica killed
+nginx-classes: cluster-tools ## The nginx recipe's format class for every row of the Accept table, both tiers
+	timeout --signal=TERM 120 python3 e2e/nginx_classes.py
+
+e2e-cluster: cluster-tools nginx-classes ## Two origins and a bridge behind nginx's cache: 60 s of mixed clients, a replica killed
 	@test -d "$(CORPUS)/kodak" || { echo "e2e-cluster needs the Kodak photos: set WEBP_BRIDGE_CORPUS or place shared/corpus beside the project"; exit 1; }
 	$(SWIFT) build -c release --product webp-bridge
 	timeout --signal=TERM 280 python3 e2e/cluster.py .build/release/webp-bridge "$(CORPUS)/kodak" \

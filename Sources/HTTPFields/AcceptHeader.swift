@@ -4,8 +4,11 @@
 /// A range is `type/subtype`, `type/*` or `*/*`, compared in any case; its
 /// parameters other than `q` are ignored. A `q` that is not a number from
 /// 0 to 1 counts as 0, so a doubtful client is treated as refusing the type
-/// rather than sent bytes it may not show. Parsing is linear in the
-/// header's length.
+/// rather than sent bytes it may not show. A comma or semicolon inside a
+/// quoted string (`"…"`, with `\` escaping the next byte; an unterminated
+/// one runs to the end of the header) separates nothing, as RFC 9110 §5.6.4
+/// reads it: `text/html;x="a, image/webp"` names no WebP. Parsing is linear
+/// in the header's length.
 public struct AcceptHeader: Sendable, Hashable {
     /// One media range and its quality.
     public struct MediaRange: Sendable, Hashable {
@@ -131,22 +134,47 @@ public struct AcceptHeader: Sendable, Hashable {
         var cursor = 0
         while cursor < bytes.count {
             let start = cursor
-            while cursor < bytes.count, bytes[cursor] != UInt8(ascii: ",") { cursor += 1 }
+            cursor = nextDelimiter(UInt8(ascii: ","), in: bytes, from: cursor, to: bytes.count)
             let whole = FieldBytes.trimmed(start..<cursor, in: bytes)
             cursor += 1
             guard !whole.isEmpty else { continue }
-            var index = whole.lowerBound
-            while index < whole.upperBound, bytes[index] != UInt8(ascii: ";") { index += 1 }
+            var index = nextDelimiter(UInt8(ascii: ";"), in: bytes, from: whole.lowerBound, to: whole.upperBound)
             let type = FieldBytes.trimmed(whole.lowerBound..<index, in: bytes)
             var quality = 1.0
             while index < whole.upperBound {
                 index += 1  // past the semicolon
                 let parameterStart = index
-                while index < whole.upperBound, bytes[index] != UInt8(ascii: ";") { index += 1 }
+                index = nextDelimiter(UInt8(ascii: ";"), in: bytes, from: index, to: whole.upperBound)
                 if let q = qualityParameter(parameterStart..<index, in: bytes) { quality = q }
             }
             body(whole, type, quality)
         }
+    }
+
+    /// The index of the first `delimiter` in `start..<end` outside a quoted
+    /// string, or `end`. A quoted string runs from `"` to the next `"` not
+    /// escaped by a backslash, or to `end` when none closes it.
+    private static func nextDelimiter(
+        _ delimiter: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int
+    ) -> Int {
+        var index = start
+        var quoted = false
+        while index < end {
+            let byte = bytes[index]
+            if quoted {
+                if byte == UInt8(ascii: "\\") {
+                    index += 1  // the escaped byte, whatever it is
+                } else if byte == UInt8(ascii: "\"") {
+                    quoted = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                quoted = true
+            } else if byte == delimiter {
+                return index
+            }
+            index += 1
+        }
+        return end
     }
 
     /// The value of a `q=…` parameter (0 when malformed), or `nil` when the
