@@ -197,7 +197,7 @@ public final class BridgeProxy: HTTPHandler {
         case .refused(let status, let reason): return .ready(refusal(status, reason))
         }
         let facts = DeliveryRequest(
-            method: request.method.rawValue, url: url, accept: request.headers["Accept"],
+            method: request.method.rawValue, url: url, accept: request.headers.combinedValue(for: "Accept"),
             userAgent: request.headers["User-Agent"], cacheControl: request.headers.values(for: "Cache-Control"),
             ifNoneMatch: request.headers["If-None-Match"])
         switch imageBridge.route(facts) {

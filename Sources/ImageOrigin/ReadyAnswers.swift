@@ -95,7 +95,7 @@ final class ReadyAnswers: Sendable {
             headers["If-Range"] == nil
         else { return nil }
         guard negotiates else { return request.target }
-        let accept = headers["Accept"] ?? ""
+        let accept = headers.combinedValue(for: "Accept") ?? ""
         // A key the store would refuse is not even built.
         guard request.target.utf8.count + accept.utf8.count < LRUStore<Stored>.defaultMaxKeyBytes else { return nil }
         return request.target + "\u{0}" + accept

@@ -98,3 +98,18 @@ struct ExplicitAVIFTests {
         }
     }
 }
+
+/// `Accept` is a list field (RFC 9110 §12.5.1): sent on two lines it is
+/// read as one list, as the web view adapter and the nginx recipe's table do.
+@Suite(.timeLimit(.suiteBound))
+struct RepeatedAcceptTests {
+    @Test func twoAcceptLinesAreOneList() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge()
+        var headers: HTTPFieldList = ["User-Agent": "test"]
+        headers.add(name: "Accept", value: "image/png")
+        headers.add(name: "Accept", value: "image/webp")
+        let response = await bridge.handle(HTTPRequest(target: "/photo.jpg", headers: headers))
+        #expect(response.headers["Content-Type"] == "image/webp")
+    }
+}
