@@ -206,6 +206,14 @@ extension BridgeProxy.Configuration {
         /// the server's per-connection memory. Default 100 fields, 16 KiB
         /// (image fetches hold upstreams to the same default).
         public var upstreamFieldLimits: HTTPFieldList.Limits
+        /// Pages rewritten at once under `--rewrite-html`, off the server's
+        /// handler threads. Default: half the cores, at least 1.
+        public var pageRewriteConcurrency: Int
+        /// Page rewrites waiting; beyond, 503 with `Retry-After`. Default:
+        /// 4 per rewrite slot.
+        public var pageRewriteQueueLimit: Int
+        /// The `Retry-After` of a 503 for a full page-rewrite queue. Default 1.
+        public var pageRewriteRetryAfterSeconds: Int
 
         /// Creates limits; every parameter has the documented default.
         /// - Parameters:
@@ -221,6 +229,9 @@ extension BridgeProxy.Configuration {
             self.maxPassthroughBodyBytes = maxPassthroughBodyBytes
             self.upstreamTimeout = upstreamTimeout
             self.upstreamFieldLimits = upstreamFieldLimits
+            pageRewriteConcurrency = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+            pageRewriteQueueLimit = 4 * pageRewriteConcurrency
+            pageRewriteRetryAfterSeconds = 1
         }
 
         func validate() throws(BridgeProxyError) {
@@ -229,6 +240,11 @@ extension BridgeProxy.Configuration {
             }
             guard upstreamFieldLimits.maxCount > 0, upstreamFieldLimits.maxBytes > 0 else {
                 throw .invalidConfiguration("limits.upstreamFieldLimits \(upstreamFieldLimits) is not positive")
+            }
+            guard pageRewriteConcurrency >= 1, pageRewriteQueueLimit >= 0, pageRewriteRetryAfterSeconds >= 0 else {
+                throw .invalidConfiguration(
+                    "limits.pageRewrite: concurrency \(pageRewriteConcurrency) below 1, or a negative queue limit "
+                        + "(\(pageRewriteQueueLimit)) or Retry-After (\(pageRewriteRetryAfterSeconds))")
             }
             guard upstreamTimeout > .zero else {
                 throw .invalidConfiguration("limits.upstreamTimeout \(upstreamTimeout) is not positive")

@@ -89,6 +89,9 @@ extension BridgeProxy {
     static let failedVariantsBytesFamily = MetricsRegistry.Family(
         "webpbridge_proxy_failed_variants_bytes",
         help: "Bytes held by the pipeline's failed-variant cache, keys included.")
+    static let rewrittenPagesBytesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_rewritten_pages_bytes",
+        help: "Bytes held by the rewritten pages kept for the next client (--rewrite-html), keys included.")
     static let memoryBudgetFamily = MetricsRegistry.Family(
         "webpbridge_proxy_memory_budget_bytes", help: "The configured memory budget the caches are shares of.")
     static let residentBytesFamily = MetricsRegistry.Family(
@@ -204,6 +207,7 @@ extension BridgeProxy {
         metrics.set(Self.dataCacheBytesFamily, to: Double(dataCacheBytes))
         metrics.set(Self.hitMemoBytesFamily, to: Double(hitMemo.usage.bytes))
         metrics.set(Self.failedVariantsBytesFamily, to: Double(pipeline.negativeCacheBytes))
+        if let rewrittenPages { metrics.set(Self.rewrittenPagesBytesFamily, to: Double(rewrittenPages.usageBytes)) }
         metrics.set(Self.memoryBudgetFamily, to: Double(configuration.memoryBudget.totalBytes))
         if let resident = ResidentMemory.currentBytes { metrics.set(Self.residentBytesFamily, to: Double(resident)) }
         return metrics.render()

@@ -16,7 +16,9 @@ extension BridgeProxy {
     /// variants when the answer may be rewritten and
     /// ``ImageBridge/rewritesPage(_:)`` says the client gets variants.
     /// A `HEAD` that qualifies is followed by a `GET`, so that it carries
-    /// the rewritten page's length as a `GET` would.
+    /// the rewritten page's length as a `GET` would. The rewrite runs on
+    /// ``RewrittenPages``' bounded queue, or comes from its kept results;
+    /// a full queue gives 503 with `Retry-After`.
     /// - Parameters:
     ///   - reply: The passthrough's answer, unchanged so far.
     ///   - request: The client's request.
@@ -28,7 +30,7 @@ extension BridgeProxy {
     func rewritingPage(
         _ reply: Reply, for request: HTTPRequest, forClient: Bool, asksIdentity: Bool, url: URL
     ) async -> Reply {
-        guard let pageRewriting, reply.outcome == .passthrough,
+        guard let rewrittenPages, reply.outcome == .passthrough,
             PageRewriting.isHTML(reply.response.headers["Content-Type"])
         else { return reply }
         var reply = reply
@@ -48,8 +50,17 @@ extension BridgeProxy {
                 PageRewriting.refusal(status: source.response.status, headers: source.response.headers) == nil
             else { return untouched(reply, .changed) }
         }
-        guard let (body, count) = pageRewriting.rewrite(source.response.bodyBytes, pageURL: url) else {
-            return untouched(reply, .size)
+        let body: Data
+        let count: Int
+        switch await rewrittenPages.rewrite(source.response.bodyBytes, pageURL: url) {
+        case .rewritten(let rewritten, let urls): (body, count) = (rewritten, urls)
+        case .tooLarge: return untouched(reply, .size)
+        case .busy:
+            return Reply(
+                response: .text(
+                    .serviceUnavailable, "the bridge is busy rewriting pages; retry shortly",
+                    headers: ["Retry-After": String(configuration.limits.pageRewriteRetryAfterSeconds)]),
+                outcome: .overloaded, upstreamBytes: reply.upstreamBytes)
         }
         for name in PageRewriting.staleFields { reply.response.headers[name] = nil }
         reply.response.headers[Self.htmlDiagnosticHeader] = "rewritten \(count)"

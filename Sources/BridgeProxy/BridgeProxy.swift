@@ -46,7 +46,8 @@ public final class BridgeProxy: HTTPHandler {
     let hotCounters: HotCounters
     /// The rewrite of pages under ``Configuration/rewritesHTML``; `nil` when
     /// it is off or the bridge has no rules.
-    let pageRewriting: PageRewriting?
+    /// `--rewrite-html`'s queue and kept results; `nil` without it.
+    let rewrittenPages: RewrittenPages?
 
     /// The path prefix of the bridge's own endpoints.
     public static let localPathPrefix = "/__bridge/"
@@ -67,9 +68,14 @@ public final class BridgeProxy: HTTPHandler {
         via = ViaHeader(token: configuration.viaToken)
         redirects = router.reversePrefix.map(RedirectLocation.init(upstreamPrefix:))
         hitMemo = HitMemo(capacityBytes: configuration.memoryBudget.hitMemoBytes)
-        pageRewriting = Self.pageRewriting(for: configuration)
+        rewrittenPages = Self.pageRewriting(for: configuration).map { rewriting in
+            RewrittenPages(
+                rewriting: rewriting, concurrency: configuration.limits.pageRewriteConcurrency,
+                queueLimit: configuration.limits.pageRewriteQueueLimit,
+                capacityBytes: configuration.memoryBudget.rewrittenPagesBytes)
+        }
         // Registered first, so /metrics lists the families in the order it always has.
-        Self.registerMetrics(in: metrics, rewritesPages: pageRewriting != nil)
+        Self.registerMetrics(in: metrics, rewritesPages: rewrittenPages != nil)
         hotCounters = HotCounters(metrics)
     }
 
@@ -93,7 +99,7 @@ public final class BridgeProxy: HTTPHandler {
         switch route(request) {
         case .ready(let ready): reply = ready
         case .passThrough(let url, let vary, let facts):
-            if pageRewriting == nil {
+            if rewrittenPages == nil {
                 reply = await passThrough(request, url: url, vary: vary)
             } else {
                 // Decided once per request: whether this client's page names the variants.

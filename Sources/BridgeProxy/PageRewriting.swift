@@ -11,9 +11,12 @@ import URLRewriting
 ///
 /// The body is rewritten from the passthrough's buffer (bodies are held in
 /// memory up to ``BridgeProxy/Configuration/Limits/maxPassthroughBodyBytes``
-/// anyway), in 64 KiB chunks; a page whose rewrite would pass that same
-/// bound is left untouched, so the bridge never holds more than two bodies
-/// of the limit for one page.
+/// anyway), in 64 KiB chunks; a page whose rewrite would pass
+/// ``outputBound(forInputBytes:)`` — three times the page plus 64 KiB, and
+/// never above that same limit — is left untouched. A real page grows by a
+/// few percent (a variant's query per image); one built of `srcset`
+/// candidates to grow six-fold is stopped within its first chunks past the
+/// bound, so it costs a fraction of its rewrite.
 struct PageRewriting: Sendable {
     /// Why a `text/html` answer passed through as the upstream sent it.
     enum Untouched: String, Sendable, CaseIterable {
@@ -27,7 +30,7 @@ struct PageRewriting: Sendable {
         /// client's images no variants, the client said `no-transform`, or
         /// the method is not `GET` or `HEAD`.
         case client
-        /// The rewritten page would be larger than the passthrough limit.
+        /// The rewritten page would pass ``PageRewriting/outputBound(forInputBytes:)``.
         case size
         /// A `HEAD` whose follow-up `GET` did not bring a page to rewrite.
         case changed
@@ -80,25 +83,33 @@ struct PageRewriting: Sendable {
         return nil
     }
 
+    /// The largest rewrite of a page of `inputBytes`: three times the page
+    /// plus 64 KiB, at most ``maxBodyBytes``.
+    func outputBound(forInputBytes inputBytes: Int) -> Int {
+        let (tripled, overflow) = inputBytes.multipliedReportingOverflow(by: 3)
+        return overflow ? maxBodyBytes : min(maxBodyBytes, tripled + (64 << 10))
+    }
+
     /// `body`, the page fetched from `pageURL`, with its image URLs named as
     /// variants, and how many were rewritten; `nil` when the result would be
-    /// larger than ``maxBodyBytes``.
+    /// larger than ``outputBound(forInputBytes:)``.
     func rewrite(_ body: Data, pageURL: URL) -> (body: Data, rewrittenURLs: Int)? {
         let configuration = HTMLRewriter.Configuration(
             rewriter: rewriter, baseURL: Self.withoutCredentials(pageURL), localPrefix: localPrefix)
         var stream = HTMLRewriter(configuration: configuration).makeStream()
+        let bound = outputBound(forInputBytes: body.count)
         var output: [UInt8] = []
-        output.reserveCapacity(min(maxBodyBytes, body.count + body.count / 8))
+        output.reserveCapacity(min(bound, body.count + body.count / 8))
         let chunkBytes = 64 << 10
         var start = body.startIndex
         while start < body.endIndex {
             let end = body.index(start, offsetBy: chunkBytes, limitedBy: body.endIndex) ?? body.endIndex
             stream.rewrite(body[start..<end], appendingTo: &output)
-            guard output.count <= maxBodyBytes else { return nil }
+            guard output.count <= bound else { return nil }
             start = end
         }
         output += stream.finish()
-        guard output.count <= maxBodyBytes else { return nil }
+        guard output.count <= bound else { return nil }
         return (Data(output), stream.rewrittenURLCount)
     }
 

@@ -42,7 +42,8 @@ extension ImageOrigin {
         let negotiated =
             negotiable
             ? FormatNegotiation.choose(
-                accept: request.headers.combinedValue(for: "Accept"), sourceFormat: sourceFormat, autoWebP: configuration.autoWebP,
+                accept: request.headers.combinedValue(for: "Accept"), sourceFormat: sourceFormat,
+                autoWebP: configuration.autoWebP,
                 autoFormat: configuration.autoFormat) : nil
         var headers: HTTPFieldList = ["Last-Modified": facts.lastModified, "Cache-Control": configuration.cacheControl]
         if negotiable { headers["Vary"] = VaryHeader.value(listing: ["Accept"]) }
