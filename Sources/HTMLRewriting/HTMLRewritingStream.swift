@@ -3,10 +3,16 @@ public import Foundation
 /// One document going through an ``HTMLRewriter``: chunks in, chunks out.
 ///
 /// The stream follows the HTML tokenizer's states far enough to know where
-/// each tag, comment, CDATA section and raw-text element (`<script>`,
-/// `<style>`, `<textarea>`, `<title>`, `<xmp>`, `<iframe>`, `<noembed>`,
-/// `<noframes>`; `<plaintext>` to the end) begins and ends, whatever the
-/// chunk boundaries. It holds back only a start tag being read (at most
+/// each tag, comment, CDATA section and raw-text element begins and ends,
+/// whatever the chunk boundaries: `<script>` with its escaped and
+/// double-escaped states (``ScriptData``); `<style>`, `<textarea>`,
+/// `<title>`, `<xmp>`, `<iframe>`, `<noembed>`, `<noframes>` and
+/// `<noscript>` (scripting on, as in a browser); `<plaintext>` to the end.
+/// Inside SVG and MathML it follows the tree builder (``ForeignContent``):
+/// there those names are ordinary elements, `<![CDATA[` is a section (in
+/// HTML a bogus comment that ends at the first `>`), and only an HTML
+/// element that breaks out (`<img>`…) is rewritten. `<image>` is an `img`,
+/// as the tree builder makes it. It holds back only a start tag being read (at most
 /// ``HTMLRewriter/Configuration/maxTagBytes``; a longer tag is passed on
 /// untouched) and, inside `<style>`, one `url(...)` (at most 8 KiB), so its
 /// memory is bounded whatever the input. The output of every chunking of a
@@ -25,6 +31,13 @@ public struct HTMLRewritingStream: Sendable {
     private var cdataBrackets = 0
     /// Inside a raw-text element: its name and how much of `</name` has been seen.
     var rawText = RawText(name: [])
+    /// Inside `<script>`: the script data states.
+    var script = ScriptData()
+    /// The open SVG and MathML elements.
+    private var foreign = ForeignContent()
+    /// Whether the end tag being read ends a raw-text element or a script
+    /// (the tree builder's text mode: it closes no SVG/MathML element).
+    private var endTagEndsText = false
     var css = CSSState.normal
     /// A `url(` … `)` held inside `<style>` until it is complete.
     var cssHold: [UInt8] = []
@@ -53,6 +66,7 @@ public struct HTMLRewritingStream: Sendable {
         case cdata
         case bogusComment
         case rawText
+        case script
         case plaintext
     }
 
@@ -73,9 +87,9 @@ public struct HTMLRewritingStream: Sendable {
         var isStyle: Bool { name.elementsEqual("style".utf8) }
     }
 
-    /// Elements whose content is not markup.
+    /// Elements whose content is not markup, besides `<script>` (RCDATA and RAWTEXT).
     private static let rawTextNames: Set<[UInt8]> = Set(
-        ["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"].map { Array($0.utf8) })
+        ["style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "noscript"].map { Array($0.utf8) })
 
     private static let cdataOpen = Array("[CDATA[".utf8)
     private static let commentOpen = Array("--".utf8)
@@ -167,11 +181,15 @@ public struct HTMLRewritingStream: Sendable {
                 let byte = input[index]
                 output.append(byte)
                 index += 1
-                if scanner.consume(byte, at: 0) { enterContent(after: scanner) }
+                if scanner.consume(byte, at: 0) {
+                    let treatment = foreign.startTag(scanner.name, selfClosing: scanner.isSelfClosing) { _ in nil }
+                    if treatment == .html { enterContent(after: scanner) } else { state = .text }
+                }
             case .endTagOpen:
                 let byte = input[index]
                 if ASCII.isAlpha(byte) {
                     scanner = TagScanner(recordsAttributes: false)
+                    endTagEndsText = false
                     state = .endTag
                 } else if byte == UInt8(ascii: ">") {
                     output.append(byte)
@@ -184,10 +202,13 @@ public struct HTMLRewritingStream: Sendable {
                 let byte = input[index]
                 output.append(byte)
                 index += 1
-                if scanner.consume(byte, at: 0) { state = .text }
+                if scanner.consume(byte, at: 0) { endTag() }
             case .markupDeclarationOpen:
                 let byte = input[index]
-                if declarationMatched.isEmpty, byte != UInt8(ascii: "-"), byte != UInt8(ascii: "[") {
+                // `<![CDATA[` opens a section only in SVG and MathML; in HTML it is a bogus comment.
+                if declarationMatched.isEmpty, byte != UInt8(ascii: "-"),
+                    byte != UInt8(ascii: "[") || !foreign.allowsCDATA
+                {
                     state = .bogusComment
                     continue
                 }
@@ -234,6 +255,8 @@ public struct HTMLRewritingStream: Sendable {
                 output += UnsafeBufferPointer(rebasing: input[start..<index])
             case .rawText:
                 index = readRawText(input, from: index, into: &output)
+            case .script:
+                index = readScript(input, from: index, into: &output)
             case .plaintext:
                 output += UnsafeBufferPointer(rebasing: input[index...])
                 index = count
@@ -252,14 +275,20 @@ public struct HTMLRewritingStream: Sendable {
             index += 1
             tag.append(byte)
             if scanner.consume(byte, at: tag.count - 1) {
-                if let rewritten = StartTagRewriter.rewrite(tag, scanner: scanner, resolver: &resolver) {
+                let complete = tag
+                let treatment = foreign.startTag(scanner.name, selfClosing: scanner.isSelfClosing) {
+                    [scanner] name in scanner.value(of: name, in: complete).flatMap { AttributeValue($0)?.decoded }
+                }
+                if treatment == .html,
+                    let rewritten = StartTagRewriter.rewrite(tag, scanner: scanner, resolver: &resolver)
+                {
                     output += rewritten.tag
                     rewrittenURLCount += rewritten.count
                 } else {
                     output += tag
                 }
                 tag = []
-                enterContent(after: scanner)
+                if treatment == .html { enterContent(after: scanner) } else { state = .text }
                 return index
             }
             if tag.count >= maxTagBytes {
@@ -277,6 +306,9 @@ public struct HTMLRewritingStream: Sendable {
     private mutating func enterContent(after scanner: TagScanner) {
         if scanner.nameIs("plaintext") {
             state = .plaintext
+        } else if scanner.nameIs("script") {
+            script = ScriptData()
+            state = .script
         } else if scanner.nameLength == scanner.name.count, Self.rawTextNames.contains(scanner.name) {
             rawText = RawText(name: scanner.name)
             css = .normal
@@ -332,6 +364,13 @@ public struct HTMLRewritingStream: Sendable {
     mutating func leaveRawText(at byte: UInt8, into output: inout [UInt8]) {
         output.append(byte)
         scanner = TagScanner(recordsAttributes: false)
+        endTagEndsText = true
         state = scanner.consume(byte, at: 0) ? .text : .endTag
+    }
+
+    /// An end tag has been read: it may close SVG or MathML elements.
+    private mutating func endTag() {
+        if !endTagEndsText { foreign.endTag(scanner.name) }
+        state = .text
     }
 }
