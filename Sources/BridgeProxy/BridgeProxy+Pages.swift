@@ -48,7 +48,11 @@ extension BridgeProxy {
                 PageRewriting.refusal(status: source.response.status, headers: source.response.headers) == nil
             else { return untouched(reply, .changed) }
         }
-        guard let (body, count) = pageRewriting.rewrite(source.response.bodyBytes, pageURL: url) else {
+        let page = source.response.bodyBytes
+        let contentType = source.response.headers["Content-Type"]
+        // A UTF-16 or ISO-2022-JP page: bytes that spell a tag in ASCII are not one.
+        if PageRewriting.isNotASCIICompatible(page, contentType: contentType) { return untouched(reply, .charset) }
+        guard let (body, count) = pageRewriting.rewrite(page, pageURL: url, contentType: contentType) else {
             return untouched(reply, .size)
         }
         for name in PageRewriting.staleFields { reply.response.headers[name] = nil }

@@ -17,9 +17,19 @@ public import Foundation
 /// untouched) and, inside `<style>`, one `url(...)` (at most 8 KiB), so its
 /// memory is bounded whatever the input. The output of every chunking of a
 /// document is the same. Call ``finish()`` at the end: whatever is held
-/// (an unterminated tag, say) comes out untouched.
+/// (an unterminated tag, say) comes out as it was written.
+///
+/// A page is rewritten only in an ASCII-compatible encoding
+/// (``HTMLEncoding/isASCIICompatible``): the stream first holds up to
+/// 1,024 bytes to sniff it as a browser does (``HTMLEncodingSniffer``: a
+/// byte order mark, ``HTMLRewriter/Configuration/charset``, `<meta
+/// charset>`); a UTF-16 or ISO-2022-JP page passes through untouched.
 public struct HTMLRewritingStream: Sendable {
     private let maxTagBytes: Int
+    /// The transport layer's charset label, if any.
+    private let charset: String?
+    /// The page's first bytes, held until its encoding is known; `nil` after.
+    private var sniffBuffer: [UInt8]? = []
     var resolver: VariantResolver
     private var state = State.text
     /// The start tag being read, from its `<`.
@@ -43,12 +53,21 @@ public struct HTMLRewritingStream: Sendable {
     var cssHold: [UInt8] = []
     var cssPrevious: UInt8 = 0
 
+    /// The page's encoding as sniffed, once the stream has seen enough of
+    /// the page (1,024 bytes, or 3 with a known ``HTMLRewriter/Configuration/charset``,
+    /// or the whole page at ``finish()``); `nil` before.
+    public private(set) var encoding: HTMLEncodingSniffer.Result?
+
+    /// Whether the page passes through untouched because its encoding is
+    /// not ASCII-compatible (known once ``encoding`` is).
+    public var passesThroughUntouched: Bool { !(encoding?.isASCIICompatible ?? true) }
+
     /// How many URLs have been rewritten so far.
     public internal(set) var rewrittenURLCount = 0
 
     /// Bytes held back, waiting for the rest of a tag or of a CSS `url(...)`:
     /// never more than ``HTMLRewriter/Configuration/maxTagBytes`` plus 8 KiB.
-    public var heldByteCount: Int { tag.count + cssHold.count }
+    public var heldByteCount: Int { tag.count + cssHold.count + (sniffBuffer?.count ?? 0) }
 
     private enum State {
         case text
@@ -96,6 +115,7 @@ public struct HTMLRewritingStream: Sendable {
 
     init(configuration: HTMLRewriter.Configuration) {
         maxTagBytes = max(256, configuration.maxTagBytes)
+        charset = configuration.charset
         resolver = VariantResolver(configuration: configuration)
     }
 
@@ -131,6 +151,7 @@ public struct HTMLRewritingStream: Sendable {
     /// an unclosed CSS `url(`) is returned as it was written.
     public mutating func finish() -> [UInt8] {
         var output: [UInt8] = []
+        if let buffer = sniffBuffer { decideEncoding(buffer, into: &output) }
         if state == .tagOpen { output.append(UInt8(ascii: "<")) }
         output += tag
         output += cssHold
@@ -141,6 +162,19 @@ public struct HTMLRewritingStream: Sendable {
     }
 
     private mutating func process(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        if var buffer = sniffBuffer {
+            buffer += input
+            guard HTMLEncodingSniffer.canDecide(after: buffer.count, charset: charset) else {
+                sniffBuffer = buffer
+                return
+            }
+            decideEncoding(buffer, into: &output)
+            return
+        }
+        if passesThroughUntouched {
+            output += input
+            return
+        }
         var index = 0
         let count = input.count
         while index < count {
@@ -262,6 +296,13 @@ public struct HTMLRewritingStream: Sendable {
                 index = count
             }
         }
+    }
+
+    /// Sniffs the encoding from the page's first bytes, then reads them.
+    private mutating func decideEncoding(_ buffer: [UInt8], into output: inout [UInt8]) {
+        sniffBuffer = nil
+        encoding = HTMLEncodingSniffer.sniff(buffer, charset: charset)
+        buffer.withUnsafeBufferPointer { process($0, into: &output) }
     }
 
     /// Reads start-tag bytes into ``tag`` until the tag ends (then rewrites
