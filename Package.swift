@@ -128,6 +128,7 @@ let portableTestTargets: [Target] = [
     .testTarget(
         name: "HTMLRewritingTests",
         dependencies: ["TestTraits", "HTMLRewriting", "URLRewriting"],
+        exclude: ["Resources"],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "HTTPFieldsTests",
