@@ -65,8 +65,9 @@ public struct HTMLRewritingStream: Sendable {
     /// How many URLs have been rewritten so far.
     public internal(set) var rewrittenURLCount = 0
 
-    /// Bytes held back, waiting for the rest of a tag or of a CSS `url(...)`:
-    /// never more than ``HTMLRewriter/Configuration/maxTagBytes`` plus 8 KiB.
+    /// Bytes held back, waiting for the rest of a tag or of a CSS `url(...)`
+    /// (never more than ``HTMLRewriter/Configuration/maxTagBytes`` plus
+    /// 8 KiB), or, at the start, for the 1,024 bytes that decide the encoding.
     public var heldByteCount: Int { tag.count + cssHold.count + (sniffBuffer?.count ?? 0) }
 
     private enum State {
