@@ -52,9 +52,11 @@ import Testing
         Row("CDATA in SVG is a section", "<svg><![CDATA[ > <img src={A}> ]]></svg>"),
         Row("CDATA in MathML is a section", "<math><![CDATA[ > <img src={A}> ]]></math>"),
         Row(
-            "SVG title is markup", "<svg><title><img src={A}></title></svg>", "<svg><title><img src={V}></title></svg>"),
+            "SVG title is markup", "<svg><title><img src={A}></title></svg>",
+            "<svg><title><img src={V}></title></svg>"),
         Row(
-            "SVG style is markup", "<svg><style><img src={A}></style></svg>", "<svg><style><img src={V}></style></svg>"),
+            "SVG style is markup", "<svg><style><img src={A}></style></svg>",
+            "<svg><style><img src={V}></style></svg>"),
         Row("MathML plaintext is markup", "<math><plaintext><img src={A}>", "<math><plaintext><img src={V}>"),
         Row(
             "SVG script is markup", "<svg><script><img src={A}></script></svg>",
