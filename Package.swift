@@ -128,6 +128,7 @@ let portableTestTargets: [Target] = [
     .testTarget(
         name: "HTMLRewritingTests",
         dependencies: ["TestTraits", "HTMLRewriting", "URLRewriting"],
+        exclude: ["Resources"],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "HTTPFieldsTests",
@@ -271,7 +272,7 @@ let linuxTargets: [Target] = [
     // source file each, not main.swift, so SwiftPM passes -parse-as-library.
     .target(
         name: "FuzzEntries",
-        dependencies: ["ImageCodecs", "URLRewriting", "ImageDelivery", "ImageOrigin", "HTTPServer"],
+        dependencies: ["ImageCodecs", "URLRewriting", "ImageDelivery", "ImageOrigin", "HTTPServer", "HTMLRewriting"],
         path: "Fuzz/FuzzEntries",
         swiftSettings: swiftSettings),
     .executableTarget(
@@ -288,6 +289,9 @@ let linuxTargets: [Target] = [
         swiftSettings: swiftSettings),
     .executableTarget(
         name: "fuzz-request-head", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-request-head",
+        swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "fuzz-html", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-html",
         swiftSettings: swiftSettings),
 
     // The portability check (`make portability`, run by `make test`): the Apple view of the

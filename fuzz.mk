@@ -1,7 +1,7 @@
 # libFuzzer targets (`include fuzz.mk` from the Makefile; not part of `make test`).
 # Built with the toolchain's own libFuzzer and ASan runtimes (-sanitize=fuzzer,address)
 # into .build-fuzz, so the normal .build is left alone. See docs/development.md "Fuzzing".
-FUZZ_TARGETS  := decode transcode processing rewrite request-head
+FUZZ_TARGETS  := decode transcode processing rewrite request-head html
 FUZZ_SECONDS  ?= 300
 FUZZ_SCRATCH  := .build-fuzz
 FUZZ_BIN      := $(FUZZ_SCRATCH)/release
@@ -31,5 +31,5 @@ fuzz-run-decode fuzz-run-transcode:
 	@FUZZ_MAX_LEN=$${FUZZ_MAX_LEN:-$(FUZZ_IMAGE_MAX_LEN)} Fuzz/run-fuzzer.sh $(@:fuzz-run-%=%) \
 	  $(FUZZ_BIN)/$(@:fuzz-run-%=fuzz-%) $(FUZZ_IMAGE_SEEDS)
 
-fuzz-run-processing fuzz-run-rewrite fuzz-run-request-head:
+fuzz-run-processing fuzz-run-rewrite fuzz-run-request-head fuzz-run-html:
 	@Fuzz/run-fuzzer.sh $(@:fuzz-run-%=%) $(FUZZ_BIN)/$(@:fuzz-run-%=fuzz-%) Fuzz/Seeds/$(@:fuzz-run-%=%)

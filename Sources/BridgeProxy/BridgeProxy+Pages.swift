@@ -50,9 +50,13 @@ extension BridgeProxy {
                 PageRewriting.refusal(status: source.response.status, headers: source.response.headers) == nil
             else { return untouched(reply, .changed) }
         }
+        let page = source.response.bodyBytes
+        let contentType = source.response.headers["Content-Type"]
+        // A UTF-16 or ISO-2022-JP page: bytes that spell a tag in ASCII are not one.
+        if PageRewriting.isNotASCIICompatible(page, contentType: contentType) { return untouched(reply, .charset) }
         let body: Data
         let count: Int
-        switch await rewrittenPages.rewrite(source.response.bodyBytes, pageURL: url) {
+        switch await rewrittenPages.rewrite(page, pageURL: url, contentType: contentType) {
         case .rewritten(let rewritten, let urls): (body, count) = (rewritten, urls)
         case .tooLarge: return untouched(reply, .size)
         case .busy:

@@ -34,6 +34,10 @@ struct PageRewriting: Sendable {
         case size
         /// A `HEAD` whose follow-up `GET` did not bring a page to rewrite.
         case changed
+        /// The page's encoding is not ASCII-compatible (UTF-16, ISO-2022-JP…,
+        /// by its byte order mark, `Content-Type` charset or `<meta charset>`):
+        /// its bytes are not markup byte by byte.
+        case charset
     }
 
     /// The rules (the bridge's rewriter).
@@ -90,12 +94,23 @@ struct PageRewriting: Sendable {
         return overflow ? maxBodyBytes : min(maxBodyBytes, tripled + (64 << 10))
     }
 
+    /// Whether a page with this body and `Content-Type` is in an encoding
+    /// the rewriter cannot read byte by byte (sniffed as a browser does:
+    /// byte order mark, `charset`, `<meta>` in the first 1,024 bytes).
+    static func isNotASCIICompatible(_ body: Data, contentType: String?) -> Bool {
+        let charset = HTMLEncodingSniffer.charset(ofContentType: contentType)
+        return !HTMLEncodingSniffer.sniff(body.prefix(HTMLEncodingSniffer.prescanBytes), charset: charset)
+            .isASCIICompatible
+    }
+
     /// `body`, the page fetched from `pageURL`, with its image URLs named as
     /// variants, and how many were rewritten; `nil` when the result would be
     /// larger than ``outputBound(forInputBytes:)``.
-    func rewrite(_ body: Data, pageURL: URL) -> (body: Data, rewrittenURLs: Int)? {
+    /// - Parameter contentType: The page's `Content-Type` (its `charset` counts).
+    func rewrite(_ body: Data, pageURL: URL, contentType: String?) -> (body: Data, rewrittenURLs: Int)? {
         let configuration = HTMLRewriter.Configuration(
-            rewriter: rewriter, baseURL: Self.withoutCredentials(pageURL), localPrefix: localPrefix)
+            rewriter: rewriter, baseURL: Self.withoutCredentials(pageURL), localPrefix: localPrefix,
+            charset: HTMLEncodingSniffer.charset(ofContentType: contentType))
         var stream = HTMLRewriter(configuration: configuration).makeStream()
         let bound = outputBound(forInputBytes: body.count)
         var output: [UInt8] = []

@@ -53,16 +53,16 @@ final class RewrittenPages: Sendable {
         pages = Lock(LRUStore(capacity: capacityBytes))
     }
 
-    /// `body`, the page fetched from `pageURL`, rewritten: from the kept
-    /// results, else on the queue.
-    func rewrite(_ body: Data, pageURL: URL) async -> Outcome {
-        let key = Self.key(body, pageURL: pageURL)
+    /// `body`, the page fetched from `pageURL` and served as `contentType`
+    /// (its `charset` counts), rewritten: from the kept results, else on the queue.
+    func rewrite(_ body: Data, pageURL: URL, contentType: String?) async -> Outcome {
+        let key = Self.key(body, pageURL: pageURL, contentType: contentType)
         if let page = pages.withLock({ $0.value(for: key) }) { return Self.outcome(page) }
         let rewriting = self.rewriting
         let page: Page
         do {
             page = try await queue.run {
-                guard let (rewritten, urls) = rewriting.rewrite(body, pageURL: pageURL) else {
+                guard let (rewritten, urls) = rewriting.rewrite(body, pageURL: pageURL, contentType: contentType) else {
                     return Page(body: nil, urls: 0)
                 }
                 return Page(body: rewritten, urls: urls)
@@ -82,11 +82,13 @@ final class RewrittenPages: Sendable {
         return .rewritten(body, urls: page.urls)
     }
 
-    /// The page's URL, its length and a digest of its bytes. The digest is
-    /// the standard library's seeded hash, fresh per process, so a page
-    /// cannot be made to collide with another on purpose.
-    static func key(_ body: Data, pageURL: URL) -> String {
+    /// The page's URL, its length and a digest of its bytes and its
+    /// `Content-Type`. The digest is the standard library's seeded hash,
+    /// fresh per process, so a page cannot be made to collide with another
+    /// on purpose.
+    static func key(_ body: Data, pageURL: URL, contentType: String?) -> String {
         var hasher = Hasher()
+        hasher.combine(contentType)
         body.withUnsafeBytes { hasher.combine(bytes: $0) }
         let digest = UInt64(bitPattern: Int64(hasher.finalize()))
         return "\(pageURL.absoluteString) \(body.count) \(String(digest, radix: 16))"

@@ -18,8 +18,10 @@ public import URLRewriting
 ///
 /// It streams: ``makeStream()`` takes chunks of any size and returns output
 /// as soon as it is final, holding back at most one tag
-/// (``Configuration/maxTagBytes``) or one CSS `url(...)`. Bytes are read as
-/// an ASCII-compatible encoding (UTF-8, Latin-1, GBK…). A value type,
+/// (``Configuration/maxTagBytes``) or one CSS `url(...)`, and the first
+/// 1,024 bytes while it sniffs the page's encoding. Bytes are read as an
+/// ASCII-compatible encoding (UTF-8, windows-1252, GBK…); a page in any
+/// other (UTF-16, ISO-2022-JP) passes through untouched. A value type,
 /// `Sendable`; each stream is one document's state.
 public struct HTMLRewriter: Sendable {
     /// What the rewriter was created with.
@@ -50,8 +52,11 @@ public struct HTMLRewriter: Sendable {
     }
 
     /// Rewrites a whole document given as a string (before `loadHTMLString(_:baseURL:)`, say).
+    /// The string is UTF-8 whatever its `<meta charset>` says (it was decoded already).
     public func rewrite(_ document: String) -> String {
-        String(decoding: rewrite(Array(document.utf8)), as: UTF8.self)
+        var configuration = configuration
+        configuration.charset = "utf-8"
+        return String(decoding: HTMLRewriter(configuration: configuration).rewrite(Array(document.utf8)), as: UTF8.self)
     }
 }
 
@@ -79,17 +84,23 @@ extension HTMLRewriter {
         /// (at least 256). A longer one passes through untouched as it
         /// arrives: the bound on what a stream holds. Default 64 KiB.
         public var maxTagBytes: Int
+        /// The transport layer's charset label (the `charset` of the page's
+        /// `Content-Type`; see ``HTMLEncodingSniffer/charset(ofContentType:)``):
+        /// after a byte order mark, it decides the page's encoding before
+        /// its `<meta charset>`. Default `nil`.
+        public var charset: String?
 
         /// Creates a configuration; every parameter after `rewriter` has the documented default.
         public init(
             rewriter: Rewriter, baseURL: URL? = nil, scheme: WebViewScheme? = nil, localPrefix: String? = nil,
-            maxTagBytes: Int = 64 << 10
+            maxTagBytes: Int = 64 << 10, charset: String? = nil
         ) {
             self.rewriter = rewriter
             self.baseURL = baseURL
             self.scheme = scheme
             self.localPrefix = localPrefix
             self.maxTagBytes = maxTagBytes
+            self.charset = charset
         }
     }
 }

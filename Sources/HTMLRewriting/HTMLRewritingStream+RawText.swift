@@ -32,6 +32,28 @@ extension HTMLRewritingStream {
 
     private static let urlOpen = Array("url(".utf8)
 
+    /// Reads `<script>` content up to the `</script` that ends it.
+    mutating func readScript(_ input: UnsafeBufferPointer<UInt8>, from start: Int, into output: inout [UInt8]) -> Int {
+        var index = start
+        while index < input.count {
+            if script.isInPlainData {
+                // Nothing to look at before the next `<`.
+                let run = index
+                while index < input.count, input[index] != UInt8(ascii: "<") { index += 1 }
+                output += UnsafeBufferPointer(rebasing: input[run..<index])
+                if index == input.count { return index }
+            }
+            let byte = input[index]
+            index += 1
+            if script.endsScript(at: byte) {
+                leaveRawText(at: byte, into: &output)
+                return index
+            }
+            output.append(byte)
+        }
+        return index
+    }
+
     mutating func readRawText(_ input: UnsafeBufferPointer<UInt8>, from start: Int, into output: inout [UInt8]) -> Int {
         var index = start
         let isStyle = rawText.isStyle

@@ -3,17 +3,33 @@ public import Foundation
 /// One document going through an ``HTMLRewriter``: chunks in, chunks out.
 ///
 /// The stream follows the HTML tokenizer's states far enough to know where
-/// each tag, comment, CDATA section and raw-text element (`<script>`,
-/// `<style>`, `<textarea>`, `<title>`, `<xmp>`, `<iframe>`, `<noembed>`,
-/// `<noframes>`; `<plaintext>` to the end) begins and ends, whatever the
-/// chunk boundaries. It holds back only a start tag being read (at most
+/// each tag, comment, CDATA section and raw-text element begins and ends,
+/// whatever the chunk boundaries: `<script>` with its escaped and
+/// double-escaped states (``ScriptData``); `<style>`, `<textarea>`,
+/// `<title>`, `<xmp>`, `<iframe>`, `<noembed>`, `<noframes>` and
+/// `<noscript>` (scripting on, as in a browser); `<plaintext>` to the end.
+/// Inside SVG and MathML it follows the tree builder (``ForeignContent``):
+/// there those names are ordinary elements, `<![CDATA[` is a section (in
+/// HTML a bogus comment that ends at the first `>`), and only an HTML
+/// element that breaks out (`<img>`…) is rewritten. `<image>` is an `img`,
+/// as the tree builder makes it. It holds back only a start tag being read (at most
 /// ``HTMLRewriter/Configuration/maxTagBytes``; a longer tag is passed on
 /// untouched) and, inside `<style>`, one `url(...)` (at most 8 KiB), so its
 /// memory is bounded whatever the input. The output of every chunking of a
 /// document is the same. Call ``finish()`` at the end: whatever is held
-/// (an unterminated tag, say) comes out untouched.
+/// (an unterminated tag, say) comes out as it was written.
+///
+/// A page is rewritten only in an ASCII-compatible encoding
+/// (``HTMLEncoding/isASCIICompatible``): the stream first holds up to
+/// 1,024 bytes to sniff it as a browser does (``HTMLEncodingSniffer``: a
+/// byte order mark, ``HTMLRewriter/Configuration/charset``, `<meta
+/// charset>`); a UTF-16 or ISO-2022-JP page passes through untouched.
 public struct HTMLRewritingStream: Sendable {
     private let maxTagBytes: Int
+    /// The transport layer's charset label, if any.
+    private let charset: String?
+    /// The page's first bytes, held until its encoding is known; `nil` after.
+    private var sniffBuffer: [UInt8]? = []
     var resolver: VariantResolver
     private var state = State.text
     /// The start tag being read, from its `<`.
@@ -25,17 +41,34 @@ public struct HTMLRewritingStream: Sendable {
     private var cdataBrackets = 0
     /// Inside a raw-text element: its name and how much of `</name` has been seen.
     var rawText = RawText(name: [])
+    /// Inside `<script>`: the script data states.
+    var script = ScriptData()
+    /// The open SVG and MathML elements.
+    private var foreign = ForeignContent()
+    /// Whether the end tag being read ends a raw-text element or a script
+    /// (the tree builder's text mode: it closes no SVG/MathML element).
+    private var endTagEndsText = false
     var css = CSSState.normal
     /// A `url(` … `)` held inside `<style>` until it is complete.
     var cssHold: [UInt8] = []
     var cssPrevious: UInt8 = 0
 
+    /// The page's encoding as sniffed, once the stream has seen enough of
+    /// the page (1,024 bytes, or 3 with a known ``HTMLRewriter/Configuration/charset``,
+    /// or the whole page at ``finish()``); `nil` before.
+    public private(set) var encoding: HTMLEncodingSniffer.Result?
+
+    /// Whether the page passes through untouched because its encoding is
+    /// not ASCII-compatible (known once ``encoding`` is).
+    public var passesThroughUntouched: Bool { !(encoding?.isASCIICompatible ?? true) }
+
     /// How many URLs have been rewritten so far.
     public internal(set) var rewrittenURLCount = 0
 
-    /// Bytes held back, waiting for the rest of a tag or of a CSS `url(...)`:
-    /// never more than ``HTMLRewriter/Configuration/maxTagBytes`` plus 8 KiB.
-    public var heldByteCount: Int { tag.count + cssHold.count }
+    /// Bytes held back, waiting for the rest of a tag or of a CSS `url(...)`
+    /// (never more than ``HTMLRewriter/Configuration/maxTagBytes`` plus
+    /// 8 KiB), or, at the start, for the 1,024 bytes that decide the encoding.
+    public var heldByteCount: Int { tag.count + cssHold.count + (sniffBuffer?.count ?? 0) }
 
     private enum State {
         case text
@@ -53,6 +86,7 @@ public struct HTMLRewritingStream: Sendable {
         case cdata
         case bogusComment
         case rawText
+        case script
         case plaintext
     }
 
@@ -73,15 +107,16 @@ public struct HTMLRewritingStream: Sendable {
         var isStyle: Bool { name.elementsEqual("style".utf8) }
     }
 
-    /// Elements whose content is not markup.
+    /// Elements whose content is not markup, besides `<script>` (RCDATA and RAWTEXT).
     private static let rawTextNames: Set<[UInt8]> = Set(
-        ["script", "style", "textarea", "title", "xmp", "iframe", "noembed", "noframes"].map { Array($0.utf8) })
+        ["style", "textarea", "title", "xmp", "iframe", "noembed", "noframes", "noscript"].map { Array($0.utf8) })
 
     private static let cdataOpen = Array("[CDATA[".utf8)
     private static let commentOpen = Array("--".utf8)
 
     init(configuration: HTMLRewriter.Configuration) {
         maxTagBytes = max(256, configuration.maxTagBytes)
+        charset = configuration.charset
         resolver = VariantResolver(configuration: configuration)
     }
 
@@ -117,6 +152,7 @@ public struct HTMLRewritingStream: Sendable {
     /// an unclosed CSS `url(`) is returned as it was written.
     public mutating func finish() -> [UInt8] {
         var output: [UInt8] = []
+        if let buffer = sniffBuffer { decideEncoding(buffer, into: &output) }
         if state == .tagOpen { output.append(UInt8(ascii: "<")) }
         output += tag
         output += cssHold
@@ -127,6 +163,19 @@ public struct HTMLRewritingStream: Sendable {
     }
 
     private mutating func process(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+        if var buffer = sniffBuffer {
+            buffer += input
+            guard HTMLEncodingSniffer.canDecide(after: buffer.count, charset: charset) else {
+                sniffBuffer = buffer
+                return
+            }
+            decideEncoding(buffer, into: &output)
+            return
+        }
+        if passesThroughUntouched {
+            output += input
+            return
+        }
         var index = 0
         let count = input.count
         while index < count {
@@ -167,11 +216,15 @@ public struct HTMLRewritingStream: Sendable {
                 let byte = input[index]
                 output.append(byte)
                 index += 1
-                if scanner.consume(byte, at: 0) { enterContent(after: scanner) }
+                if scanner.consume(byte, at: 0) {
+                    let treatment = foreign.startTag(scanner.name, selfClosing: scanner.isSelfClosing) { _ in nil }
+                    if treatment == .html { enterContent(after: scanner) } else { state = .text }
+                }
             case .endTagOpen:
                 let byte = input[index]
                 if ASCII.isAlpha(byte) {
                     scanner = TagScanner(recordsAttributes: false)
+                    endTagEndsText = false
                     state = .endTag
                 } else if byte == UInt8(ascii: ">") {
                     output.append(byte)
@@ -184,10 +237,13 @@ public struct HTMLRewritingStream: Sendable {
                 let byte = input[index]
                 output.append(byte)
                 index += 1
-                if scanner.consume(byte, at: 0) { state = .text }
+                if scanner.consume(byte, at: 0) { endTag() }
             case .markupDeclarationOpen:
                 let byte = input[index]
-                if declarationMatched.isEmpty, byte != UInt8(ascii: "-"), byte != UInt8(ascii: "[") {
+                // `<![CDATA[` opens a section only in SVG and MathML; in HTML it is a bogus comment.
+                if declarationMatched.isEmpty, byte != UInt8(ascii: "-"),
+                    byte != UInt8(ascii: "[") || !foreign.allowsCDATA
+                {
                     state = .bogusComment
                     continue
                 }
@@ -234,11 +290,20 @@ public struct HTMLRewritingStream: Sendable {
                 output += UnsafeBufferPointer(rebasing: input[start..<index])
             case .rawText:
                 index = readRawText(input, from: index, into: &output)
+            case .script:
+                index = readScript(input, from: index, into: &output)
             case .plaintext:
                 output += UnsafeBufferPointer(rebasing: input[index...])
                 index = count
             }
         }
+    }
+
+    /// Sniffs the encoding from the page's first bytes, then reads them.
+    private mutating func decideEncoding(_ buffer: [UInt8], into output: inout [UInt8]) {
+        sniffBuffer = nil
+        encoding = HTMLEncodingSniffer.sniff(buffer, charset: charset)
+        buffer.withUnsafeBufferPointer { process($0, into: &output) }
     }
 
     /// Reads start-tag bytes into ``tag`` until the tag ends (then rewrites
@@ -252,14 +317,20 @@ public struct HTMLRewritingStream: Sendable {
             index += 1
             tag.append(byte)
             if scanner.consume(byte, at: tag.count - 1) {
-                if let rewritten = StartTagRewriter.rewrite(tag, scanner: scanner, resolver: &resolver) {
+                let complete = tag
+                let treatment = foreign.startTag(scanner.name, selfClosing: scanner.isSelfClosing) {
+                    [scanner] name in scanner.value(of: name, in: complete).flatMap { AttributeValue($0)?.decoded }
+                }
+                if treatment == .html,
+                    let rewritten = StartTagRewriter.rewrite(tag, scanner: scanner, resolver: &resolver)
+                {
                     output += rewritten.tag
                     rewrittenURLCount += rewritten.count
                 } else {
                     output += tag
                 }
                 tag = []
-                enterContent(after: scanner)
+                if treatment == .html { enterContent(after: scanner) } else { state = .text }
                 return index
             }
             if tag.count >= maxTagBytes {
@@ -277,6 +348,9 @@ public struct HTMLRewritingStream: Sendable {
     private mutating func enterContent(after scanner: TagScanner) {
         if scanner.nameIs("plaintext") {
             state = .plaintext
+        } else if scanner.nameIs("script") {
+            script = ScriptData()
+            state = .script
         } else if scanner.nameLength == scanner.name.count, Self.rawTextNames.contains(scanner.name) {
             rawText = RawText(name: scanner.name)
             css = .normal
@@ -332,6 +406,13 @@ public struct HTMLRewritingStream: Sendable {
     mutating func leaveRawText(at byte: UInt8, into output: inout [UInt8]) {
         output.append(byte)
         scanner = TagScanner(recordsAttributes: false)
+        endTagEndsText = true
         state = scanner.consume(byte, at: 0) ? .text : .endTag
+    }
+
+    /// An end tag has been read: it may close SVG or MathML elements.
+    private mutating func endTag() {
+        if !endTagEndsText { foreign.endTag(scanner.name) }
+        state = .text
     }
 }

@@ -25,6 +25,18 @@ struct PageRewritingTests {
             + "<IMG SRC='http://img.test/logo.png?v=1&amp;s=2'><img src=\"http://other.test/x.jpg\">\n").utf8)
     /// 300 tiny image tags: each grows by its variant's query when rewritten.
     static let densePage = Data(String(repeating: "<img src=/a.jpg>", count: 300).utf8)
+    /// Pages whose bytes spell `<img src="/photo.jpg">` in ASCII but are not
+    /// markup in their encoding (issue 26, finding 7): UTF-16LE with a byte
+    /// order mark; UTF-16LE text served `charset=utf-16`; ISO-2022-JP by
+    /// `<meta charset>`, JIS X 0208 characters made of those bytes.
+    static let utf16LEWithBOM = Data(
+        [0xFF, 0xFE] + Array("<p>hi</p>".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            + Array("<img src=\"/photo.jpg\">".utf8) + [0x00])
+    static let utf16Text = Data(
+        Array("<p>".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } + Array("<img src=\"/photo.jpg\"> ".utf8))
+    static let iso2022JP = Data(
+        Array("<meta charset=\"iso-2022-jp\"><p>".utf8) + [0x1B, 0x24, 0x42] + Array("<img src=\"/photo.jpg\"".utf8)
+            + [0x1B, 0x28, 0x42] + Array("</p>".utf8))
     /// The passthrough limit of the rows that set one.
     static let smallLimit = 8_000
 
@@ -53,6 +65,9 @@ struct PageRewritingTests {
             return .data(
                 page, contentType: html, headers: ["X-Seen-Accept-Encoding": request.headers["Accept-Encoding"] ?? "-"])
         case "/dense.html": return .data(densePage, contentType: html)
+        case "/utf16-bom.html": return .data(utf16LEWithBOM, contentType: "text/html")
+        case "/utf16.html": return .data(utf16Text, contentType: "text/html; charset=utf-16")
+        case "/iso-2022-jp.html": return .data(iso2022JP, contentType: "text/html")
         case "/big.html": return .data(Data(repeating: UInt8(ascii: "x"), count: smallLimit + 1), contentType: html)
         default: return HTTPResponse(status: .notFound, headers: ["Content-Type": html], body: .data(page))
         }
@@ -129,6 +144,13 @@ struct PageRewritingTests {
             name: "a page over the passthrough limit: 502 as without the flag", path: "/big.html", limit: smallLimit,
             expected: .refused(502), vary: nil),
         Row(name: "flag off: the page as the upstream sent it", rewritesHTML: false, expected: .untouched(nil)),
+        Row(
+            name: "a UTF-16LE page with a byte order mark", path: "/utf16-bom.html", expected: .untouched("charset"),
+            vary: "Accept"),
+        Row(
+            name: "a page served charset=utf-16", path: "/utf16.html", expected: .untouched("charset"), vary: "Accept"),
+        Row(
+            name: "an ISO-2022-JP page", path: "/iso-2022-jp.html", expected: .untouched("charset"), vary: "Accept"),
     ]
 
     @Test(arguments: rows)

@@ -16,6 +16,7 @@ struct CrasherReplayTests {
         ("processing", ProcessingFuzzEntry.run),
         ("rewrite", RewriteFuzzEntry.run),
         ("request-head", RequestHeadFuzzEntry.run),
+        ("html", HTMLFuzzEntry.run),
     ]
 
     static let crashers = URL(fileURLWithPath: #filePath)

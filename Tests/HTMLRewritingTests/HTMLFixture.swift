@@ -17,11 +17,12 @@ enum HTMLFixture {
 
     static func htmlRewriter(
         base: URL? = HTMLFixture.base, scheme: WebViewScheme? = nil, localPrefix: String? = nil,
-        maxTagBytes: Int = 64 << 10
+        maxTagBytes: Int = 64 << 10, charset: String? = nil
     ) -> HTMLRewriter {
         HTMLRewriter(
             configuration: .init(
-                rewriter: rewriter, baseURL: base, scheme: scheme, localPrefix: localPrefix, maxTagBytes: maxTagBytes))
+                rewriter: rewriter, baseURL: base, scheme: scheme, localPrefix: localPrefix, maxTagBytes: maxTagBytes,
+                charset: charset))
     }
 
     /// `document` rewritten in chunks of `size` bytes, with the count of rewritten URLs.

@@ -40,6 +40,8 @@ struct TagScanner {
     /// Whether attribute positions are kept (start tags that are buffered).
     var recordsAttributes: Bool
     private(set) var attributes: [Attribute] = []
+    /// Whether the tag ended with `/>`.
+    private(set) var isSelfClosing = false
 
     init(recordsAttributes: Bool) {
         self.recordsAttributes = recordsAttributes
@@ -135,7 +137,10 @@ struct TagScanner {
                 return beforeAttributeName(byte, at: offset)
             }
         case .selfClosingStart:
-            if byte == UInt8(ascii: ">") { return true }
+            if byte == UInt8(ascii: ">") {
+                isSelfClosing = true
+                return true
+            }
             return beforeAttributeName(byte, at: offset)
         }
         return false
@@ -177,6 +182,17 @@ struct TagScanner {
             return
         }
         attributes[attributes.count - 1].value = value.lowerBound..<offset
+    }
+
+    /// The bytes of the first attribute named `name` (lower-case ASCII) in
+    /// `tag`, the bytes the scanner was fed, as written (not decoded); an
+    /// empty slice for an attribute without a value, `nil` when absent.
+    func value(of name: String, in tag: [UInt8]) -> ArraySlice<UInt8>? {
+        for attribute in attributes
+        where tag[attribute.nameStart..<attribute.nameEnd].lazy.map(ASCII.lowercased).elementsEqual(name.utf8) {
+            return attribute.value.map { tag[$0] } ?? []
+        }
+        return nil
     }
 
     /// Whether the name is exactly `candidate` (lower-case ASCII).

@@ -30,7 +30,8 @@ enum StartTagRewriter {
             return nil
         }
         var targets: [(TagScanner.Attribute, Kind)] = []
-        if scanner.nameIs("img") {
+        // The tree builder makes `<image>` an `img`.
+        if scanner.nameIs("img") || scanner.nameIs("image") {
             targets += [firstByName["src"].map { ($0, .url) }, firstByName["srcset"].map { ($0, .srcset) }]
                 .compactMap { $0 }
         } else if scanner.nameIs("source") {
