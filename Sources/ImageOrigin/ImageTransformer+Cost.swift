@@ -6,14 +6,21 @@ extension ImageTransformer {
     /// before any pixel is decoded.
     public struct Cost: Sendable, Equatable {
         /// Pixels processed: every frame decoded, every resampled frame
-        /// made, every frame encoded (twice where a graphic is also tried
-        /// lossless). Bounded by ``DecodingLimits/maxWorkPixels``.
+        /// made, every frame encoded; a lossless try of a graphic counts
+        /// ``ImageTransformer/losslessWorkWeight`` times its pixels.
+        /// Bounded by ``DecodingLimits/maxWorkPixels``.
         public var workPixels: Int
         /// The most bytes held at once: the source, then the larger of the
         /// decoded image with the first resample's output, a resample's
         /// input with its output, and the output with the encoder's memory.
         public var peakBytes: Int
     }
+
+    /// What one pixel of a lossless WebP try counts in ``Cost/workPixels``:
+    /// 6, since libwebp's lossless took about 0.2 µs of CPU a pixel here
+    /// against 0.02–0.04 µs for a resample or a lossy encode
+    /// (docs/work-budget.md), so the budget bounds time, not only pixels.
+    static let losslessWorkWeight = 6
 
     /// Bytes an encoder holds per output pixel besides the RGBA image,
     /// measured as the growth of peak RSS when encoding a 4998×4998 image
@@ -69,14 +76,16 @@ extension ImageTransformer {
         let outputPixels = outputSize.width * outputSize.height
         let sourceBytes = info.bytes
         if format == .webp, info.frames > 1 {
-            // Frame by frame, a few frames held; a graphic is encoded twice, each pass decoding every frame.
+            // Frame by frame: a few canvases held, and libwebp's animation encoder keeps about four
+            // output frames. A graphic is encoded twice, lossy and mixed, each pass decoding every frame.
             let passes = triesLossless && animationContent == .graphic ? 2 : 1
             let canvas = info.width * info.height
-            let perFrame = canvas + stages.reduce(0) { $0 + $1.outputPixels } + outputPixels
-            let work = info.frames.multipliedReportingOverflow(by: perFrame * passes)
+            let perPass = canvas + stages.reduce(0) { $0 + $1.outputPixels }
+            let perFrame = perPass + outputPixels + (passes == 2 ? perPass + outputPixels * losslessWorkWeight : 0)
+            let work = info.frames.multipliedReportingOverflow(by: perFrame)
             let peak =
                 sourceBytes + 3 * canvas * 4 + stages.reduce(0) { $0 + $1.outputPixels * 4 }
-                + outputPixels * (4 + 4 * encoderBytesPerPixel(.webp, lossless: passes == 2))
+                + outputPixels * (4 * 4 + encoderBytesPerPixel(.webp, lossless: passes == 2))
             return Cost(workPixels: work.overflow ? .max : work.partialValue, peakBytes: peak)
         }
         let decoded = decodedPixels(of: info, firstStage: stages.first)
@@ -90,7 +99,7 @@ extension ImageTransformer {
             input = (stage.outputWidth, stage.outputHeight)
         }
         let lossless = triesLossless && format == .webp && info.format != .jpeg && info.format != .avif
-        work += outputPixels * (lossless ? 2 : 1)
+        work += outputPixels * (lossless ? 1 + losslessWorkWeight : 1)
         peak = max(peak, outputPixels * (4 + encoderBytesPerPixel(format, lossless: lossless)))
         return Cost(workPixels: work, peakBytes: sourceBytes + peak)
     }

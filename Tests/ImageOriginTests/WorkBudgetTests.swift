@@ -81,7 +81,7 @@ struct WorkBudgetTests {
     }
 
     @Test func aThousandFrameAnimationIsRefusedFromItsHeaders() async throws {
-        let animation = try ManyFrameWebP.make(width: 1000, height: 1000, frames: 1000)
+        let animation = try SyntheticAnimatedWebP.make(canvasWidth: 1000, canvasHeight: 1000, frameCount: 1000)
         let info = try ImageInfo(animation)
         #expect(info.frames == 1000 && info.width == 1000)
         let (folder, origin) = try origin(["anim.webp": animation])
