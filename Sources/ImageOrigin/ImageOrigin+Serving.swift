@@ -91,6 +91,12 @@ extension ImageOrigin {
             return .text(
                 .serviceUnavailable, "too many transformations queued; retry shortly",
                 headers: ["Retry-After": String(configuration.retryAfterSeconds)])
+        case .failure(.memoryBusy(let bytes)):
+            return .text(
+                .serviceUnavailable,
+                "the variant needs about \(Self.mebibytes(bytes)) MiB and the memory for work in flight is taken;"
+                    + " retry shortly",
+                headers: ["Retry-After": String(configuration.retryAfterSeconds)])
         case .failure(.transform(let error)):
             guard job.pipeline.ignoresErrors else {
                 return .text(HTTPStatus(code: error.statusCode), error.message)
@@ -182,6 +188,8 @@ extension ImageOrigin {
 
     enum VariantFailure: Error {
         case queueFull
+        /// The variant's estimated peak does not fit beside the work in flight now.
+        case memoryBusy(Int)
         case transform(TransformError)
     }
 
@@ -191,6 +199,7 @@ extension ImageOrigin {
     ) async -> Result<Variant, VariantFailure> {
         let transformer = self.transformer
         let maxBytes = configuration.transformer.maxSourceBytes
+        let workInFlight = self.workInFlight
         do {
             let clock = ContinuousClock()
             let start = clock.now
@@ -199,6 +208,16 @@ extension ImageOrigin {
                     throw TransformError.tooLarge("source of \(file.size) bytes exceeds the \(maxBytes)-byte limit")
                 }
                 let source = try Data(contentsOf: URL(fileURLWithPath: file.path))
+                // Charged to the memory budget before anything is decoded.
+                let cost = try transformer.cost(of: source, pipeline: pipeline, format: format)
+                guard cost.peakBytes <= workInFlight.capacityBytes else {
+                    throw TransformError.tooLarge(
+                        "the variant needs about \(Self.mebibytes(cost.peakBytes)) MiB, more than the"
+                            + " \(Self.mebibytes(workInFlight.capacityBytes)) MiB the memory budget gives work in"
+                            + " flight (a quarter of --memory-budget)")
+                }
+                guard workInFlight.reserve(cost.peakBytes) else { throw VariantFailure.memoryBusy(cost.peakBytes) }
+                defer { workInFlight.release(cost.peakBytes) }
                 let output = try transformer.transform(source, pipeline: pipeline, format: format)
                 return Variant(bytes: BodyBytes(output.data), format: output.format)
             }
@@ -209,6 +228,8 @@ extension ImageOrigin {
             return .success(output)
         } catch is WorkQueue.Full {
             return .failure(.queueFull)
+        } catch let failure as VariantFailure {
+            return .failure(failure)
         } catch let error as TransformError {
             return .failure(.transform(error))
         } catch {
@@ -249,6 +270,9 @@ extension ImageOrigin {
         let head = (try? handle.read(upToCount: 4096)) ?? Data()
         return ImageFormat.sniffIfImage(head)
     }
+
+    /// `bytes` in whole MiB, rounded up, for messages.
+    static func mebibytes(_ bytes: Int) -> Int { (bytes + (1 << 20) - 1) >> 20 }
 
     /// FNV-1a, 64 bits, in hex: short stable ETags from long keys.
     static func digest(_ text: String) -> String {

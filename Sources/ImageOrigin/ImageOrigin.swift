@@ -23,6 +23,8 @@ public final class ImageOrigin: HTTPHandler {
     let transformer: ImageTransformer
     let variants: VariantCache<Variant>
     let queue: WorkQueue
+    /// The memory budget's share for variants being made.
+    let workInFlight: WorkInFlight
     let sources: SourceFacts
     let pipelines: PipelineMemory
     /// Small source files served from memory (see `sourceBytes(of:tag:)`).
@@ -56,6 +58,7 @@ public final class ImageOrigin: HTTPHandler {
         readyAnswers = ReadyAnswers(
             capacityBytes: budget.readyAnswersBytes, revalidation: configuration.readyAnswerRevalidation)
         hotCounters = HotCounters(metrics)
+        workInFlight = WorkInFlight(capacityBytes: budget.workInFlightBytes)
         queue = WorkQueue(
             concurrency: max(1, configuration.maxConcurrentTransforms), queueLimit: configuration.maxQueuedTransforms)
     }

@@ -21,7 +21,9 @@ public struct ImageTransformer: Sendable {
         public var avifSpeed = AVIFEncoder.defaultSpeed
         /// Largest source file, in bytes. Default 20 MB, Qiniu's.
         public var maxSourceBytes: Int
-        /// Limits on the decoded source. Default 50 megapixels, 1,000 frames.
+        /// Limits on the decoded source and on the work of one variant.
+        /// Default 50 megapixels, 1,000 frames, and
+        /// ``DecodingLimits/serverWorkPixels`` (60 megapixels) of work.
         public var limits: DecodingLimits
         /// Whether WebP variants of graphics are also tried lossless, keeping
         /// the smaller (``VariantEncoding``). Default `true`; photos are
@@ -49,7 +51,8 @@ public struct ImageTransformer: Sendable {
 
         public init(
             defaultWebPQuality: Int = 80, defaultJPEGQuality: Int = 75, maxSourceBytes: Int = 20_000_000,
-            limits: DecodingLimits = DecodingLimits(maxInputBytes: 20_000_000)
+            limits: DecodingLimits = DecodingLimits(
+                maxInputBytes: 20_000_000, maxWorkPixels: DecodingLimits.serverWorkPixels)
         ) {
             precondition((1...100).contains(defaultWebPQuality) && (1...100).contains(defaultJPEGQuality))
             precondition(maxSourceBytes > 0)
@@ -102,45 +105,40 @@ public struct ImageTransformer: Sendable {
         let format = requestedFormat ?? pipeline.outputFormat ?? Self.encodableFormat(for: info.format)
         let decoder = ImageDecoder(limits: configuration.limits)
 
-        // What the output cannot hold is refused from the header, before anything is decoded.
+        // What the output cannot hold, and work past the budget, are refused from the header, before
+        // anything is decoded.
         let outputSize = try Self.outputSize(of: pipeline, width: info.width, height: info.height)
         try format.checkEncodable(width: outputSize.width, height: outputSize.height)
+        _ = try cost(of: source, pipeline: pipeline, format: format)
 
         if format == .webp, info.frames > 1, let reader = try AnimationReader(source, limits: configuration.limits) {
             // Frame by frame: decode one, transform it, hand it to the encoder, drop it.
-            var geometries: [ThumbnailGeometry] = []
-            var size = (width: reader.canvasWidth, height: reader.canvasHeight)
-            for step in pipeline.steps {
-                let geometry = Self.geometry(of: step, width: size.width, height: size.height)
-                guard geometry.outputWidth != size.width || geometry.outputHeight != size.height else { continue }
-                geometries.append(geometry)
-                size = (geometry.outputWidth, geometry.outputHeight)
-            }
-            let chain = geometries
-            let transformed = MappedAnimation(reader, canvasWidth: size.width, canvasHeight: size.height) {
+            let stages = ResampleStage.stages(of: pipeline, width: reader.canvasWidth, height: reader.canvasHeight)
+            let size =
+                stages.last.map { ($0.outputWidth, $0.outputHeight) } ?? (reader.canvasWidth, reader.canvasHeight)
+            let transformed = MappedAnimation(reader, canvasWidth: size.0, canvasHeight: size.1) {
                 frame throws(ImageCodecError) in
                 var image = frame
-                for geometry in chain { image = try Self.apply(geometry, to: image) }
+                for stage in stages { image = try stage.apply(to: image) }
                 return image
             }
             let data = try variantEncoding(pipeline)
                 .encode(transformed, content: VariantEncoding.content(ofAnimation: source, format: info.format))
-            return smaller(data, format: .webp, than: source, info: info, width: size.width, height: size.height)
+            return smaller(data, format: .webp, than: source, info: info, width: size.0, height: size.1)
         }
 
         if let output = try planarVariant(source, pipeline: pipeline, format: format, info: info) {
             return output
         }
+        // The steps composed, so no intermediate is larger than needed (``ResampleStage``).
+        let stages = ResampleStage.stages(of: pipeline, width: info.width, height: info.height)
         var image: Image
-        if let first = pipeline.steps.first {
-            // Decode straight at the first step's scaled size where the codec can.
-            let geometry = Self.geometry(of: first, width: info.width, height: info.height)
-            let box = geometry.decodingBox(width: info.width, height: info.height)
+        if let first = stages.first {
+            // Decode straight at the first stage's scaled size where the codec can.
+            let box = ThumbnailGeometry(scaledWidth: first.width, scaledHeight: first.height)
+                .decodingBox(width: info.width, height: info.height)
             image = try decoder.decodeStill(source, fittingWidth: box.width, height: box.height)
-            for (index, step) in pipeline.steps.enumerated() {
-                let geometry = index == 0 ? geometry : Self.geometry(of: step, width: image.width, height: image.height)
-                image = try Self.apply(geometry, to: image)
-            }
+            for stage in stages { image = try stage.apply(to: image) }
         } else {
             image = try decoder.decodeStill(source)
         }
@@ -236,17 +234,6 @@ public struct ImageTransformer: Sendable {
         }
     }
 
-    static func apply(_ geometry: ThumbnailGeometry, to image: Image) throws(ImageCodecError) -> Image {
-        var result = image
-        if geometry.scaledWidth != image.width || geometry.scaledHeight != image.height {
-            result = try ImageResizer().resize(image, width: geometry.scaledWidth, height: geometry.scaledHeight)
-        }
-        if let cropWidth = geometry.cropWidth, let cropHeight = geometry.cropHeight {
-            result = result.croppedToCenter(width: cropWidth, height: cropHeight)
-        }
-        return result
-    }
-
     /// What a transformation without `format` writes: the source's format
     /// where there is an encoder for it (AVIF included), PNG for GIF and APNG.
     static func encodableFormat(for format: ImageFormat) -> ImageFormat {
@@ -254,27 +241,5 @@ public struct ImageTransformer: Sendable {
         case .jpeg, .png, .webp, .avif: format
         case .gif, .apng: .png
         }
-    }
-}
-
-extension Image {
-    /// The centred `width`×`height` part of the image.
-    func croppedToCenter(width cropWidth: Int, height cropHeight: Int) -> Image {
-        let cropWidth = min(cropWidth, width)
-        let cropHeight = min(cropHeight, height)
-        let left = (width - cropWidth) / 2
-        let top = (height - cropHeight) / 2
-        var output = [UInt8](repeating: 0, count: cropWidth * cropHeight * 4)
-        pixels.withUnsafeBytes { source in
-            output.withUnsafeMutableBytes { destination in
-                // Empty only for an empty crop: nothing to copy.
-                guard let destination = destination.baseAddress, let source = source.baseAddress else { return }
-                for row in 0..<cropHeight {
-                    let from = ((top + row) * width + left) * 4
-                    (destination + row * cropWidth * 4).copyMemory(from: source + from, byteCount: cropWidth * 4)
-                }
-            }
-        }
-        return Image(width: cropWidth, height: cropHeight, pixels: output, hasAlpha: hasAlpha)
     }
 }

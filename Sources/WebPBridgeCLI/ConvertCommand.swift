@@ -88,6 +88,14 @@ struct ConvertCommand: BridgeCommand {
         switch mode {
         case .single(let input, let output):
             let data = try InputFile.read(input)
+            if let work = converter.workPixels(of: data), work.pixels > DecodingLimits.serverWorkPixels {
+                let frames = work.info.frames > 1 ? "\(work.info.frames) frames of " : ""
+                io.printError(
+                    "\(input): \(frames)\(work.info.width)x\(work.info.height): about"
+                        + " \(work.pixels.formattedWithSeparators) pixels to decode and encode,"
+                        + " \(work.pixels / DecodingLimits.serverWorkPixels)x what a server takes per request"
+                        + " (--work-budget \(DecodingLimits.serverWorkPixels / 1_000_000)); converting")
+            }
             let converted: Data
             do {
                 converted = try converter.convert(data)

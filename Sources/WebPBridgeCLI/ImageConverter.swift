@@ -86,6 +86,19 @@ struct ImageConverter: Sendable {
         }
     }
 
+    /// The pixels converting `input` will process, decoding and encoding
+    /// every frame that is kept, from its headers; `nil` when they cannot
+    /// be read. The command keeps generous limits and says this instead
+    /// when it passes what a server would take
+    /// (``DecodingLimits/serverWorkPixels``).
+    func workPixels(of input: Data) -> (info: ImageInfo, pixels: Int)? {
+        guard let info = try? ImageInfo(input, limits: limits) else { return nil }
+        let size = ImageResizer.fittingSize(
+            width: info.width, height: info.height, maxWidth: maxWidth, maxHeight: maxHeight)
+        let frames = format.keepsAnimation ? info.frames : 1
+        return (info, frames * (info.width * info.height + size.width * size.height))
+    }
+
     private var webpEncoder: WebPEncoder {
         WebPEncoder(options: .init(quality: Float(quality ?? 75), lossless: lossless))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import ImageCodecs
 import ImageOrigin
 
 /// `webp-bridge origin`: serve a folder of images with Qiniu's grammar.
@@ -9,7 +10,7 @@ struct OriginCommand: BridgeCommand {
         abstract: "Serve a folder: images with Qiniu's imageView2/imageMogr2 grammar, other files as they are.",
         usage: [
             "--root DIR [--listen HOST:PORT] [--styles FILE] [--auto-webp] [--auto-format]"
-                + " [--quality Q] [--webp-method M] [--memory-budget SIZE]"
+                + " [--quality Q] [--webp-method M] [--memory-budget SIZE] [--work-budget MP]"
         ],
         discussion: """
             Serves GET and HEAD for the files under DIR; '?imageView2/<mode>/w/<W>/h/<H>/format/<f>/q/<Q>',
@@ -35,6 +36,7 @@ struct OriginCommand: BridgeCommand {
                 help: "libwebp's method for lossy WebP variants, 0 (fastest) to 6 (smallest); default 4."
                     + " 2 encodes in under half the time for 2-4% more bytes."),
             MemorySize.budgetOption(defaultBytes: ImageOrigin.MemoryBudget.defaultTotalBytes),
+            WorkBudgetOption.spec,
         ] + ServerLimitOptions.specs)
 
     /// The port `--listen` defaults to (on 127.0.0.1).
@@ -58,6 +60,8 @@ struct OriginCommand: BridgeCommand {
     var webpMethod: Int?
     /// `--memory-budget`: what every cache's bound is a share of.
     var memoryBudget: ImageOrigin.MemoryBudget
+    /// `--work-budget`: pixels one variant may take, in all.
+    var workBudgetPixels: Int?
     var serverLimits: ServerLimitOptions
 
     init(parsed: ParsedArguments) throws(UsageError) {
@@ -71,6 +75,7 @@ struct OriginCommand: BridgeCommand {
         quality = try parsed.int("--quality", in: 1...100)
         webpMethod = try parsed.int("--webp-method", in: 0...6)
         memoryBudget = try MemorySize.budget(parsed).map { ImageOrigin.MemoryBudget(totalBytes: $0) } ?? .init()
+        workBudgetPixels = try WorkBudgetOption.pixels(parsed)
         serverLimits = try ServerLimitOptions(parsed: parsed)
     }
 
@@ -87,6 +92,7 @@ struct OriginCommand: BridgeCommand {
             root: root, styles: styles, autoWebP: autoWebP, autoFormat: autoFormat, memoryBudget: memoryBudget)
         if let quality { configuration.transformer.defaultWebPQuality = quality }
         if let webpMethod { configuration.transformer.webpMethod = webpMethod }
+        if let workBudgetPixels { configuration.transformer.limits.maxWorkPixels = workBudgetPixels }
         // A file replaced under a running origin is served as it was for at
         // most a second; every hit within that second skips a `stat`.
         configuration.readyAnswerRevalidation = .seconds(1)

@@ -1,6 +1,7 @@
 import BridgeProxy
 import Foundation
 import HTTPServer
+import ImageCodecs
 import ImagePipeline
 import URLRewriting
 
@@ -13,7 +14,7 @@ struct ProxyCommand: BridgeCommand {
         usage: [
             "(--upstream URL | --forward) [--listen HOST:PORT] [--config FILE | --preset NAME --host HOST --width W] "
                 + "[--quality Q] [--formats LIST] [--cache-dir DIR] [--allow-host HOST[:PORT]]... "
-                + "[--memory-budget SIZE] "
+                + "[--memory-budget SIZE] [--work-budget MP] "
                 + "[--rewrite-html]"
         ],
         discussion: """
@@ -56,6 +57,7 @@ struct ProxyCommand: BridgeCommand {
                 help: "With --forward: also pass through this host, on PORT or 80/443 (repeatable).",
                 repeatable: true),
             MemorySize.budgetOption(defaultBytes: BridgeProxy.MemoryBudget.defaultTotalBytes),
+            WorkBudgetOption.spec,
             .flag(
                 "--rewrite-html",
                 help: "Rewrite image URLs in HTML pages to their variants for clients whose images get variants."),
@@ -77,6 +79,8 @@ struct ProxyCommand: BridgeCommand {
     let allowedHosts: [String]
     /// `--memory-budget`: what every cache's bound is a share of.
     let memoryBudget: BridgeProxy.MemoryBudget
+    /// `--work-budget`: pixels one transcode may take, in all.
+    let workBudgetPixels: Int?
     let serverLimits: ServerLimitOptions
     /// `--rewrite-html`: pages name the variants (``BridgeProxy/Configuration/rewritesHTML``).
     let rewritesHTML: Bool
@@ -102,6 +106,7 @@ struct ProxyCommand: BridgeCommand {
         cacheDirectory = parsed.string("--cache-dir")
         allowedHosts = parsed.strings("--allow-host")
         memoryBudget = try MemorySize.budget(parsed).map { BridgeProxy.MemoryBudget(totalBytes: $0) } ?? .init()
+        workBudgetPixels = try WorkBudgetOption.pixels(parsed)
         serverLimits = try ServerLimitOptions(parsed: parsed)
         rewritesHTML = parsed.flag("--rewrite-html")
         if rewritesHTML, rules == nil {
@@ -169,6 +174,7 @@ struct ProxyCommand: BridgeCommand {
         configuration.log = { line in io.printError("proxy: " + line) }
         configuration.memoryBudget = memoryBudget
         configuration.rewritesHTML = rewritesHTML
+        if let workBudgetPixels { configuration.transcoder.limits.maxWorkPixels = workBudgetPixels }
         do {
             return try BridgeProxy(configuration: configuration)
         } catch {

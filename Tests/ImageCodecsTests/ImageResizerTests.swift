@@ -24,6 +24,35 @@ struct ImageResizerTests {
         #expect(size.width == expectedWidth && size.height == expectedHeight)
     }
 
+    @Test(
+        "a region of the result is exactly those pixels of the whole result, made in one pass",
+        arguments: [
+            (97, 61, 300, 200, 40..<260, 10..<190),  // enlarged, then cropped
+            (640, 480, 90, 60, 0..<90, 15..<45),  // reduced, then cropped
+            (64, 48, 64, 48, 8..<56, 0..<48),  // a crop alone
+        ] as [(Int, Int, Int, Int, Range<Int>, Range<Int>)])
+    func region(
+        width: Int, height: Int, toWidth: Int, toHeight: Int, columns: Range<Int>, rows: Range<Int>
+    ) throws {
+        let image = SyntheticImages.photo(width: width, height: height, alpha: true)
+        for filter in [ImageResizer.Filter.lanczos3, .areaAverage] {
+            let resizer = ImageResizer(filter: filter)
+            let whole = try resizer.resize(image, width: toWidth, height: toHeight)
+            let region = try resizer.resize(image, width: toWidth, height: toHeight, columns: columns, rows: rows)
+            #expect(region == whole.cropped(columns: columns, rows: rows))
+        }
+    }
+
+    @Test func aRegionOutsideTheResultIsRefused() {
+        let image = Image(width: 8, height: 8, filledWith: (1, 2, 3, 255))
+        #expect(throws: ImageCodecError.self) {
+            try ImageResizer().resize(image, width: 16, height: 16, columns: 8..<17, rows: 0..<16)
+        }
+        #expect(throws: ImageCodecError.self) {
+            try ImageResizer().resize(image, width: 16, height: 16, columns: 0..<0, rows: 0..<16)
+        }
+    }
+
     @Test("a solid colour stays exactly that colour", arguments: [ImageResizer.Filter.lanczos3, .areaAverage])
     func solid(filter: ImageResizer.Filter) throws {
         let image = Image(width: 97, height: 61, filledWith: (200, 100, 50, 255))

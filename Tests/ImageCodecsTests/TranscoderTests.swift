@@ -8,6 +8,20 @@ import Testing
 struct TranscoderTests {
     let transcoder = Transcoder(codec: CImageCodec())
 
+    /// Issue 26, finding 11: an animation whose frames alone pass the
+    /// servers' work budget (100 frames of 1000×1000: 100 M pixels to
+    /// decode, as many to encode) is refused from its header, before a
+    /// frame is decoded; the library's own defaults still take it.
+    @Test func anAnimationPastTheWorkBudgetIsRefusedFromItsHeader() throws {
+        let animation = try SyntheticAnimatedWebP.make(canvasWidth: 1000, canvasHeight: 1000, frameCount: 100)
+        let error = #expect(throws: ImageCodecError.self) {
+            try transcoder.transcode(animation, for: Transcoder.withoutWebP)
+        }
+        #expect(error?.kind == .limitExceeded)
+        #expect(error?.message.contains("pixels of work") == true, "\(error?.message ?? "")")
+        #expect(DecodingLimits.default.maxWorkPixels == .max, "a command run by hand has no work budget")
+    }
+
     @Test func opaqueWebPBecomesJPEG() throws {
         let webp = try WebPEncoder().encode(SyntheticImages.photo(width: 120, height: 80))
         let output = try transcoder.transcode(webp, for: Transcoder.withoutWebP)

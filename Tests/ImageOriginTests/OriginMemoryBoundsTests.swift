@@ -27,9 +27,10 @@ struct OriginMemoryBoundsTests {
         let budget = configuration.memoryBudget
         let shares = [
             budget.variantCacheBytes, budget.sourceCacheBytes, budget.pipelineMemoryBytes, budget.sourceFactsBytes,
-            budget.fileResolutionBytes, budget.requestBodyBytes, budget.readyAnswersBytes,
+            budget.fileResolutionBytes, budget.requestBodyBytes, budget.readyAnswersBytes, budget.workInFlightBytes,
         ]
-        #expect(shares.reduce(0, +) <= budget.totalBytes, "the shares fit the budget")
+        #expect(shares.reduce(0, +) == budget.totalBytes, "the shares fit the budget, work in flight the rest")
+        #expect(budget.workInFlightBytes == (16 << 20) - 3 * ((64 << 20) / 512), "64 MiB leave work 15.6 MiB")
     }
 
     @Test func theVariantCacheChargesKeys() {

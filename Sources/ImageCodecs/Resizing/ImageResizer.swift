@@ -51,51 +51,87 @@ public struct ImageResizer: Sendable {
     /// - Throws: ``ImageCodecError`` `.invalidArgument` when a dimension is
     ///   not positive.
     public func resize(_ image: Image, width: Int, height: Int) throws(ImageCodecError) -> Image {
+        try resize(image, width: width, height: height, columns: 0..<max(width, 0), rows: 0..<max(height, 0))
+    }
+
+    /// Resamples `image` to `width`×`height` and keeps only the pixels in
+    /// `columns`×`rows` of the result: a crop after a resize, made in one
+    /// pass, so the pixels cut away are never computed nor held.
+    ///
+    /// Row by row: each source row is filtered horizontally once, into a
+    /// ring of the few rows the vertical filter still needs (its window,
+    /// a handful for an enlargement), so the float intermediate is that
+    /// window × the kept width × 16 bytes, never the whole image's.
+    ///
+    /// - Returns: a `columns.count`×`rows.count` image; ``Image/hasAlpha``
+    ///   is carried over.
+    /// - Throws: ``ImageCodecError`` `.invalidArgument` when a dimension is
+    ///   not positive or the region is empty or outside the result.
+    public func resize(
+        _ image: Image, width: Int, height: Int, columns: Range<Int>, rows: Range<Int>
+    ) throws(ImageCodecError) -> Image {
         guard width > 0, height > 0 else {
             throw ImageCodecError.invalidArgument(nil, "resize target must be positive, got \(width)x\(height)")
         }
-        if width == image.width && height == image.height { return image }
-        let horizontal = ResamplingWeights(source: image.width, destination: width, filter: filter)
-        let vertical = ResamplingWeights(source: image.height, destination: height, filter: filter)
+        guard !columns.isEmpty, !rows.isEmpty, columns.lowerBound >= 0, rows.lowerBound >= 0,
+            columns.upperBound <= width, rows.upperBound <= height
+        else {
+            throw ImageCodecError.invalidArgument(
+                nil, "region \(columns)x\(rows) is not inside the \(width)x\(height) result")
+        }
+        if width == image.width && height == image.height {
+            if columns.count == width && rows.count == height { return image }
+            return image.cropped(columns: columns, rows: rows)
+        }
+        let horizontal = ResamplingWeights(source: image.width, destination: width, filter: filter, range: columns)
+        let vertical = ResamplingWeights(source: image.height, destination: height, filter: filter, range: rows)
         // Premultiplying changes nothing where every pixel is opaque (JPEG, most photos): skip
         // it and the division per pixel that undoes it.
         let premultiplies = image.hasAlpha && !image.isOpaque
+        let outputWidth = columns.count
+        let outputHeight = rows.count
+        let ringRows = max(1, vertical.windowLength)
 
-        // Pass 1: each source row, premultiplied, filtered horizontally. Every element is
-        // written before it is read, so neither buffer is zeroed first.
-        let intermediate = [SIMD4<Float>](unsafeUninitializedCapacity: width * image.height) { middle, count in
-            var sourceRow = [SIMD4<Float>](repeating: .zero, count: image.width)
+        // Every ring element is written (a source row filtered horizontally) before it is read.
+        var ring = [SIMD4<Float>](unsafeUninitializedCapacity: ringRows * outputWidth) { _, count in
+            count = ringRows * outputWidth
+        }
+        var sourceRow = [SIMD4<Float>](repeating: .zero, count: image.width)
+        let output = [UInt8](unsafeUninitializedCapacity: outputWidth * outputHeight * 4) { out, count in
             image.pixels.withUnsafeBytes { pixels in
                 sourceRow.withUnsafeMutableBufferPointer { row in
-                    // Empty only for an image without rows: nothing to filter.
-                    guard let middle = middle.baseAddress, let pixels = pixels.baseAddress else { return }
-                    for y in 0..<image.height {
-                        Self.load(row: pixels + y * image.width * 4, into: row, premultiplies: premultiplies)
-                        horizontal.apply(to: UnsafeBufferPointer(row), into: middle + y * width)
+                    ring.withUnsafeMutableBufferPointer { ring in
+                        // Empty only for an image without pixels: nothing to filter.
+                        guard let pixels = pixels.baseAddress, let ring = ring.baseAddress,
+                            let out = UnsafeMutableRawPointer(out.baseAddress)
+                        else { return }
+                        var rowPointers = [UnsafePointer<SIMD4<Float>>](
+                            repeating: UnsafePointer(ring), count: max(1, vertical.maxTapCount))
+                        // The next source row to filter into the ring (row r lives in slot r % ringRows).
+                        var next = 0
+                        for y in 0..<outputHeight {
+                            let (first, weights) = vertical.contribution(y)
+                            next = max(next, first)
+                            while next < first + weights.count {
+                                Self.load(
+                                    row: pixels + next * image.width * 4, into: row, premultiplies: premultiplies)
+                                horizontal.apply(
+                                    to: UnsafeBufferPointer(row), into: ring + (next % ringRows) * outputWidth)
+                                next += 1
+                            }
+                            for tap in 0..<weights.count {
+                                rowPointers[tap] = UnsafePointer(ring + ((first + tap) % ringRows) * outputWidth)
+                            }
+                            Self.filterColumns(
+                                rows: rowPointers, weights: weights, width: outputWidth,
+                                into: out + y * outputWidth * 4, premultiplied: premultiplies)
+                        }
                     }
                 }
             }
-            count = width * image.height
+            count = outputWidth * outputHeight * 4
         }
-
-        // Pass 2: each destination pixel as a weighted sum down its column of intermediate rows.
-        let output = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
-            intermediate.withUnsafeBufferPointer { middle in
-                guard let middle = middle.baseAddress, let out = UnsafeMutableRawPointer(out.baseAddress) else {
-                    return
-                }
-                var rows = [UnsafePointer<SIMD4<Float>>](repeating: middle, count: vertical.maxTapCount)
-                for y in 0..<height {
-                    let (first, weights) = vertical.contribution(y)
-                    for tap in 0..<weights.count { rows[tap] = middle + (first + tap) * width }
-                    Self.filterColumns(
-                        rows: rows, weights: weights, width: width, into: out + y * width * 4,
-                        premultiplied: premultiplies)
-                }
-            }
-            count = width * height * 4
-        }
-        return Image(width: width, height: height, pixels: output, hasAlpha: image.hasAlpha)
+        return Image(width: outputWidth, height: outputHeight, pixels: output, hasAlpha: image.hasAlpha)
     }
 
     /// One destination row: each pixel the weighted sum of the pixels above

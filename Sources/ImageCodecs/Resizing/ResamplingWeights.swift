@@ -18,7 +18,14 @@ struct ResamplingWeights {
     /// - Parameter scale: Source pixels per destination pixel, when it is
     ///   not `source / destination`: a chroma plane is resampled at the
     ///   scale of the luma plane it belongs to, whatever its rounded size.
-    init(source: Int, destination: Int, filter: ImageResizer.Filter, scale: Double? = nil) {
+    /// - Parameter range: The destination pixels wanted, when not all of
+    ///   them (a crop after the resize): contribution `0` is then the
+    ///   range's first pixel, and nothing outside it is computed.
+    init(
+        source: Int, destination: Int, filter: ImageResizer.Filter, scale: Double? = nil,
+        range: Range<Int>? = nil
+    ) {
+        let range = range ?? 0..<destination
         let scale = scale ?? Double(source) / Double(destination)
         let filterScale = max(scale, 1)
         let radius: Double
@@ -27,12 +34,13 @@ struct ResamplingWeights {
         case .areaAverage: radius = 0.5 * filterScale + 0.5
         }
         stride = (Int((2 * radius).rounded(.up)) + 2 + Self.lanes - 1) / Self.lanes * Self.lanes
-        weights = [Float](repeating: 0, count: stride * destination)
-        firstSource.reserveCapacity(destination)
-        tapCount.reserveCapacity(destination)
+        weights = [Float](repeating: 0, count: stride * range.count)
+        firstSource.reserveCapacity(range.count)
+        tapCount.reserveCapacity(range.count)
         var taps = [Double](repeating: 0, count: stride)
 
-        for index in 0..<destination {
+        for index in range {
+            let slot = index - range.lowerBound
             let center = (Double(index) + 0.5) * scale
             let low = max(0, Int((center - radius).rounded(.down)))
             let high = min(source, Int((center + radius).rounded(.up)))
@@ -63,19 +71,35 @@ struct ResamplingWeights {
                 // Cannot happen for these kernels; fall back to the nearest pixel.
                 firstSource.append(max(0, min(Int(center), source - 1)))
                 tapCount.append(1)
-                weights[index * stride] = 1
+                weights[slot * stride] = 1
                 continue
             }
             firstSource.append(low + start)
             tapCount.append(end - start)
             for tap in start..<end {
-                weights[index * stride + tap - start] = Float(taps[tap] / total)
+                weights[slot * stride + tap - start] = Float(taps[tap] / total)
             }
         }
     }
 
     /// The most taps any destination pixel reads.
     var maxTapCount: Int { tapCount.max() ?? 0 }
+
+    /// The destination pixels these weights cover.
+    var count: Int { firstSource.count }
+
+    /// The most consecutive source pixels that must be at hand at once
+    /// when destination pixels are made in order and each source pixel is
+    /// filtered once, on first use: the rows a row-ring resizer keeps.
+    var windowLength: Int {
+        var window = 0
+        var end = 0
+        for index in 0..<firstSource.count {
+            end = max(end, firstSource[index] + tapCount[index])
+            window = max(window, end - firstSource[index])
+        }
+        return window
+    }
 
     /// The first source index and weights of destination pixel `index`.
     func contribution(_ index: Int) -> (first: Int, weights: ArraySlice<Float>) {

@@ -20,6 +20,18 @@ public struct DecodingLimits: Sendable, Equatable {
     /// whole image's work per scan, so a 94 KB file of 5,000 scans took 13 s.
     /// Real progressive JPEGs have about 10.
     public var maxScans: Int
+    /// Most pixels one job may process: every frame decoded and every frame
+    /// encoded, each counted at its size (an animation of `n` frames of
+    /// `w`×`h` decoded costs `n`·`w`·`h`). Memory is bounded by the other
+    /// limits; this bounds time. Default `Int.max` (no bound: a command run
+    /// by hand may take long); servers set ``serverWorkPixels``.
+    /// ``checkAnimation(width:height:frames:format:)`` refuses an
+    /// animation whose decoding alone exceeds it, from its header.
+    public var maxWorkPixels: Int
+
+    /// The servers' default ``maxWorkPixels``: 60 megapixels, about 2 s of
+    /// one core here at the slowest common work (docs/work-budget.md).
+    public static let serverWorkPixels = 60_000_000
 
     /// Creates limits; every value must be positive.
     public init(
@@ -27,15 +39,18 @@ public struct DecodingLimits: Sendable, Equatable {
         maxPixelsPerFrame: Int = 50_000_000,
         maxFrames: Int = 1_000,
         maxTotalPixels: Int = 1_000_000_000,
-        maxScans: Int = 500
+        maxScans: Int = 500,
+        maxWorkPixels: Int = .max
     ) {
         precondition(
-            maxInputBytes > 0 && maxPixelsPerFrame > 0 && maxFrames > 0 && maxTotalPixels > 0 && maxScans > 0)
+            maxInputBytes > 0 && maxPixelsPerFrame > 0 && maxFrames > 0 && maxTotalPixels > 0 && maxScans > 0
+                && maxWorkPixels > 0)
         self.maxInputBytes = maxInputBytes
         self.maxPixelsPerFrame = maxPixelsPerFrame
         self.maxFrames = maxFrames
         self.maxTotalPixels = maxTotalPixels
         self.maxScans = maxScans
+        self.maxWorkPixels = maxWorkPixels
     }
 
     /// The defaults above.
@@ -82,6 +97,19 @@ public struct DecodingLimits: Sendable, Equatable {
                 "\(format) animation of \(frames) frames at \(width)x\(height) exceeds the limit of"
                     + " \(maxTotalPixels.formattedWithSeparators) pixels in all")
         }
+        try checkWork(pixels: total, "decoding \(format) animation of \(frames) frames at \(width)x\(height)")
+    }
+
+    /// Throws unless `pixels` of work are within ``maxWorkPixels``.
+    ///
+    /// - Parameter what: The work, for the message (`"decoding WebP
+    ///   animation of 1000 frames at 1000x1000"`).
+    public func checkWork(pixels: Int, _ what: String) throws(ImageCodecError) {
+        guard pixels > maxWorkPixels else { return }
+        throw ImageCodecError(
+            .limitExceeded, format: nil,
+            "\(what) is \(pixels.formattedWithSeparators) pixels of work, over the budget of"
+                + " \(maxWorkPixels.formattedWithSeparators) per request")
     }
 
     /// Throws unless the JPEG in `bytes` has at most ``maxScans`` scans,

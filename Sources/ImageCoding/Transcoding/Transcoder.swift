@@ -23,11 +23,15 @@ public struct Transcoder: Sendable {
 
         /// The default limits: ``DecodingLimits/default`` but at most 100
         /// megapixels summed over an animation's frames (100 frames of
-        /// 1000×1000), since a transcode runs per request. Animations are
-        /// transcoded frame by frame, so memory is a few canvases (about
-        /// 5 × 4 bytes × the canvas's pixels) whatever the frame count; the
-        /// total bounds the CPU time one request can take from a core.
-        public static let defaultLimits = DecodingLimits(maxTotalPixels: 100_000_000)
+        /// 1000×1000), since a transcode runs per request, and the servers'
+        /// work budget (``DecodingLimits/serverWorkPixels``), which refuses
+        /// an animation whose frames alone pass it from its header.
+        /// Animations are transcoded frame by frame, so memory is a few
+        /// canvases (about 5 × 4 bytes × the canvas's pixels) whatever the
+        /// frame count; the totals bound the CPU time one request can take
+        /// from a core.
+        public static let defaultLimits = DecodingLimits(
+            maxTotalPixels: 100_000_000, maxWorkPixels: DecodingLimits.serverWorkPixels)
 
         /// Creates a configuration; every parameter has the documented default.
         public init(jpegQuality: Int = 90, pngCompressionLevel: Int = 6, limits: DecodingLimits = defaultLimits) {

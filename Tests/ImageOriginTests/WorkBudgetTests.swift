@@ -1,0 +1,116 @@
+import Foundation
+import HTTPFields
+import HTTPServer
+import ImageCodecs
+import TestSupport
+import TestTraits
+import Testing
+
+@testable import ImageOrigin
+
+/// Work in flight is charged to the memory budget and bounded in pixels:
+/// issue 26, findings 9 (an enlarging pipeline past the budget) and 11 (a
+/// 49 KB animation costing a minute of CPU).
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
+struct WorkBudgetTests {
+    static let enlarging = "imageMogr2/thumbnail/4999x4999!|imageMogr2/thumbnail/4998x4998!"
+
+    private func origin(
+        _ files: [String: Data], _ configure: (inout ImageOrigin.Configuration) -> Void = { _ in }
+    ) throws -> (TemporaryDirectory, ImageOrigin) {
+        let folder = try TemporaryDirectory(prefix: "work-budget")
+        for (name, data) in files { try data.write(to: folder.file(name)) }
+        var configuration = ImageOrigin.Configuration(root: folder.url.path)
+        configure(&configuration)
+        return (folder, try ImageOrigin(configuration: configuration))
+    }
+
+    private func smallPNG() throws -> Data { try PNGEncoder().encode(SyntheticImages.photo(width: 64, height: 48)) }
+
+    @Test func anEnlargementFollowedByAReductionIsOneResample() throws {
+        let pipeline = try ProcessingParser.parse(Self.enlarging)
+        let stages = ResampleStage.stages(of: pipeline, width: 64, height: 48)
+        #expect(stages == [ResampleStage(width: 4998, height: 4998, columns: 0..<4998, rows: 0..<4998)])
+    }
+
+    @Test func aCropAfterAScalingIsARegionOfIt() throws {
+        // Scale 800×600 to cover 300×300 (400×300), then crop the centre 300×300; then crop 100×100 of that.
+        let pipeline = try ProcessingParser.parse("imageView2/1/w/300/h/300|imageView2/1/w/100/h/100")
+        let stages = ResampleStage.stages(of: pipeline, width: 800, height: 600)
+        #expect(stages.count == 2, "a scaling after a crop starts a stage: \(stages)")
+        #expect(stages.first == ResampleStage(width: 400, height: 300, columns: 50..<350, rows: 0..<300))
+        #expect(stages.last?.outputWidth == 100 && stages.last?.outputHeight == 100)
+    }
+
+    @Test func theComposedPipelineMakesTheSameSizeAsTheStepsOneByOne() async throws {
+        let (folder, origin) = try origin(["small.png": try smallPNG()]) {
+            $0.memoryBudget = ImageOrigin.MemoryBudget(totalBytes: 4 << 30)
+            $0.transformer.limits.maxWorkPixels = 200_000_000
+        }
+        let response = await origin.get("/small.png?imageMogr2/thumbnail/2999x2999!|imageMogr2/thumbnail/2500x2500!")
+        let body = response.bodyData
+        #expect(response.status == .ok)
+        let info = try ImageInfo(body)
+        #expect(info.width == 2500 && info.height == 2500)
+        _ = folder
+    }
+
+    @Test func aVariantThatCanNeverFitTheBudgetIs413() async throws {
+        let (folder, origin) = try origin(["small.png": try smallPNG()])
+        let source = try smallPNG()
+        let cost = try origin.transformer.cost(of: source, pipeline: try ProcessingParser.parse(Self.enlarging))
+        #expect(cost.peakBytes > origin.workInFlight.capacityBytes, "\(cost.peakBytes) B estimated")
+        let response = await origin.get("/small.png?\(Self.enlarging)")
+        #expect(response.status.code == 413)
+        #expect(response.bodyText.contains("memory budget"), "\(response.bodyText)")
+        #expect(origin.workInFlight.reservedBytes == 0)
+        _ = folder
+    }
+
+    @Test func aVariantThatDoesNotFitBesideTheWorkInFlightIs503WithRetryAfter() async throws {
+        let (folder, origin) = try origin(["small.png": try smallPNG()])
+        // Another transformation holds the whole share now.
+        #expect(origin.workInFlight.reserve(origin.workInFlight.capacityBytes))
+        let busy = await origin.get("/small.png?imageMogr2/thumbnail/640x480!")
+        #expect(busy.status.code == 503)
+        #expect(busy.headers["Retry-After"] == "1")
+        origin.workInFlight.release(origin.workInFlight.capacityBytes)
+        let later = await origin.get("/small.png?imageMogr2/thumbnail/640x480!")
+        #expect(later.status == .ok)
+        #expect(origin.workInFlight.reservedBytes == 0, "the reservation is given back")
+        _ = folder
+    }
+
+    @Test func aThousandFrameAnimationIsRefusedFromItsHeaders() async throws {
+        let animation = try SyntheticAnimatedWebP.make(canvasWidth: 1000, canvasHeight: 1000, frameCount: 1000)
+        let info = try ImageInfo(animation)
+        #expect(info.frames == 1000 && info.width == 1000)
+        let (folder, origin) = try origin(["anim.webp": animation])
+        let before = ProcessCPUTime.seconds()
+        let response = await origin.get("/anim.webp?imageMogr2/thumbnail/500x500")
+        let spent = ProcessCPUTime.seconds() - before
+        #expect(response.status.code == 413)
+        #expect(response.bodyText.contains("pixels of work"), "\(response.bodyText)")
+        print("1,000-frame \(animation.count)-byte animation: \(response.status.code) after \(spent) s of CPU")
+        _ = folder
+    }
+
+    @Test func theWorkBudgetCountsDecodeResamplesAndEncode() throws {
+        let pipeline = try ProcessingParser.parse("imageMogr2/thumbnail/500x500")
+        let info = ImageInfo(format: .webp, width: 1000, height: 1000, alpha: false, frames: 10, loopCount: 0, bytes: 1)
+        let cost = try ImageTransformer.cost(
+            of: info, pipeline: pipeline, format: .webp, triesLossless: true, animationContent: .photo)
+        #expect(cost.workPixels == 10 * (1_000_000 + 250_000 + 250_000))
+    }
+}
+
+/// CPU seconds this process has used, user and system.
+enum ProcessCPUTime {
+    static func seconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return user + system
+    }
+}
