@@ -62,6 +62,12 @@ import Testing
         Row(
             "<noscript> fallback images", "<noscript><img src={I}/a.jpg></noscript>",
             "<noscript><img src={I}/a.jpg{V}></noscript>"),
+        // A browser reads `\` as `/` in an http(s) URL, and drops tabs and newlines.
+        Row("a backslash", #"<img src="{I}\a.jpg">"#, #"<img src="{I}/a.jpg{V}">"#),
+        Row("a tab and a newline", "<img src=\"{I}/a.j\tp\ng\">", #"<img src="{I}/a.jpg{V}">"#),
+        Row(
+            "dot segments before a path-prefix dialect", #"<img src="{I}/x/../a.jpg">"#,
+            #"<img src="{I}/a.jpg{V}">"#),
     ]
 
     static let untouchedImages: [Row] = [
@@ -78,7 +84,6 @@ import Testing
         Row("fragment only", ##"<img src="#a.jpg">"##),
         Row("an unknown named reference", #"<img src="{I}/a.jpg?c=&copy;">"#),
         Row("non-ASCII query (the page's encoding)", #"<img src="/a.jpg?q=图">"#),
-        Row("a backslash", #"<img src="{I}\a.jpg">"#),
         Row("unquoted value takes the slash", "<img src={I}/a.jpg/>"),
         Row("img without src", #"<img alt="{I}/a.jpg">"#),
         Row("data-src (lazy loaders)", #"<img data-src="{I}/a.jpg">"#),
