@@ -1,7 +1,8 @@
 import Foundation
 import TestTraits
 import Testing
-import URLRewriting
+
+@testable import URLRewriting
 
 /// The parser against every input of the WHATWG URL test data.
 @Suite(.timeLimit(.suiteBound)) struct WHATWGURLTestDataTests {
@@ -41,6 +42,21 @@ import URLRewriting
             "WHATWG URL data, http(s): \(entries.count) inputs, \(counts[.hrefMatches] ?? 0) href match,"
                 + " \(counts[.expectedFailure] ?? 0) expected failures, \(counts[.idnaRefused] ?? 0) IDNA refused,"
                 + " \(counts[.mismatch] ?? 0) mismatches")
+    }
+
+    /// The rewriter's fast path (an href recognised without parsing) agrees
+    /// with the parser on every input and expected href of the data, and on
+    /// generated URLs.
+    @Test func theFastPathAgreesWithTheParser() {
+        var inputs = URLTestData.shared.entries.flatMap { [$0.input] + ($0.href.map { [$0] } ?? []) }
+        var generator = SeededGenerator(seed: 7)
+        for _ in 0..<5_000 { inputs.append(URLGenerator.url(around: "img.example.com", using: &generator)) }
+        inputs += [
+            "http://a.b/c", "http://1.2.3.4/", "http://a.0x1/", "http://a.b./", "http://xn--a.b/", "http://a/./b",
+        ]
+        for input in inputs {
+            #expect((try? WHATWGURL.href(of: input)) == (try? WHATWGURL(input).href), "\(input.debugDescription)")
+        }
     }
 
     /// Every input, whatever its scheme (file, opaque paths, non-special hosts).

@@ -51,7 +51,7 @@ public struct Rewriter: Sendable {
     public func rewrite(_ url: URL) -> RewriteResult {
         let string = url.absoluteString
         do {
-            return rewrite(try WHATWGURL(string), original: url)
+            return rewrite(href: try WHATWGURL.href(of: string), original: url)
         } catch {
             return RewriteResult(
                 url: url, cacheKey: CacheKey.normalized(unparsed: string), ruleName: nil,
@@ -73,8 +73,8 @@ public struct Rewriter: Sendable {
     ///   exactly as serialised, and when unchanged, the parsed URL as
     ///   Foundation holds it (a caller keeps its own text then).
     public func rewrite(_ text: String, relativeTo base: URL?) -> RewriteResult? {
-        guard let parsed = Self.parse(text, relativeTo: base), let url = URL(string: parsed.href) else { return nil }
-        return rewrite(parsed, original: url)
+        guard let href = Self.parse(text, relativeTo: base)?.href, let url = URL(string: href) else { return nil }
+        return rewrite(href: href, original: url)
     }
 
     /// `text` parsed against `base` (itself parsed from its `absoluteString`).
@@ -87,10 +87,10 @@ public struct Rewriter: Sendable {
         return try? WHATWGURL(text, relativeTo: baseURL)
     }
 
-    /// The rewrite of a parsed URL; `original` is returned when unchanged.
-    private func rewrite(_ parsed: WHATWGURL, original url: URL) -> RewriteResult {
-        let href = parsed.href
-        guard parsed.host != nil, case .segments = parsed.path, let parts = URLParts(href) else {
+    /// The rewrite of a URL's serialisation; `original` is returned when unchanged.
+    private func rewrite(href: String, original url: URL) -> RewriteResult {
+        // Only a URL with a host splits as `scheme://host…` (not `mailto:`, `file:///`).
+        guard let parts = URLParts(href) else {
             return RewriteResult(
                 url: url, cacheKey: CacheKey.normalized(unparsed: href), ruleName: nil,
                 reason: RewriteReason(.notAbsolute, "not an absolute URL with a host"))
@@ -123,7 +123,7 @@ public struct Rewriter: Sendable {
                     // The variant as a browser would read it, and held by
                     // Foundation byte for byte (it would encode `%2.` or `|`
                     // again, naming another resource): else the URL stays.
-                    guard let parsedVariant = try? WHATWGURL(variant), case let variantHref = parsedVariant.href,
+                    guard let variantHref = try? WHATWGURL.href(of: variant),
                         let variantURL = URL(string: variantHref), variantURL.absoluteString == variantHref,
                         let variantParts = URLParts(variantHref)
                     else {
@@ -163,7 +163,7 @@ public struct Rewriter: Sendable {
     }
 
     private static func normalizedCacheKey(_ string: String) -> String {
-        guard let href = try? WHATWGURL(string).href, let parts = URLParts(href) else {
+        guard let href = try? WHATWGURL.href(of: string), let parts = URLParts(href) else {
             return CacheKey.normalized(unparsed: string)
         }
         return CacheKey.normalized(parts)
