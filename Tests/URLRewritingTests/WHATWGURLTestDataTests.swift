@@ -44,6 +44,35 @@ import Testing
                 + " \(counts[.mismatch] ?? 0) mismatches")
     }
 
+    /// The standard's host tests (toascii.json), as WPT runs them
+    /// (`https://` + input + `/x`): every ASCII input gives the expected host
+    /// or failure; a non-ASCII one is refused as needing IDNA, or fails as expected.
+    @Test func hostsAsTheStandardSays() throws {
+        let url = try #require(
+            Bundle.module.url(forResource: "toascii", withExtension: "json", subdirectory: "Resources"))
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [Any])
+        var counts: [Outcome: Int] = [:]
+        for case let item as [String: Any] in items {
+            guard let input = item["input"] as? String else { continue }
+            let expected = item["output"] as? String
+            let outcome: Outcome
+            do {
+                let href = try WHATWGURL("https://" + input + "/x").href
+                outcome = href == expected.map { "https://\($0)/x" } ? .hrefMatches : .mismatch
+            } catch let error {
+                outcome = expected == nil ? .expectedFailure : error.isUnsupported ? .idnaRefused : .mismatch
+            }
+            counts[outcome, default: 0] += 1
+            #expect(outcome != .mismatch, "\(input.debugDescription): expected \(expected ?? "failure")")
+            if input.unicodeScalars.allSatisfy(\.isASCII) { #expect(outcome != .idnaRefused) }
+        }
+        try #require(counts.values.reduce(0, +) > 80)
+        print(
+            "WHATWG toascii data: \(counts.values.reduce(0, +)) hosts, \(counts[.hrefMatches] ?? 0) match,"
+                + " \(counts[.expectedFailure] ?? 0) expected failures, \(counts[.idnaRefused] ?? 0) IDNA refused,"
+                + " \(counts[.mismatch] ?? 0) mismatches")
+    }
+
     /// The rewriter's fast path (an href recognised without parsing) agrees
     /// with the parser on every input and expected href of the data, and on
     /// generated URLs.

@@ -100,18 +100,13 @@ extension URLHost {
         return output
     }
 
-    /// UTS #46 ToASCII for an ASCII domain: lower-casing, and each `xn--`
-    /// label checked as far as this parser can (valid Punycode, decoding to
-    /// code points a label may hold). Anything it cannot judge is refused as
-    /// ``URLParseError/idnaUnsupported``.
+    /// UTS #46 ToASCII for an ASCII domain, as the standard runs it: ASCII
+    /// lower-casing. `xn--` labels are kept as written, even when their
+    /// Punycode is invalid (the standard's toascii.json: `xn--a`, `xn--0.com`
+    /// and `xn--ls8h=` are all hosts).
     private static func domainToASCII(_ domain: [UInt8]) throws(URLParseError) -> [UInt8] {
-        let lowered = domain.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
-        guard !lowered.isEmpty else { throw .hostMissing }
-        for label in lowered.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        where label.starts(with: "xn--".utf8) {
-            try Punycode.validateLabel(label.dropFirst(4))
-        }
-        return lowered
+        guard !domain.isEmpty else { throw .hostMissing }
+        return domain.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
     }
 
     private static func isForbiddenHostByte(_ byte: UInt8) -> Bool {

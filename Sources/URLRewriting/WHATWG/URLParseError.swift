@@ -11,7 +11,6 @@ public struct URLParseError: Error, Sendable, Hashable, CustomStringConvertible 
         case ipv6Invalid
         case portInvalid
         case portOutOfRange
-        case punycodeInvalid
         case idnaUnsupported
         case tooLong
     }
@@ -36,11 +35,9 @@ public struct URLParseError: Error, Sendable, Hashable, CustomStringConvertible 
     public static let portInvalid = Self(.portInvalid)
     /// A port above 65535.
     public static let portOutOfRange = Self(.portOutOfRange)
-    /// An `xn--` label that is not valid Punycode.
-    public static let punycodeInvalid = Self(.punycodeInvalid)
-    /// A host that needs UTS #46 processing (non-ASCII, or an `xn--` label
-    /// this parser cannot validate): a browser may accept it, this parser
-    /// does not, so such URLs are left as they are.
+    /// A host that is not ASCII after percent-decoding, so needs UTS #46
+    /// mapping: a browser may accept it, this parser does not, so such URLs
+    /// are left as they are.
     public static let idnaUnsupported = Self(.idnaUnsupported)
     /// An input longer than ``WHATWGURL/maxInputBytes``.
     public static let tooLong = Self(.tooLong)
@@ -59,7 +56,6 @@ public struct URLParseError: Error, Sendable, Hashable, CustomStringConvertible 
         case .ipv6Invalid: "the host is not a valid IPv6 address"
         case .portInvalid: "the port is not a number"
         case .portOutOfRange: "the port is above 65535"
-        case .punycodeInvalid: "an xn-- label of the host is not valid Punycode"
         case .idnaUnsupported: "the host needs IDNA (UTS #46), which this parser does not do"
         case .tooLong: "the URL is longer than \(WHATWGURL.maxInputBytes) bytes"
         }

@@ -12,7 +12,7 @@ extension WHATWGURL {
 
     /// Whether `bytes` is an `http` or `https` URL exactly as the serialiser
     /// writes it, judged conservatively: any doubt (user info, a port, an
-    /// `xn--` or numeric last label, a dot segment, a `%2e`, a byte some
+    /// numeric last label, a dot segment, a `%2e`, a byte some
     /// percent-encode set holds) answers `false`, and the parser decides.
     private static func isCanonicalHTTP(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index: Int
@@ -25,7 +25,6 @@ extension WHATWGURL {
         }
         // Host: lower-case letters, digits, `-` and `.`; the last label not a number.
         let hostStart = index
-        var labelStart = index
         var lastLabelStart = index
         while index < bytes.count {
             let byte = bytes[index]
@@ -34,14 +33,8 @@ extension WHATWGURL {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
                 break
             case UInt8(ascii: "."):
-                labelStart = index + 1
                 if index + 1 < bytes.count, bytes[index + 1] != UInt8(ascii: "/") { lastLabelStart = index + 1 }
             default:
-                return false
-            }
-            if index == labelStart, byte == UInt8(ascii: "x"), index + 3 < bytes.count, bytes[index + 1] == 0x6E,
-                bytes[index + 2] == 0x2D, bytes[index + 3] == 0x2D
-            {
                 return false
             }
             index += 1

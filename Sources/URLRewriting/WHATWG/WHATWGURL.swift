@@ -6,8 +6,9 @@
 /// points), default ports dropped.
 ///
 /// Not done: UTS #46 for internationalised hosts. A host that is not ASCII
-/// after percent-decoding (or an `xn--` label this parser cannot validate)
-/// throws ``URLParseError/idnaUnsupported``, so such URLs are left as written.
+/// after percent-decoding throws ``URLParseError/idnaUnsupported``, so such
+/// URLs are left as written. An ASCII host (`xn--` labels included) is
+/// lower-cased, which is all the standard does to one.
 public struct WHATWGURL: Sendable, Hashable {
     /// The lower-cased scheme without its `:` (`https`).
     public internal(set) var scheme: String
