@@ -52,7 +52,8 @@ import Testing
         print(
             "WHATWG URL data through \(Rules.everyDialect.count) dialects: \(tally.inputs) inputs,"
                 + " \(tally.rewrites) rewrites, \(tally.sameResource) to the same resource,"
-                + " \(tally.unrewritten) left unrewritten (\(tally.notHeld) of them as Foundation would re-encode them),"
+                + " \(tally.unrewritten) left unrewritten"
+                + " (\(tally.notHeld) of them as Foundation would re-encode them),"
                 + " \(tally.wrong) wrong")
         #expect(tally.wrong == 0)
         #expect(tally.sameResource > 500)
