@@ -116,6 +116,7 @@ let portableTestTargets: [Target] = [
     .testTarget(
         name: "URLRewritingTests",
         dependencies: ["TestTraits", "URLRewriting"],
+        resources: [.copy("Resources")],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "ConcurrencySupportTests",

@@ -55,21 +55,25 @@ struct RewriteCommand: BridgeCommand {
         var invalid: [String] = []
         var batch = ""
         for input in inputs {
-            guard let url = URL(string: input) else {
+            // Read as a browser reads it (WHATWG): `http://a:b@host\a.jpg` is a URL, a tab is dropped.
+            guard let result = rewriter.rewrite(input, relativeTo: nil) else {
                 invalid.append(input)
                 continue
             }
-            let result = rewriter.rewrite(url)
-            // Unchanged URLs are printed as given (Foundation may have percent-encoded them).
-            var output = result.isRewritten ? result.url.absoluteString : input
+            // The input as Foundation holds it, for the client policy.
+            let url = (try? WHATWGURL(input)).flatMap { URL(string: $0.href) } ?? result.url
+            // Unchanged URLs are printed as given, less the tabs and newlines a
+            // browser drops too, so that the columns stay two (or three).
+            let given = String(input.unicodeScalars.filter { $0 != "\t" && $0 != "\n" && $0 != "\r" })
+            var output = result.isRewritten ? result.url.absoluteString : given
             var key = result.cacheKey
             var explanation = (result.ruleName.map { "rule \($0): " } ?? "") + result.reason.description
             if decidesForClient {
                 let decision = policy.decision(
                     for: ClientRequest(url: url, userAgent: userAgent, accept: accept), rewrite: result)
                 if case .passThrough = decision {
-                    output = input
-                    key = Rewriter.normalizedCacheKey(for: url)
+                    output = given
+                    key = Rewriter.normalizedCacheKey(for: input, relativeTo: nil) ?? key
                 } else {
                     output = decision.fetchURL(original: url).absoluteString
                 }

@@ -60,6 +60,12 @@ import Testing
             "only the first of two src", #"<img src="{I}/a.jpg" src="{I}/b.jpg">"#,
             #"<img src="{I}/a.jpg{V}" src="{I}/b.jpg">"#),
         Row("<noscript> is raw text (scripting on)", "<noscript><img src={I}/a.jpg></noscript>"),
+        // A browser reads `\` as `/` in an http(s) URL, and drops tabs and newlines.
+        Row("a backslash", #"<img src="{I}\a.jpg">"#, #"<img src="{I}/a.jpg{V}">"#),
+        Row("a tab and a newline", "<img src=\"{I}/a.j\tp\ng\">", #"<img src="{I}/a.jpg{V}">"#),
+        Row(
+            "dot segments before a path-prefix dialect", #"<img src="{I}/x/../a.jpg">"#,
+            #"<img src="{I}/a.jpg{V}">"#),
     ]
 
     static let untouchedImages: [Row] = [
@@ -76,7 +82,6 @@ import Testing
         Row("fragment only", ##"<img src="#a.jpg">"##),
         Row("an unknown named reference", #"<img src="{I}/a.jpg?c=&copy;">"#),
         Row("non-ASCII query (the page's encoding)", #"<img src="/a.jpg?q=图">"#),
-        Row("a backslash", #"<img src="{I}\a.jpg">"#),
         Row("unquoted value takes the slash", "<img src={I}/a.jpg/>"),
         Row("img without src", #"<img alt="{I}/a.jpg">"#),
         Row("data-src (lazy loaders)", #"<img data-src="{I}/a.jpg">"#),

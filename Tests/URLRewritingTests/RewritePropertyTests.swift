@@ -48,8 +48,8 @@ import Testing
             rewritten += 1
             // The output parses back with the same scheme, host and (unless the dialect moves it) path.
             let parsed = try #require(URL(string: result.url.absoluteString), "\(result.url)")
-            #expect(parsed.scheme == url.scheme, "\(input)")
-            #expect(parsed.host == url.host, "\(input)")
+            #expect(parsed.scheme == url.scheme?.lowercased(), "\(input)")
+            #expect(parsed.host == url.host?.lowercased(), "\(input)")
             if Self.changesPath(rule) {
                 let name = url.lastPathComponent.prefix(while: { $0 != "." })
                 #expect(parsed.path.contains(name), "\(input) → \(parsed)")

@@ -49,7 +49,7 @@ import Testing
         #expect(result.status == 0)
         #expect(
             result.output == """
-                HTTP://IMG.example.com:80/a.jpg?imageView2/2/w/750/format/webp/q/80/ignore-error/1#top\
+                http://img.example.com/a.jpg?imageView2/2/w/750/format/webp/q/80/ignore-error/1#top\
                 \thttp://img.example.com/a.jpg?imageView2/2/w/750/format/webp/q/80/ignore-error/1
                 http://img.example.com.evil.example/a.jpg\thttp://img.example.com.evil.example/a.jpg
 
@@ -77,6 +77,40 @@ import Testing
     @Test func unchangedURLsArePrintedAsGiven() async {
         let result = await run(["--preset", "qiniu", "--host", "img.example.com", "http://other.example/图.jpg"])
         #expect(result.output == "http://other.example/图.jpg\thttp://other.example/%E5%9B%BE.jpg\n")
+    }
+
+    /// Finding 10 of issue 26: inputs read as a browser reads them, two columns whatever the input.
+    @Test func urlsAreReadAsABrowserReadsThem() async {
+        let result = await run([
+            "--preset", "thumbor", "--host", "img.example.com",
+            "http://img.example.com/foo/../../../ton.jpg", "http://a:b@img.example.com\\a.jpg",
+            "http://img.example.com/a\t.jpg", "http://other.example/a\tb.jpg", "http://img.example.com/foo/%2e%2.jpg",
+        ])
+        #expect(result.status == 0)
+        #expect(
+            result.output == """
+                http://img.example.com/unsafe/filters:format(webp)/ton.jpg\
+                \thttp://img.example.com/unsafe/filters:format(webp)/ton.jpg
+                http://a:b@img.example.com/unsafe/filters:format(webp)/a.jpg\
+                \thttp://a:b@img.example.com/unsafe/filters:format(webp)/a.jpg
+                http://img.example.com/unsafe/filters:format(webp)/a.jpg\
+                \thttp://img.example.com/unsafe/filters:format(webp)/a.jpg
+                http://other.example/ab.jpg\thttp://other.example/ab.jpg
+                http://img.example.com/foo/%2e%2.jpg\thttp://img.example.com/foo/%2e%2.jpg
+
+                """)
+        for line in result.output.split(separator: "\n") {
+            #expect(line.split(separator: "\t", omittingEmptySubsequences: false).count == 2, "\(line)")
+        }
+    }
+
+    @Test func anOutOfRangePortIsNotAURL() async {
+        let result = await run([
+            "--preset", "thumbor", "--host", "img.example.com", "http://img.example.com:999999/a.jpg",
+        ])
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        #expect(result.error.contains("not a URL: 'http://img.example.com:999999/a.jpg'"))
     }
 
     @Test func readsURLsFromStandardInputWhenNoneAreGiven() async {

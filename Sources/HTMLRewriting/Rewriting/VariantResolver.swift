@@ -29,7 +29,7 @@ struct VariantResolver: Sendable {
     mutating func adoptDocumentBase(_ href: ArraySlice<UInt8>) {
         guard !documentBaseSeen else { return }
         documentBaseSeen = true
-        guard let text = Self.text(of: Self.trimmed(href)), let url = URL(string: text, relativeTo: base)?.absoluteURL,
+        guard let text = Self.text(of: Self.trimmed(href)), let url = Self.parse(text, relativeTo: base),
             let urlScheme = url.scheme?.lowercased(), urlScheme == "http" || urlScheme == "https"
         else { return }
         base = url
@@ -38,8 +38,10 @@ struct VariantResolver: Sendable {
     /// The variant's text for the URL `bytes`, or `nil` when it is not
     /// rewritten: not `http`/`https` after resolving (`data:`, `#frag`,
     /// `javascript:`), relative without a base, not valid UTF-8, non-ASCII in
-    /// its query (whose encoding would be the page's, unknown here), with a
-    /// backslash, longer than ``maxURLBytes``, or refused by the rules.
+    /// its query (whose encoding would be the page's, unknown here), longer
+    /// than ``maxURLBytes``, or refused by the rules. The text is read as a
+    /// browser reads it (``Rewriter/rewrite(_:relativeTo:)``): tabs and
+    /// newlines dropped, backslashes as `/`, dot segments resolved.
     func variant(for bytes: ArraySlice<UInt8>) -> String? {
         guard !bytes.isEmpty, bytes.count <= Self.maxURLBytes, let text = Self.text(of: bytes) else { return nil }
         if let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
@@ -48,14 +50,14 @@ struct VariantResolver: Sendable {
             let written = String(decoding: bytes[bytes.startIndex..<colon].map(ASCII.lowercased), as: UTF8.self)
             guard written == "http" || written == "https" else { return nil }
         }
-        guard let url = URL(string: text, relativeTo: base)?.absoluteURL else { return nil }
-        let result = rewriter.rewrite(url)
-        guard result.isRewritten else { return nil }
+        guard let result = rewriter.rewrite(text, relativeTo: base), result.isRewritten,
+            let resultScheme = result.url.scheme?.lowercased(), resultScheme == "http" || resultScheme == "https"
+        else { return nil }
         var output = result.url.absoluteString
         // In the web view's scheme the page names the original: the scheme
         // handler's pipeline asks for the variant itself, under the same
         // cache key as the native views, and falls back to the original.
-        if let scheme, let custom = scheme.customURL(for: url) {
+        if let scheme, let url = Self.parse(text, relativeTo: base), let custom = scheme.customURL(for: url) {
             output = custom.absoluteString
         }
         if let localPrefix, output.hasPrefix(localPrefix) {
@@ -65,13 +67,24 @@ struct VariantResolver: Sendable {
         return output
     }
 
+    /// `text` resolved against `base` as a browser resolves it, held by Foundation.
+    private static func parse(_ text: String, relativeTo base: URL?) -> URL? {
+        var baseURL: WHATWGURL?
+        if let base {
+            guard let parsed = try? WHATWGURL(base.absoluteString) else { return nil }
+            baseURL = parsed
+        }
+        guard let url = try? WHATWGURL(text, relativeTo: baseURL) else { return nil }
+        return URL(string: url.href)
+    }
+
     /// `bytes` as a string when they are valid UTF-8 with no control bytes
-    /// or backslashes, and nothing but ASCII after a `?`.
+    /// but tabs and newlines (which a browser drops), and nothing but ASCII after a `?`.
     private static func text(of bytes: ArraySlice<UInt8>) -> String? {
         var inQuery = false
         var isASCII = true
         for byte in bytes {
-            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\") { return nil }
+            if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D) || byte == 0x7F { return nil }
             if byte == UInt8(ascii: "?") { inQuery = true }
             if byte >= 0x80 {
                 if inQuery { return nil }

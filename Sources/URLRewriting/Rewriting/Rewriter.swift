@@ -36,19 +36,63 @@ public struct Rewriter: Sendable {
 
     /// Rewrites `url` with the first rule that accepts it.
     ///
-    /// A rule accepts a URL when its host is one of the rule's hosts (the
-    /// real host, compared case-insensitively), its scheme is listed, its
-    /// path starts with the rule's prefix and ends in a JPEG or PNG name (or
-    /// GIF when the rule opts in). The dialect then produces the variant,
-    /// unless the URL is signed or already asks for WebP.
+    /// The URL is read as a browser reads it (the WHATWG URL standard, see
+    /// ``WHATWGURL``): a URL is rewritten only when it parses, and the
+    /// variant is made from its serialisation, with dot segments already
+    /// resolved and no escape encoded twice. A rule accepts a URL when its
+    /// host is one of the rule's hosts (the real host, compared
+    /// case-insensitively), its scheme is listed, its path starts with the
+    /// rule's prefix and ends in a JPEG or PNG name (or GIF when the rule
+    /// opts in). The dialect then produces the variant, unless the URL is
+    /// signed or already asks for WebP.
     ///
     /// - Returns: the variant (or `url` itself, unchanged), its cache key,
     ///   the rule that matched the host, and the reason.
     public func rewrite(_ url: URL) -> RewriteResult {
         let string = url.absoluteString
-        guard let parts = URLParts(string) else {
+        do {
+            return rewrite(href: try WHATWGURL.href(of: string), original: url)
+        } catch {
             return RewriteResult(
                 url: url, cacheKey: CacheKey.normalized(unparsed: string), ruleName: nil,
+                reason: RewriteReason(.notAbsolute, "not a URL: \(error)"))
+        }
+    }
+
+    /// Rewrites the URL `text` as a page or a command line wrote it, resolved
+    /// against `base` as a browser resolves it: tabs and newlines dropped,
+    /// backslashes read as `/`, dot segments resolved, escapes kept as written.
+    ///
+    /// Foundation's `URL(string:)` cannot be given such text directly (it
+    /// refuses `http://a:b@host\a.jpg`, keeps a tab as `%09`, encodes `%2.`
+    /// again), so the HTML rewriter and the CLI come here.
+    ///
+    /// - Returns: `nil` when `text` is not a URL (the WHATWG parser fails, or
+    ///   the host needs IDNA) or Foundation cannot hold it; otherwise the
+    ///   result, whose ``RewriteResult/url`` is, when rewritten, the variant
+    ///   exactly as serialised, and when unchanged, the parsed URL as
+    ///   Foundation holds it (a caller keeps its own text then).
+    public func rewrite(_ text: String, relativeTo base: URL?) -> RewriteResult? {
+        guard let href = Self.parse(text, relativeTo: base)?.href, let url = URL(string: href) else { return nil }
+        return rewrite(href: href, original: url)
+    }
+
+    /// `text` parsed against `base` (itself parsed from its `absoluteString`).
+    static func parse(_ text: String, relativeTo base: URL?) -> WHATWGURL? {
+        var baseURL: WHATWGURL?
+        if let base {
+            guard let parsedBase = try? WHATWGURL(base.absoluteString) else { return nil }
+            baseURL = parsedBase
+        }
+        return try? WHATWGURL(text, relativeTo: baseURL)
+    }
+
+    /// The rewrite of a URL's serialisation; `original` is returned when unchanged.
+    private func rewrite(href: String, original url: URL) -> RewriteResult {
+        // Only a URL with a host splits as `scheme://host…` (not `mailto:`, `file:///`).
+        guard let parts = URLParts(href) else {
+            return RewriteResult(
+                url: url, cacheKey: CacheKey.normalized(unparsed: href), ruleName: nil,
                 reason: RewriteReason(.notAbsolute, "not an absolute URL with a host"))
         }
         let host = parts.normalizedHost
@@ -83,11 +127,16 @@ public struct Rewriter: Sendable {
                 case .unchanged(let reason):
                     return unchanged(url, parts, rule: rule, reason)
                 case .rewritten(let variant, let detail):
-                    guard let variantURL = URL(string: variant), let variantParts = URLParts(variantURL.absoluteString)
+                    // The variant as a browser would read it, and held by
+                    // Foundation byte for byte (it would encode `%2.` or `|`
+                    // again, naming another resource): else the URL stays.
+                    guard let variantHref = try? WHATWGURL.href(of: variant),
+                        let variantURL = URL(string: variantHref), variantURL.absoluteString == variantHref,
+                        let variantParts = URLParts(variantHref)
                     else {
                         return unchanged(
                             url, parts, rule: rule,
-                            RewriteReason(.notRewritable, "the variant would not be a valid URL"))
+                            RewriteReason(.notRewritable, "the variant would not be a valid URL as written"))
                     }
                     let webP = FormatVariant(
                         format: .webp, url: variantURL, cacheKey: CacheKey.normalized(variantParts))
@@ -111,8 +160,19 @@ public struct Rewriter: Sendable {
     /// `url` normalised as a cache key (scheme and host lower-cased, default
     /// port and fragment dropped), without rewriting.
     public static func normalizedCacheKey(for url: URL) -> String {
-        let string = url.absoluteString
-        guard let parts = URLParts(string) else { return CacheKey.normalized(unparsed: string) }
+        normalizedCacheKey(url.absoluteString)
+    }
+
+    /// The URL `text` (resolved against `base`) normalised as a cache key,
+    /// without rewriting; `nil` when it is not a URL.
+    public static func normalizedCacheKey(for text: String, relativeTo base: URL?) -> String? {
+        parse(text, relativeTo: base).map { normalizedCacheKey($0.href) }
+    }
+
+    private static func normalizedCacheKey(_ string: String) -> String {
+        guard let href = try? WHATWGURL.href(of: string), let parts = URLParts(href) else {
+            return CacheKey.normalized(unparsed: string)
+        }
         return CacheKey.normalized(parts)
     }
 
