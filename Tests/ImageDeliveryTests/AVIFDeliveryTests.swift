@@ -77,13 +77,21 @@ struct AVIFDeliveryTests {
 
     static let url = URL(string: "http://img.test/a.jpg")!
 
+    /// The pipeline's clock, standing still: the upstream's `max-age=60` and
+    /// the failed variants' lifetime (5 minutes) must not run out between a
+    /// test's requests, however slow the run (`make test-tsan` refetched
+    /// variants when they did).
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
     static func bridge(_ upstream: Upstream) throws -> ImageBridge {
         let rules = RewriteConfiguration(rules: [
             RewriteRule(
                 name: "cdn", hosts: ["img.test"], dialect: .qiniu(QiniuOptions()), width: 32, formats: [.avif, .webp])
         ])
         let pipeline = ImagePipeline(
-            configuration: .init(rewriter: try Rewriter(configuration: rules), dataLoader: upstream, memoryCache: nil))
+            configuration: .init(
+                rewriter: try Rewriter(configuration: rules), dataLoader: upstream, memoryCache: nil, now: { Self.now })
+        )
         return ImageBridge(pipeline: pipeline)
     }
 

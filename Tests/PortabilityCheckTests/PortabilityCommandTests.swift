@@ -15,7 +15,7 @@ struct PortabilityCommandTests {
         try FakePackage.single("import Foundation\nimport Glibc\n").write(into: folder)
         let outcome = try ChildProcess.run(
             binary, ["--package-path", folder.url.path, "--dump-file", folder.file("dump.json").path], timeout: 60)
-        #expect(outcome.exitStatus == 1)
+        #expect(outcome.exitStatus == 1, "\(outcome.stderr)")
         let lines = outcome.stdout.split(separator: "\n")
         #expect(
             lines.first?.hasPrefix("Sources/A/File.swift:2: unguarded import of Glibc") == true, "\(outcome.stdout)")
@@ -30,7 +30,7 @@ struct PortabilityCommandTests {
         try FakePackage.single("#if canImport(Glibc)\nimport Glibc\n#endif\n").write(into: folder)
         let outcome = try ChildProcess.run(
             binary, ["--package-path", folder.url.path, "--dump-file", folder.file("dump.json").path], timeout: 60)
-        #expect(outcome.exitStatus == 0)
+        #expect(outcome.exitStatus == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.hasSuffix("no violations\n"))
     }
 

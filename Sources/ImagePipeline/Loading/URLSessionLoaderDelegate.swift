@@ -32,6 +32,19 @@ final class URLSessionLoaderDelegate: NSObject, URLSessionDataDelegate, @uncheck
         /// Why the loader stopped the task, which wins over the
         /// `URLError.cancelled` that stopping it produces.
         var failure: DataLoadingError?
+
+        /// Appends `data` to the body, or records the failure when it would
+        /// pass the limit; returns the callback to hand `data` to, or `nil`
+        /// when the task must stop.
+        mutating func accept(_ data: Data) -> (@Sendable (Data) -> Void)?? {
+            guard failure == nil else { return nil }
+            guard body.count + data.count <= request.maxBodyBytes else {
+                failure = URLSessionLoaderDelegate.tooLarge(self)
+                return nil
+            }
+            body.append(data)
+            return .some(onChunk)
+        }
     }
 
     private let entries = Lock<[Int: Entry]>([:])
@@ -81,14 +94,11 @@ final class URLSessionLoaderDelegate: NSObject, URLSessionDataDelegate, @uncheck
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let id = dataTask.taskIdentifier
+        // The entry is changed where it is stored: a copy of it held across the
+        // append would share the body's buffer and make every append copy the
+        // whole body so far (quadratic in the body's size).
         let onChunk = entries.withLock { entries -> (@Sendable (Data) -> Void)?? in
-            guard let entry = entries[id], entry.failure == nil else { return nil }
-            guard entry.body.count + data.count <= entry.request.maxBodyBytes else {
-                entries[id]?.failure = Self.tooLarge(entry)
-                return nil
-            }
-            entries[id]?.body.append(data)
-            return .some(entry.onChunk)
+            entries[id]?.accept(data)
         }
         switch onChunk {
         case nil: dataTask.cancel()

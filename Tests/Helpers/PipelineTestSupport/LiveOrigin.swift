@@ -69,9 +69,16 @@ public struct LiveOrigin: Sendable {
 
     /// A pipeline over this origin. No bytes cache unless a test asks for
     /// one, so that every fetch shows at the server.
-    /// - Parameter host: The host the rule rewrites.
+    /// - Parameters:
+    ///   - host: The host the rule rewrites.
+    ///   - timeout: The request timeout; by default 2 hours, beyond any run.
+    ///     Tests hold a request until an event (every caller joined, one
+    ///     cancelled) and then release it; a deadline that expired first
+    ///     would turn the held variant into a fallback to the original (what
+    ///     `make test-tsan` showed with 60 s, and a 0.5 s timeout reproduces
+    ///     in a plain run). A test of the timeout passes its own.
     public func pipeline(
-        host: String = "127.0.0.1", dataCache: (any DataCaching)? = nil, timeout: Duration = .seconds(60),
+        host: String = "127.0.0.1", dataCache: (any DataCaching)? = nil, timeout: Duration = .seconds(2 * 60 * 60),
         redirectPolicy: RedirectPolicy = .anyHTTP, now: @escaping @Sendable () -> Date = { Date() }
     ) throws -> ImagePipeline {
         let rewriting = try RewritePreset.configuration(named: "qiniu", host: host, width: 750)
