@@ -178,7 +178,7 @@ public final class ImageBridge: Sendable {
             let image = configuration.pipeline.cachedData(
                 for: request.url,
                 ifUsable: { !CacheControl.containsNoTransform($0.headers.values(for: "Cache-Control")) }),
-            image.format == .webp || Transcoder.withoutWebP.contains(image.format)
+            Self.capabilities(for: decision).contains(image.format)
         else { return nil }
         return imageDelivery(request, image: image, body: image.data, format: image.format, transcodeSeconds: nil)
     }
@@ -220,8 +220,7 @@ public final class ImageBridge: Sendable {
         if CacheControl.containsNoTransform(image.headers.values(for: "Cache-Control")) {
             return original(request, decision, "the upstream forbids transforming it (no-transform)", image: image)
         }
-        var capabilities = Transcoder.withoutWebP
-        if decision.servedFormat == .webp { capabilities.insert(.webp) }
+        let capabilities = Self.capabilities(for: decision)
         if capabilities.contains(image.format) {
             return imageDelivery(request, image: image, body: image.data, format: image.format, transcodeSeconds: nil)
         }
@@ -251,6 +250,15 @@ public final class ImageBridge: Sendable {
             // Bytes that sniff as an image but do not decode: the original, as the upstream has it.
             return original(request, decision, "the variant does not decode (\(error))", image: image)
         }
+    }
+
+    /// The formats the client of `decision` shows as they are: WebP when
+    /// it is served WebP, and what every client shows. Anything else is
+    /// transcoded (an AVIF among them, for a client not served AVIF).
+    private static func capabilities(for decision: ClientDecision) -> Set<ImageFormat> {
+        var capabilities = Transcoder.withoutWebP
+        if decision.servedFormat == .webp { capabilities.insert(.webp) }
+        return capabilities
     }
 
     /// The bytes to serve or transcode: the pipeline's for the request's URL
