@@ -224,7 +224,8 @@ let linuxTargets: [Target] = [
     .executableTarget(
         name: "loader-memory",
         dependencies: [
-            "ConcurrencySupport", "ImagePipeline", "HTTPServer", "ImageOrigin", "ImageCodecs", "URLRewriting",
+            "CacheSupport", "ConcurrencySupport", "ImagePipeline", "HTTPServer", "ImageOrigin", "ImageCodecs",
+            "URLRewriting",
             "TestSupport",
         ],
         path: "Benchmarks/LoaderMemory",
@@ -314,7 +315,7 @@ let linuxTargets: [Target] = [
         swiftSettings: swiftSettings),
     .testTarget(
         name: "HTTPServerTests",
-        dependencies: ["TestTraits", "ConcurrencySupport", "HTTPServer", "TestSupport"],
+        dependencies: ["TestTraits", "CacheSupport", "ConcurrencySupport", "HTTPServer", "TestSupport"],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "ImageOriginTests",

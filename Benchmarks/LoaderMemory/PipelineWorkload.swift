@@ -1,3 +1,4 @@
+import CacheSupport
 import Foundation
 import HTTPServer
 import ImageCodecs

@@ -1,3 +1,4 @@
+import CacheSupport
 import ConcurrencySupport
 import Foundation
 
@@ -54,7 +55,7 @@ final class Progress: Sendable {
             let onBoundary = done == options.warmUp || (done > options.warmUp && done % options.interval == 0)
             return onBoundary || done == options.requests ? done : nil
         }
-        guard let done = sampleAt, let rss = ResidentMemory.current() else { return }
+        guard let done = sampleAt, let rss = ResidentMemory.currentBytes else { return }
         let elapsed = ContinuousClock.now - start
         let caches = cacheUsage()
         let sample = Sample(requests: done, rss: rss, elapsed: elapsed, caches: caches)

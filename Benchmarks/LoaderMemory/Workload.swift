@@ -1,3 +1,5 @@
+import CacheSupport
+
 /// What the memory check repeats: one request, many times, from several
 /// tasks at once.
 protocol Workload: Sendable {

@@ -2,6 +2,7 @@
 // through the whole image pipeline — and shows whether resident memory stays
 // flat. A benchmark, not a test: run by `make bench-loader-memory` and
 // `make bench-pipeline-memory`.
+import CacheSupport
 import Foundation
 
 let options: Options
@@ -24,7 +25,7 @@ do {
     exit(1)
 }
 print(workload.summary)
-if let rss = ResidentMemory.current() { print("          start     RSS \(ResidentMemory.format(rss))") }
+if let rss = ResidentMemory.currentBytes { print("          start     RSS \(ResidentMemory.format(rss))") }
 
 let progress = Progress(options: options) { workload.cacheUsage() }
 await withTaskGroup(of: Void.self) { group in

@@ -1,3 +1,4 @@
+import CacheSupport
 import Foundation
 import HTTPFields
 import HTTPServer
@@ -39,7 +40,7 @@ extension LiveTests {
             let budget = configuration.limits.maxBodyBytesInFlight
             let gate = Gate()
             let body = Data(count: 15 << 20)
-            let before = try #require(ResidentMemory.current)
+            let before = try #require(ResidentMemory.currentBytes)
             try await withLiveServer(configuration: configuration, handle: gate.handle) { _, endpoint in
                 let (statuses, held) = try await blocking {
                     var statuses: [Int] = []
@@ -63,7 +64,7 @@ extension LiveTests {
                     arrived += 1
                     if arrived == held.count { break }
                 }
-                let during = try #require(ResidentMemory.current)
+                let during = try #require(ResidentMemory.currentBytes)
                 gate.open()
                 let answers = try await blocking { try held.map { try $0.readResponse().status } }
                 let refused = statuses.filter { $0 == 503 }.count
