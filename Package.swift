@@ -30,6 +30,10 @@ let swiftSettings: [SwiftSetting] = [
 /// on Apple platforms with ImageIO and URLSession (guarded by `canImport`).
 let platformAdapters: [Target.Dependency] = linuxSide ? ["ImageCodecs", "CCurl"] : []
 
+/// What TestSupport's `Linux/` folder (the helpers over the C codecs, the server and child
+/// processes) needs; the Apple view leaves that folder out.
+let linuxTestSupport: [Target.Dependency] = linuxSide ? ["ImageCodecs", "HTTPServer"] : []
+
 let portableProducts: [Product] = [
     .library(name: "ImageCoding", targets: ["ImageCoding"]),
     .library(name: "URLRewriting", targets: ["URLRewriting"]),
@@ -104,6 +108,15 @@ let portableTargets: [Target] = [
         name: "TestTraits",
         dependencies: ["ConcurrencySupport"],
         path: "Tests/Helpers/TestTraits",
+        swiftSettings: swiftSettings),
+    // The one module of test doubles and fixtures (re-exports TestTraits): the scripted DataLoading,
+    // client profiles, the raw HTTP client and upstream build everywhere; `Linux/` (helpers over the
+    // C codecs, the server and child processes) only where the manifest adds the Linux side.
+    .target(
+        name: "TestSupport",
+        dependencies: ["TestTraits", "ConcurrencySupport", "HTTPFields", "ImagePipeline"]
+            + linuxTestSupport,
+        exclude: linuxSide ? [] : ["Linux"],
         swiftSettings: swiftSettings),
 ]
 
@@ -204,11 +217,6 @@ let linuxTargets: [Target] = [
         name: "webp-bridge",
         dependencies: ["WebPBridgeCLI"],
         swiftSettings: swiftSettings),
-    .target(
-        name: "TestSupport",
-        dependencies: ["ImageCodecs", "HTTPServer", "TestTraits"],
-        swiftSettings: swiftSettings),
-
     // Benchmarks (run by `make bench-…`, never by tests).
     .executableTarget(
         name: "codecs-benchmark",

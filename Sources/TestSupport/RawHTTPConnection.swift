@@ -52,11 +52,7 @@ public final class RawHTTPConnection: @unchecked Sendable {
     }
 
     private static func connectedSocket(port: Int, timeout: TimeInterval, sourceAddress: String?) throws -> Int32 {
-        #if canImport(Glibc)
-            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let descriptor = LoopbackSocket.make()
         guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         func fail(_ what: String) -> Failure {
             let message = String(cString: strerror(errno))
@@ -100,14 +96,14 @@ public final class RawHTTPConnection: @unchecked Sendable {
     /// end of stream, and the connection can still receive.
     public func finishSending() { _ = shutdown(descriptor, Int32(SHUT_WR)) }
 
-    /// Sends all bytes; `MSG_NOSIGNAL` so a server that closed gives an
+    /// Sends all bytes; never SIGPIPE (``LoopbackSocket``), so a server that closed gives an
     /// error instead of killing the test process with SIGPIPE.
     public func write(_ bytes: Data) throws {
         var sent = 0
         while sent < bytes.count {
             // The loop runs for non-empty bytes only, which have an address.
             let result = bytes.withUnsafeBytes { raw in
-                raw.baseAddress.map { send(descriptor, $0 + sent, bytes.count - sent, Int32(MSG_NOSIGNAL)) } ?? 0
+                raw.baseAddress.map { send(descriptor, $0 + sent, bytes.count - sent, LoopbackSocket.sendFlags) } ?? 0
             }
             if result < 0, errno == EINTR { continue }
             guard result > 0 else { throw Failure(description: "send: \(String(cString: strerror(errno)))") }

@@ -36,11 +36,7 @@ public final class RawHTTPListener: Sendable {
     /// - Throws: ``RawHTTPConnection/Failure`` when the socket cannot listen.
     public init(answerBytes: Data) throws {
         self.answer = answerBytes
-        #if canImport(Glibc)
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let listener = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        let listener = LoopbackSocket.make()
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -85,7 +81,7 @@ public final class RawHTTPListener: Sendable {
             setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
             let head = readHead(client)
             state.withLock { $0.heads.append(head) }
-            answer.withUnsafeBytes { _ = send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            answer.withUnsafeBytes { _ = send(client, $0.baseAddress, $0.count, LoopbackSocket.sendFlags) }
             _ = shutdown(client, Int32(SHUT_WR))
             close(client)
         }
