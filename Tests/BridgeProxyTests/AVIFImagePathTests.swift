@@ -6,7 +6,7 @@ import ImageCodecs
 import ImageCoding
 import ImageDelivery
 import ImagePipeline
-import PipelineTestSupport
+import TestSupport
 import TestTraits
 import Testing
 import URLRewriting
@@ -18,7 +18,7 @@ import URLRewriting
 struct AVIFImagePathTests {
     static let codecKnowsAVIF = ImageFormat(rawValue: "avif") != nil
     /// The fixture's bridge, AVIF first then WebP, over `loader`.
-    static func bridge(_ fixture: BridgeFixture, _ loader: AVIFVariantLoader) throws -> BridgeProxy {
+    static func bridge(_ fixture: BridgeFixture, _ loader: ScriptedDataLoader) throws -> BridgeProxy {
         try fixture.bridge(loader: loader, formats: [.avif, .webp])
     }
 
@@ -29,20 +29,21 @@ struct AVIFImagePathTests {
     @Test(.enabled(if: codecKnowsAVIF, "ImageFormat has no .avif until the AVIF codec branch is merged"))
     func threeClientsGetThreeBodiesFromTwoVariantFetchesAndOneTranscode() async throws {
         let fixture = try BridgeFixture()
-        let site = AVIFVariantLoader(fixture.upstream, avifStatus: 200)
+        let site = ScriptedDataLoader(forwardingTo: fixture.upstream)
+        site.inject(ScriptedDataLoader.avifVariant(status: 200), whereURLContains: "format/avif")
         let bridge = try Self.bridge(fixture, site)
         let avif = await bridge.handle(Self.get("image/avif,image/webp,image/*,*/*;q=0.8"))
         let webP = await bridge.handle(Self.get(BridgeFixture.webPAccept))
         let other = await bridge.handle(Self.get(BridgeFixture.noWebPAccept))
         #expect(avif.headers["Content-Type"] == "image/avif")
-        #expect(avif.bodyData == AVIFVariantLoader.avifBytes)
+        #expect(avif.bodyData == ScriptedDataLoader.avifBytes)
         #expect(webP.headers["Content-Type"] == "image/webp")
         #expect(try ImageFormat.sniff(webP.bodyData) == .webp)
         #expect(other.headers["Content-Type"] == "image/jpeg")
         #expect(try ImageFormat.sniff(other.bodyData) == .jpeg)
         #expect(Set([avif.bodyData, webP.bodyData, other.bodyData]).count == 3)
         #expect([avif, webP, other].allSatisfy { $0.headers["Vary"] == "Accept" })
-        #expect(site.fetched == (1, 1, 0))
+        #expect(site.imageFetches == (1, 1, 0))
         let metrics = bridge.metrics.render()
         #expect(metrics.contains("webpbridge_proxy_requests_total{outcome=\"avif\"} 1"))
         #expect(metrics.contains("webpbridge_proxy_requests_total{outcome=\"transcoded\"} 1"))
@@ -51,14 +52,15 @@ struct AVIFImagePathTests {
     @Test(arguments: [404, 500])
     func aFailingAVIFVariantFallsBackToTheWebPVariant(_ status: Int) async throws {
         let fixture = try BridgeFixture()
-        let site = AVIFVariantLoader(fixture.upstream, avifStatus: status)
+        let site = ScriptedDataLoader(forwardingTo: fixture.upstream)
+        site.inject(ScriptedDataLoader.avifVariant(status: status), whereURLContains: "format/avif")
         let bridge = try Self.bridge(fixture, site)
         let response = await bridge.handle(Self.get("image/avif,image/webp,*/*"))
         #expect(response.status == .ok)
         #expect(response.headers["Content-Type"] == "image/webp")
         #expect(try ImageFormat.sniff(response.bodyData) == .webp)
         #expect(response.headers["Vary"] == "Accept")
-        #expect(site.fetched == (Self.codecKnowsAVIF ? 1 : 0, 1, 0))
+        #expect(site.imageFetches == (Self.codecKnowsAVIF ? 1 : 0, 1, 0))
         #expect(bridge.metrics.render().contains("webpbridge_proxy_requests_total{outcome=\"webp\"} 1"))
     }
 }

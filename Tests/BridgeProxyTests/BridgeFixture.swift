@@ -14,7 +14,7 @@ import URLRewriting
 /// redirects and a `no-transform` image; and bridges in front of it.
 struct BridgeFixture {
     let folder: TemporaryDirectory
-    let upstream: InProcessUpstream
+    let upstream: ScriptedDataLoader
     let photoJPEG: Data
     let logoPNG: Data
     /// `/flat.png`: an original whose variant, transcoded to PNG, outweighs it.
@@ -32,10 +32,9 @@ struct BridgeFixture {
         0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b,
     ])
 
-    static let webKitUserAgent =
-        "Mozilla/5.0 (iPhone; CPU iPhone OS 12_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
-    static let noWebPAccept = "image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5"
-    static let webPAccept = "image/webp,image/apng,image/*,*/*;q=0.8"
+    static let webKitUserAgent = ClientProfile.iOSWebView.userAgent
+    static let noWebPAccept = ClientProfile.iOSWebView.imageAccept
+    static let webPAccept = ClientProfile.chrome80.imageAccept
 
     /// The encoded samples, made once per test process: encoding is the
     /// costly part of a fixture, and suites run in parallel on few cores.
@@ -87,8 +86,8 @@ struct BridgeFixture {
         let busyAlphaWebP = samples.busyAlphaWebP
         let origin = try ImageOrigin(configuration: .init(root: folder.url.path))
         let photo = photoJPEG
-        upstream = InProcessUpstream(
-            ClosureHTTPHandler { request in
+        upstream = ScriptedDataLoader(
+            serving: ClosureHTTPHandler { request in
                 switch request.path {
                 case "/index.html":
                     return .data(

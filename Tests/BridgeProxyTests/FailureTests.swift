@@ -6,6 +6,7 @@ import HTTPServer
 import ImageCodecs
 import ImageDelivery
 import ImagePipeline
+import TestSupport
 import TestTraits
 import Testing
 

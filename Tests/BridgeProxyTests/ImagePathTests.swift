@@ -5,6 +5,7 @@ import HTTPServer
 import ImageCodecs
 import ImageDelivery
 import ImagePipeline
+import TestSupport
 import TestTraits
 import Testing
 import URLRewriting
@@ -171,7 +172,7 @@ struct ImagePathTests {
             HTTPRequest(
                 target: "/photo.jpg",
                 headers: [
-                    "User-Agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0",
+                    "User-Agent": ClientProfile.chrome.userAgent,
                     "Accept": BridgeFixture.webPAccept,
                 ]))
         #expect(chrome.headers["Content-Type"] == "image/jpeg")
@@ -181,14 +182,15 @@ struct ImagePathTests {
             HTTPRequest(
                 target: "/photo.jpg",
                 headers: [
-                    "User-Agent": "Mozilla/5.0 (iPad; CPU OS 12_0 like Mac OS X) AppleWebKit/605.1.15",
+                    "User-Agent": ClientProfile.iPadWebView.userAgent,
                     "Accept": BridgeFixture.noWebPAccept,
                 ]))
         #expect(iPad.bodyData == fixture.photoJPEG)
         #expect(iPad.headers["Vary"] == "Accept, User-Agent")
 
         // Not a WebKit client: the legacy policy passes the original through, still varying.
-        let curl = await bridge.handle(HTTPRequest(target: "/photo.jpg", headers: ["User-Agent": "curl/8.0"]))
+        let curl = await bridge.handle(
+            HTTPRequest(target: "/photo.jpg", headers: ["User-Agent": ClientProfile.curl.userAgent]))
         #expect(curl.status == .ok)
         #expect(curl.bodyData == fixture.photoJPEG)
         #expect(curl.headers["Vary"] == "Accept, User-Agent")

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import ImageDelivery
 import ImagePipeline
+import TestSupport
 import TestTraits
 import Testing
 

@@ -2,6 +2,7 @@ import ConcurrencySupport
 import Foundation
 import HTTPFields
 import HTTPServer
+import TestSupport
 import TestTraits
 import Testing
 
@@ -14,9 +15,8 @@ import Testing
 /// client.
 @Suite(.timeLimit(.suiteBound))
 struct PageRewriteQueueTests {
-    static let webKit =
-        "Mozilla/5.0 (X11; Ubuntu; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15"
-    static let pageAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+    static let webKit = ClientProfile.linuxWebKit.userAgent
+    static let pageAccept = ClientProfile.linuxWebKit.pageAccept
 
     /// A page of `srcset` candidates built to grow six-fold when each names its variant.
     static let srcsetPage = Data(
@@ -40,7 +40,7 @@ struct PageRewriteQueueTests {
     static func bridge(
         fixture: BridgeFixture, queueLimit: Int = 4, budget: Int = BridgeProxy.MemoryBudget.defaultTotalBytes
     ) throws -> BridgeProxy {
-        let upstream = InProcessUpstream(site)
+        let upstream = ScriptedDataLoader(serving: site)
         let mode = BridgeProxy.Configuration.Mode.reverse(upstream: BridgeFixture.site)
         var configuration = BridgeProxy.Configuration(
             mode: mode, pipeline: try fixture.pipeline(loader: upstream, mode: mode), passthroughLoader: upstream,

@@ -4,6 +4,7 @@ import HTTPFields
 import HTTPServer
 import ImageDelivery
 import ImagePipeline
+import TestSupport
 import TestTraits
 import Testing
 import URLRewriting
@@ -14,10 +15,9 @@ import URLRewriting
 @Suite(.timeLimit(.suiteBound))
 struct PageRewritingTests {
     /// WebKit's page `Accept` (Safari, WKWebView, WebKitGTK): no `image/webp`.
-    static let pageAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
-    static let webKit =
-        "Mozilla/5.0 (X11; Ubuntu; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15"
-    static let iPad = "Mozilla/5.0 (iPad; CPU OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile"
+    static let pageAccept = ClientProfile.linuxWebKit.pageAccept
+    static let webKit = ClientProfile.linuxWebKit.userAgent
+    static let iPad = ClientProfile.iPadWebView.userAgent
 
     /// Two images on the site, one relative and one absolute, and one on another host.
     static let page = Data(
@@ -122,7 +122,8 @@ struct PageRewritingTests {
             name: "legacy policy: an AppleWebKit client's images are transcoded", policy: .legacy,
             expected: .rewritten(2), vary: "Accept, User-Agent"),
         Row(
-            name: "legacy policy: another client keeps the originals", userAgent: "curl/8.0", policy: .legacy,
+            name: "legacy policy: another client keeps the originals", userAgent: ClientProfile.curl.userAgent,
+            policy: .legacy,
             expected: .untouched("client"), vary: "Accept, User-Agent"),
         Row(
             name: "legacy policy: an excluded tablet keeps the originals", userAgent: iPad, policy: .legacy,
@@ -156,7 +157,7 @@ struct PageRewritingTests {
     @Test(arguments: rows)
     func rewritesOnlyWhatItMay(_ row: Row) async throws {
         let fixture = try BridgeFixture()
-        let upstream = InProcessUpstream(Self.site)
+        let upstream = ScriptedDataLoader(serving: Self.site)
         let bridge = try Self.bridge(row, fixture: fixture, upstream: upstream)
         var headers: HTTPFieldList = ["User-Agent": row.userAgent, "Accept": Self.pageAccept, "Host": "bridge.test"]
         if let cacheControl = row.cacheControl { headers["Cache-Control"] = cacheControl }
@@ -218,7 +219,7 @@ struct PageRewritingTests {
     }
 
     static func bridge(
-        _ row: Row, fixture: BridgeFixture, upstream: InProcessUpstream, rewritesHTML: Bool? = nil
+        _ row: Row, fixture: BridgeFixture, upstream: ScriptedDataLoader, rewritesHTML: Bool? = nil
     ) throws -> BridgeProxy {
         let mode: BridgeProxy.Configuration.Mode =
             row.forward ? .forward(allowedHosts: []) : .reverse(upstream: BridgeFixture.site)
@@ -232,7 +233,7 @@ struct PageRewritingTests {
 
     @Test func flagOffIsByteIdenticalPassthrough() async throws {
         let fixture = try BridgeFixture()
-        let upstream = InProcessUpstream(Self.site)
+        let upstream = ScriptedDataLoader(serving: Self.site)
         let row = Row(name: "off", rewritesHTML: false, expected: .untouched(nil))
         let bridge = try Self.bridge(row, fixture: fixture, upstream: upstream)
         let response = await bridge.handle(
@@ -251,14 +252,14 @@ struct PageRewritingTests {
     /// client's own `Accept-Encoding`.
     @Test(arguments: [
         (Self.webKit, Self.pageAccept, "identity"),
-        ("curl/8.0", Self.pageAccept, "gzip, br"),
+        (ClientProfile.curl.userAgent, Self.pageAccept, "gzip, br"),
         (Self.webKit, "image/webp,*/*", "gzip, br"),
     ])
     func asksForAnUncompressedPageOnlyWhenItWouldRewriteIt(userAgent: String, accept: String, seen: String)
         async throws
     {
         let fixture = try BridgeFixture()
-        let upstream = InProcessUpstream(Self.site)
+        let upstream = ScriptedDataLoader(serving: Self.site)
         let row = Row(name: "encoding", policy: .legacy, expected: .untouched(nil))
         let bridge = try Self.bridge(row, fixture: fixture, upstream: upstream)
         let response = await bridge.handle(
@@ -302,8 +303,8 @@ struct PageRewritingTests {
     /// come back as paths after it.
     @Test func upstreamCredentialsAndBasePathStayOutOfThePage() async throws {
         let fixture = try BridgeFixture()
-        let site = InProcessUpstream(
-            ClosureHTTPHandler { request in
+        let site = ScriptedDataLoader(
+            serving: ClosureHTTPHandler { request in
                 request.path == "/base/index.html"
                     ? .data(
                         Data("<img src=\"a.jpg\"><img src=\"/elsewhere/b.jpg\">".utf8),

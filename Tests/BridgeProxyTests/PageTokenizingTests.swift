@@ -2,6 +2,7 @@ import BridgeProxy
 import Foundation
 import HTTPFields
 import HTTPServer
+import TestSupport
 import TestTraits
 import Testing
 
@@ -15,8 +16,8 @@ struct PageTokenizingTests {
 
     @Test func anImgInADoubleEscapedScriptStaysScriptText() async throws {
         let fixture = try BridgeFixture()
-        let site = InProcessUpstream(
-            ClosureHTTPHandler { _ in .data(Data(Self.page.utf8), contentType: "text/html; charset=utf-8") })
+        let site = ScriptedDataLoader(
+            serving: ClosureHTTPHandler { _ in .data(Data(Self.page.utf8), contentType: "text/html; charset=utf-8") })
         let bridge = try fixture.bridge(loader: site) { $0.rewritesHTML = true }
         let response = await bridge.handle(
             HTTPRequest(

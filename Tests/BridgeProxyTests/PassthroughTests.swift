@@ -4,6 +4,7 @@ import HTTPFields
 import HTTPServer
 import ImageDelivery
 import ImagePipeline
+import TestSupport
 import TestTraits
 import Testing
 
@@ -111,8 +112,8 @@ struct PassthroughTests {
 
     @Test func redirectsUnderABasePathDropTheBase() async throws {
         let fixture = try BridgeFixture()
-        let site = InProcessUpstream(
-            ClosureHTTPHandler { request in
+        let site = ScriptedDataLoader(
+            serving: ClosureHTTPHandler { request in
                 switch request.path {
                 case "/base/a": HTTPResponse(status: .found, headers: ["Location": "http://img.test/base/b"])
                 case "/base/c": HTTPResponse(status: 303, headers: ["Location": "/base/d?x"])

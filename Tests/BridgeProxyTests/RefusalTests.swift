@@ -5,6 +5,7 @@ import HTTPFields
 import HTTPServer
 import ImageDelivery
 import ImagePipeline
+import TestSupport
 import TestTraits
 import Testing
 import URLRewriting
@@ -91,11 +92,16 @@ struct RefusalTests {
     @Test func aBridgeInFrontOfItselfStopsAtOnce() async throws {
         // The upstream is the bridge: the first hop adds Via, the second refuses.
         let fixture = try BridgeFixture()
-        let loopback = LoopbackLoader()
+        let target = Lock<BridgeProxy?>(nil)
+        let loopback = ScriptedDataLoader(
+            serving: ClosureHTTPHandler { request in
+                guard let bridge = target.withLock({ $0 }) else { return HTTPResponse(status: HTTPStatus(code: 502)) }
+                return await bridge.handle(request)
+            })
         let bridge = try fixture.bridge(loader: loopback)
-        loopback.target.withLock { $0 = bridge }
+        target.withLock { $0 = bridge }
         // The loader holds the bridge that holds the loader: break the cycle.
-        defer { loopback.target.withLock { $0 = nil } }
+        defer { target.withLock { $0 = nil } }
         let page = await bridge.handle(HTTPRequest(target: "/index.html"))
         #expect(page.status == 508)
         let image = await bridge.handle(.webView("/photo.jpg"))
@@ -115,24 +121,6 @@ struct RefusalTests {
                 configuration: .init(
                     mode: .forward(allowedHosts: ["img.test/path"]), pipeline: try fixture.pipeline()))
         }
-    }
-}
-
-/// Sends upstream requests back into a bridge, as a misconfigured
-/// `--upstream` pointing at the bridge itself would.
-final class LoopbackLoader: DataLoading, Sendable {
-    let target = Lock<BridgeProxy?>(nil)
-
-    func load(_ request: DataRequest, onChunk: (@Sendable (Data) -> Void)?) async throws(DataLoadingError)
-        -> DataResponse
-    {
-        guard let bridge = target.withLock({ $0 }) else { throw DataLoadingError(.cannotConnect, "no bridge") }
-        let headers = request.headers
-        var target = request.url.path
-        if let query = request.url.query { target += "?" + query }
-        let response = await bridge.handle(HTTPRequest(target: target, headers: headers))
-        return DataResponse(
-            url: request.url, statusCode: response.status.code, headers: response.headers, body: response.bodyData)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ImageDelivery
+import TestSupport
 import TestTraits
 import Testing
 import URLRewriting
@@ -68,8 +69,7 @@ import URLRewriting
     }
 
     @Test func theLegacyWebViewPolicyIsUnchanged() {
-        let webView =
-            "Mozilla/5.0 (iPhone; CPU iPhone OS 12_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile"
+        let webView = ClientProfile.iOSWebView.userAgent
         let decision = ClientPolicy.legacy.decision(
             for: ClientRequest(url: Self.image, userAgent: webView, accept: "image/avif,image/webp"),
             using: Self.rewriter)

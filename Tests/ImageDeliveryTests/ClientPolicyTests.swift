@@ -1,6 +1,7 @@
 import Foundation
 import ImageDelivery
 import ImagePipeline
+import TestSupport
 import TestTraits
 import Testing
 import URLRewriting
@@ -13,9 +14,7 @@ import URLRewriting
         ]))
     static let image = URL(string: "http://img.example.com/a.jpg")!
     static let variant = URL(string: "http://img.example.com/a.jpg?imageView2/2/w/750/format/webp/ignore-error/1")!
-    static let safari =
-        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko)"
-        + " Version/14.1 Safari/605.1.15"
+    static let safari = ClientProfile.macSafari.userAgent
 
     static let acceptCases: [(accept: String?, decodesWebP: Bool)] = [
         ("image/webp,*/*", true),
@@ -75,7 +74,7 @@ import URLRewriting
             for: ClientRequest(url: Self.image, userAgent: Self.safari, accept: "image/webp,*/*"), using: Self.rewriter)
         #expect(listsWebP == .transcode(Self.variant))
         let native = policy.decision(
-            for: ClientRequest(url: Self.image, userAgent: "NewsApp/3.1 CFNetwork"), using: Self.rewriter)
+            for: ClientRequest(url: Self.image, userAgent: ClientProfile.nativeApp.userAgent), using: Self.rewriter)
         #expect(native == .passThrough(reason: "User-Agent is not AppleWebKit"))
         let iPad = policy.decision(
             for: ClientRequest(url: Self.image, userAgent: Self.safari, deviceClass: .tablet), using: Self.rewriter)
@@ -135,14 +134,11 @@ import URLRewriting
 /// Which page requests may get a page naming the variants (the proxy's
 /// `--rewrite-html`): the clients whose images the policy serves variants to.
 @Suite(.timeLimit(.suiteBound)) struct PageRewritingDecisionTests {
-    static let pageAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
-    static let chromePageAccept =
-        "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8"
-    static let webKit =
-        "Mozilla/5.0 (X11; Ubuntu; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15"
-    static let chrome =
-        "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131 Safari/537.36"
-    static let iPad = "Mozilla/5.0 (iPad; CPU OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile"
+    static let pageAccept = ClientProfile.linuxWebKit.pageAccept
+    static let chromePageAccept = ClientProfile.chrome.pageAccept
+    static let webKit = ClientProfile.linuxWebKit.userAgent
+    static let chrome = ClientProfile.chrome.userAgent
+    static let iPad = ClientProfile.iPadWebView.userAgent
     static let page = URL(string: "http://site.example.com/index.html")!
 
     struct Row: Sendable, CustomTestStringConvertible {
@@ -173,7 +169,7 @@ import URLRewriting
             userAgent: webKit, accept: pageAccept, rewrites: true),
         Row(
             name: "legacy policy: any other client keeps the originals", policy: .legacy,
-            userAgent: "curl/8.0", accept: "*/*", rewrites: false),
+            userAgent: ClientProfile.curl.userAgent, accept: "*/*", rewrites: false),
         Row(
             name: "legacy policy: an excluded tablet keeps the originals", policy: .legacy, userAgent: iPad,
             accept: pageAccept, rewrites: false),
@@ -187,21 +183,14 @@ import URLRewriting
 
     @Test(arguments: rows)
     func decides(_ row: Row) throws {
+        let loader = ScriptedDataLoader()
         let pipeline = ImagePipeline(
-            configuration: .init(rewriter: ClientPolicyTests.rewriter, dataLoader: NoLoader(), memoryCache: nil))
+            configuration: .init(rewriter: ClientPolicyTests.rewriter, dataLoader: loader, memoryCache: nil))
         let bridge = ImageBridge(pipeline: pipeline, clientPolicy: row.policy)
         let request = DeliveryRequest(
             method: row.method, url: Self.page, accept: row.accept, userAgent: row.userAgent,
             cacheControl: row.cacheControl)
         #expect(bridge.rewritesPage(request) == row.rewrites)
-    }
-
-    /// Never asked: deciding about a page fetches nothing.
-    struct NoLoader: DataLoading {
-        func load(_ request: DataRequest, onChunk: (@Sendable (Data) -> Void)?) async throws(DataLoadingError)
-            -> DataResponse
-        {
-            throw DataLoadingError(.unsupportedURL, "no network in this test")
-        }
+        #expect(loader.requests.isEmpty, "deciding about a page fetches nothing")
     }
 }

@@ -24,8 +24,7 @@ import WebViewBridge
 struct DeliveryTableTests {
     static let webPAccept = "image/avif,image/webp,image/*,*/*;q=0.8"
     static let otherAccept = "image/png,image/*;q=0.8,*/*;q=0.5"
-    static let iPad =
-        "Mozilla/5.0 (iPad; CPU OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
+    static let iPad = ClientProfile.iPadWebView.userAgent
 
     /// What a client ends up with, whichever bridge answered.
     enum Observed: Equatable, CustomStringConvertible {

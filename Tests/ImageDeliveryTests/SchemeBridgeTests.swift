@@ -2,6 +2,7 @@ import Foundation
 import HTTPFields
 import ImageDelivery
 import ImagePipeline
+import TestSupport
 import TestTraits
 import Testing
 import URLRewriting
@@ -12,22 +13,11 @@ import WebViewBridge
 @Suite(.timeLimit(.suiteBound))
 struct SchemeBridgeTests {
     /// A loader that records every request, so a refusal is shown to fetch nothing.
-    final class RecordingLoader: DataLoading, @unchecked Sendable {
-        // @unchecked: `urls` is only touched under `lock`.
-        private let lock = NSLock()
-        private var urls: [URL] = []
-        var requested: [URL] { lock.withLock { urls } }
-
-        func load(_ request: DataRequest, onChunk: (@Sendable (Data) -> Void)?) async throws(DataLoadingError)
-            -> DataResponse
-        {
-            lock.withLock { urls.append(request.url) }
-            return DataResponse(
-                url: request.url, statusCode: 200, headers: ["content-type": "text/plain"], body: Data("ok".utf8))
-        }
+    static func recordingLoader() -> ScriptedDataLoader {
+        ScriptedDataLoader(answering: .ok(Data("ok".utf8), fields: ["content-type": "text/plain"]))
     }
 
-    static func bridge(_ loader: RecordingLoader) throws -> WebViewSchemeBridge {
+    static func bridge(_ loader: ScriptedDataLoader) throws -> WebViewSchemeBridge {
         let preset = try RewritePreset.configuration(named: "qiniu", host: "img.example.com", width: 640)
         let pipeline = ImagePipeline(
             configuration: .init(rewriter: try Rewriter(configuration: preset), dataLoader: loader, memoryCache: nil))
@@ -45,7 +35,7 @@ struct SchemeBridgeTests {
         ("GET", "webp-bridge-http://169.254.169.254/latest/meta-data", 403),
     ])
     func refusesWithoutFetching(method: String, url: String, status: Int) async throws {
-        let loader = RecordingLoader()
+        let loader = Self.recordingLoader()
         let bridge = try Self.bridge(loader)
         let answer = await bridge.respond(to: SchemeRequest(method: method, url: try #require(URL(string: url))))
         guard case .response(let response) = answer else {
@@ -54,13 +44,13 @@ struct SchemeBridgeTests {
         }
         #expect(response.statusCode == status)
         #expect(response.fields["Content-Type"] == "text/plain; charset=utf-8")
-        #expect(loader.requested.isEmpty, "nothing fetched for a refused request")
+        #expect(loader.requests.isEmpty, "nothing fetched for a refused request")
     }
 
     /// A URL on a host the rules name but that no rule rewrites (not an
     /// image) is fetched as it is, with its own answer relayed.
     @Test func anUnrewrittenURLOnANamedHostIsFetchedAsItIs() async throws {
-        let loader = RecordingLoader()
+        let loader = Self.recordingLoader()
         let bridge = try Self.bridge(loader)
         let url = try #require(URL(string: "webp-bridge-https://img.example.com/styles/site.css"))
         guard case .response(let response) = await bridge.respond(to: SchemeRequest(url: url)) else {
@@ -70,6 +60,6 @@ struct SchemeBridgeTests {
         #expect(response.statusCode == 200)
         #expect(response.body == Data("ok".utf8))
         #expect(response.fields["Content-Length"] == "2")
-        #expect(loader.requested == [URL(string: "https://img.example.com/styles/site.css")!])
+        #expect(loader.requests.map(\.url) == [URL(string: "https://img.example.com/styles/site.css")!])
     }
 }

@@ -51,7 +51,7 @@ struct ProxyRedirectTests {
             let prefix = mode == "forward" ? upstream.baseURL.absoluteString : ""
             for target in ["/a.jpg", "/page.html"] {
                 let response = await bridge.handle(
-                    HTTPRequest(target: prefix + target, headers: ["User-Agent": "AppleWebKit/605.1.15"]))
+                    HTTPRequest(target: prefix + target, headers: ["User-Agent": ClientProfile.iOSWebView.userAgent]))
                 #expect(response.status == .found, "\(target): \(response.status)")
             }
             #expect(hits.count.withLock { $0 } == 0, "the host no rule names was contacted")

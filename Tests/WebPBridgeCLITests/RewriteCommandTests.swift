@@ -132,12 +132,12 @@ import Testing
         let url = "http://img.host.com/a.jpg"
         let variant = "http://img.host.com/a.jpg-WebPiOSW750"
         let preset = ["--preset", "qiniu-legacy", "--host", "img.host.com", "--width", "750", "--explain"]
-        let webView = await run(preset + ["--user-agent", "Mozilla/5.0 AppleWebKit/605.1.15", url])
+        let webView = await run(preset + ["--user-agent", ClientProfile.iOSWebView.userAgent, url])
         #expect(
             webView.output
                 == "\(variant)\t\(variant)\trule qiniu-legacy: rewritten: style suffix -WebPiOSW750;"
                 + " client: transcode\n")
-        let native = await run(preset + ["--user-agent", "NewsApp/3.1", url])
+        let native = await run(preset + ["--user-agent", ClientProfile.nativeApp.userAgent, url])
         #expect(
             native.output
                 == "\(url)\t\(url)\trule qiniu-legacy: rewritten: style suffix -WebPiOSW750;"

@@ -4,6 +4,7 @@ import ImageCoding
 import ImageDelivery
 import ImagePipeline
 import PipelineTestSupport
+import TestSupport
 import Testing
 import URLRewriting
 
@@ -17,13 +18,14 @@ import URLRewriting
 /// registration claims requests.
 extension WebPBridgeURLProtocolTests {
     static let codecKnowsAVIF = ImageFormat(rawValue: "avif") != nil
-    func withAVIFBridge(avifStatus: Int, _ body: (LiveOrigin, AVIFVariantLoader, URLSession) async throws -> Void)
+    func withAVIFBridge(avifStatus: Int, _ body: (LiveOrigin, ScriptedDataLoader, URLSession) async throws -> Void)
         async throws
     {
         try await LiveOrigin.with { origin in
             var rules = try RewritePreset.configuration(named: "qiniu", host: "localhost", width: 750)
             rules.rules[0].formats = [.avif, .webp]
-            let loader = AVIFVariantLoader(origin.loader, avifStatus: avifStatus)
+            let loader = ScriptedDataLoader(forwardingTo: origin.loader)
+            loader.inject(ScriptedDataLoader.avifVariant(status: avifStatus), whereURLContains: "format/avif")
             let pipeline = ImagePipeline(
                 configuration: .init(
                     rewriter: try Rewriter(configuration: rules), dataLoader: loader, dataCache: MemoryDataCache(),
@@ -46,10 +48,10 @@ extension WebPBridgeURLProtocolTests {
                 types.append((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"))
             }
             #expect(types == ["image/avif", "image/webp", "image/jpeg"])
-            #expect(bodies[0] == AVIFVariantLoader.avifBytes)
+            #expect(bodies[0] == ScriptedDataLoader.avifBytes)
             #expect(try ImageFormat.sniff(bodies[1]) == .webp)
             #expect(try ImageFormat.sniff(bodies[2]) == .jpeg)
-            #expect(loader.fetched == (1, 1, 0))
+            #expect(loader.imageFetches == (1, 1, 0))
         }
     }
 
@@ -62,7 +64,7 @@ extension WebPBridgeURLProtocolTests {
             #expect(http.statusCode == 200)
             #expect(http.value(forHTTPHeaderField: "Content-Type") == "image/webp")
             #expect(try ImageFormat.sniff(data) == .webp)
-            #expect(loader.fetched == (Self.codecKnowsAVIF ? 1 : 0, 1, 0))
+            #expect(loader.imageFetches == (Self.codecKnowsAVIF ? 1 : 0, 1, 0))
         }
     }
 }

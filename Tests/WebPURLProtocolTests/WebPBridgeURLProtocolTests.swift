@@ -22,8 +22,7 @@ import URLRewriting
 /// running in parallel, register bindings for `127.0.0.1`.
 @Suite(.serialized, .timeLimit(.suiteBound))
 struct WebPBridgeURLProtocolTests {
-    static let webView =
-        "Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
+    static let webView = ClientProfile.iOSWebView.userAgent
     static let variant = LiveOrigin.variantQuery
 
     /// A live origin, a pipeline bound to the bridge, and a session with the
@@ -111,7 +110,7 @@ struct WebPBridgeURLProtocolTests {
     @Test func unclaimedRequestsAreLeftAlone() async throws {
         try await withBridge { bridge in
             let photo = bridge.url("/photo.jpg")
-            #expect(!WebPBridgeURLProtocol.canInit(with: request(photo, userAgent: "NewsApp/3 CFNetwork")))
+            #expect(!WebPBridgeURLProtocol.canInit(with: request(photo, userAgent: ClientProfile.nativeApp.userAgent)))
             var post = request(photo)
             post.httpMethod = "POST"
             #expect(!WebPBridgeURLProtocol.canInit(with: post))
