@@ -11,7 +11,15 @@ import Testing
     .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.unavailableReason)),
     .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct DamagedInputTests {
+    /// The corpus's PNG and GIF edge cases (none when `edge/` cannot be
+    /// read: ``theEdgeCasesAreListed()`` fails then, instead of the
+    /// parameterised tests passing with no case).
     static let files = ((try? Corpus.files(in: "edge", extensions: ["png", "gif"])) ?? [])
+
+    @Test func theEdgeCasesAreListed() throws {
+        let listed = try Corpus.files(in: "edge", extensions: ["png", "gif"])
+        #expect(!listed.isEmpty && listed == Self.files)
+    }
 
     @Test("bytes flipped at 24 offsets", arguments: files)
     func flippedBytes(name: String) throws {
