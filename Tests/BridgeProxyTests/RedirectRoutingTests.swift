@@ -35,8 +35,8 @@ struct RedirectRoutingTests {
         try await RedirectSite.with { site in
             let bridge = try Self.bridge(mode, site: site)
             let response = await bridge.handle(.webView(Self.target(path, mode, site: site)))
-            #expect(site.secret.count == 0, "the host the rules do not name was contacted")
-            #expect(site.otherPort.count == 0, "the port the rules do not name was contacted")
+            #expect(site.secret.requestCount == 0, "the host the rules do not name was contacted")
+            #expect(site.otherPort.requestCount == 0, "the port the rules do not name was contacted")
             let status = response.status.code
             #expect([302, 307, 502].contains(status), "\(status) \(response.bodyText)")
             if status != 502 {

@@ -16,15 +16,15 @@ import URLRewriting
 /// a bridge that keeps to its rules leaves both at 0.
 struct RedirectSite {
     let upstream: LoopbackServer
-    let secret: CountingServer
-    let otherPort: CountingServer
+    let secret: LoopbackServer
+    let otherPort: LoopbackServer
     let photoJPEG: Data
 
     /// Runs `body` with the three servers started, and stops them afterwards.
     static func with<Result>(_ body: (RedirectSite) async throws -> Result) async throws -> Result {
         let photo = try JPEGEncoder(options: .init(quality: 85)).encode(SyntheticImages.photo(width: 64, height: 48))
-        let secret = try await CountingServer.start(host: "127.0.0.2", photo: photo)
-        let otherPort = try await CountingServer.start(host: "127.0.0.1", photo: photo)
+        let secret = try await LoopbackServer.start(Self.target(photo: photo), host: "127.0.0.2")
+        let otherPort = try await LoopbackServer.start(Self.target(photo: photo))
         let secretBase = "http://127.0.0.2:\(secret.port)"
         let otherBase = "http://127.0.0.1:\(otherPort.port)"
         let handler = ClosureHTTPHandler { request in
@@ -59,12 +59,23 @@ struct RedirectSite {
 
     private func stop() async {
         await upstream.shutdown()
-        await secret.server.shutdown()
-        await otherPort.server.shutdown()
+        await secret.shutdown()
+        await otherPort.shutdown()
+    }
+
+    /// A target no rule names: a JPEG for every request (text for `.txt`
+    /// and `.html`); the test counts what reached it.
+    static func target(photo: Data) -> some HTTPHandler {
+        ClosureHTTPHandler { request in
+            if request.path.hasSuffix(".txt") || request.path.hasSuffix(".html") {
+                return .text(.ok, "internal only")
+            }
+            return .data(photo, contentType: "image/jpeg")
+        }
     }
 
     /// Requests that reached the servers the rules do not name.
-    var escapedRequests: Int { secret.count + otherPort.count }
+    var escapedRequests: Int { secret.requestCount + otherPort.requestCount }
 
     /// The qiniu preset for `127.0.0.1`.
     static func rewriter() throws -> Rewriter {
@@ -86,36 +97,5 @@ struct RedirectSite {
             configuration: .init(
                 mode: mode, pipeline: pipeline, passthroughLoader: loader, limits: .init(upstreamTimeout: .seconds(60)))
         )
-    }
-}
-
-/// A server that answers every request with a JPEG (or text for `.txt`
-/// and `.html`) and counts them.
-struct CountingServer: Sendable {
-    let server: HTTPServer
-    let port: Int
-    private let counter: Counter
-
-    final class Counter: Sendable {
-        let value = Lock(0)
-    }
-
-    var count: Int { counter.value.withLock { $0 } }
-
-    static func start(host: String, photo: Data) async throws -> CountingServer {
-        let counter = Counter()
-        var configuration = HTTPServer.Configuration(host: host, port: 0)
-        configuration.shutdownGracePeriod = .milliseconds(100)
-        let server = HTTPServer(
-            configuration: configuration,
-            handler: ClosureHTTPHandler { request in
-                counter.value.withLock { $0 += 1 }
-                if request.path.hasSuffix(".txt") || request.path.hasSuffix(".html") {
-                    return .text(.ok, "internal only")
-                }
-                return .data(photo, contentType: "image/jpeg")
-            })
-        let endpoint = try await server.start()
-        return CountingServer(server: server, port: endpoint.port, counter: counter)
     }
 }

@@ -99,16 +99,9 @@ struct FetchCommandTests {
     /// A redirect to a host the rules do not name (nor the URL's own) is not
     /// followed: its target gets no request, and `fetch` says why it failed.
     @Test func aRedirectOutsideTheRulesIsNotFollowed() async throws {
-        let hits = Lock(0)
-        var configuration = HTTPServer.Configuration(host: "127.0.0.2", port: 0)
-        configuration.shutdownGracePeriod = .milliseconds(100)
-        let secret = HTTPServer(
-            configuration: configuration,
-            handler: ClosureHTTPHandler { _ in
-                hits.withLock { $0 += 1 }
-                return .text(.ok, "internal")
-            })
-        let secretPort = try await secret.start().port
+        let secret = try await LoopbackServer.start(
+            ClosureHTTPHandler { _ in .text(.ok, "internal") }, host: "127.0.0.2")
+        let secretPort = secret.port
         let site = ClosureHTTPHandler { _ in
             HTTPResponse(status: .found, headers: ["Location": "http://127.0.0.2:\(secretPort)/secret.jpg"])
         }
@@ -122,7 +115,7 @@ struct FetchCommandTests {
             }
         }
         await secret.shutdown()
-        #expect(hits.withLock { $0 } == 0, "the host no rule names was contacted")
+        #expect(secret.requestCount == 0, "the host no rule names was contacted")
     }
 
     @Test func usageErrors() async {

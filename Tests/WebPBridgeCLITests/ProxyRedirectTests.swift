@@ -15,11 +15,6 @@ import Testing
 /// loopback; the bridge is the command's own, called without a socket.
 @Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct ProxyRedirectTests {
-    /// Counts the requests a server gets.
-    final class Hits: Sendable {
-        let count = Lock(0)
-    }
-
     static func bridge(_ arguments: [String]) throws -> BridgeProxy {
         let parsed = try ParsedArguments(arguments, configuration: ProxyCommand.configuration)
         let silent = CommandIO(
@@ -29,16 +24,9 @@ struct ProxyRedirectTests {
 
     @Test(arguments: ["forward", "reverse"])
     func redirectsOutsideTheRulesReachTheClientUnfollowed(mode: String) async throws {
-        let hits = Hits()
-        var secretConfiguration = HTTPServer.Configuration(host: "127.0.0.2", port: 0)
-        secretConfiguration.shutdownGracePeriod = .milliseconds(100)
-        let secret = HTTPServer(
-            configuration: secretConfiguration,
-            handler: ClosureHTTPHandler { _ in
-                hits.count.withLock { $0 += 1 }
-                return .text(.ok, "internal")
-            })
-        let secretPort = try await secret.start().port
+        let secret = try await LoopbackServer.start(
+            ClosureHTTPHandler { _ in .text(.ok, "internal") }, host: "127.0.0.2")
+        let secretPort = secret.port
         let site = ClosureHTTPHandler { request in
             HTTPResponse(status: .found, headers: ["Location": "http://127.0.0.2:\(secretPort)\(request.path)"])
         }
@@ -54,7 +42,7 @@ struct ProxyRedirectTests {
                     HTTPRequest(target: prefix + target, headers: ["User-Agent": ClientProfile.iOSWebView.userAgent]))
                 #expect(response.status == .found, "\(target): \(response.status)")
             }
-            #expect(hits.count.withLock { $0 } == 0, "the host no rule names was contacted")
+            #expect(secret.requestCount == 0, "the host no rule names was contacted")
             if mode == "forward" {
                 let otherPort = await bridge.handle(HTTPRequest(target: "http://127.0.0.1:\(secretPort)/a.jpg"))
                 #expect(otherPort.status == .forbidden, "a port --allow-host does not name")

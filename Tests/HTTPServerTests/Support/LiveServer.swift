@@ -1,6 +1,7 @@
 import ConcurrencySupport
 import Foundation
 import HTTPServer
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -20,25 +21,15 @@ func withLiveServer<Result>(
 }
 
 /// Starts a server with `handler` on 127.0.0.1 and an ephemeral port, runs
-/// `body`, and always shuts the server down.
+/// `body`, and always shuts the server down (TestSupport's ``LoopbackServer``).
 func withLiveServer<Result>(
     configuration: HTTPServer.Configuration = HTTPServer.Configuration(),
     requestLog: (@Sendable (HTTPRequestLog) -> Void)? = nil,
     handler: some HTTPHandler,
     body: (HTTPServer, HTTPServer.Endpoint) async throws -> Result
 ) async throws -> Result {
-    var configuration = configuration
-    configuration.host = "127.0.0.1"
-    configuration.port = 0
-    let server = HTTPServer(configuration: configuration, handler: handler, requestLog: requestLog)
-    let endpoint = try await server.start()
-    do {
-        let result = try await body(server, endpoint)
-        await server.shutdown()
-        return result
-    } catch {
-        await server.shutdown()
-        throw error
+    try await LoopbackServer.with(handler, configuration: configuration, requestLog: requestLog) { server in
+        try await body(server.server, server.endpoint)
     }
 }
 
