@@ -99,23 +99,16 @@ struct FetchCommandTests {
     /// A redirect to a host the rules do not name (nor the URL's own) is not
     /// followed: its target gets no request, and `fetch` says why it failed.
     @Test func aRedirectOutsideTheRulesIsNotFollowed() async throws {
-        let secret = try await LoopbackServer.start(
-            ClosureHTTPHandler { _ in .text(.ok, "internal") }, host: "127.0.0.2")
-        let secretPort = secret.port
-        let site = ClosureHTTPHandler { _ in
-            HTTPResponse(status: .found, headers: ["Location": "http://127.0.0.2:\(secretPort)/secret.jpg"])
-        }
-        try await LoopbackServer.with(site) { upstream in
+        try await LoopbackServer.withRedirectElsewhere { upstream, elsewhere in
             // An image the bridge claims, and a page it leaves to URLSession itself.
             for path in ["/a.jpg", "/page.html"] {
                 let result = await Self.fetch(upstream.url(path).absoluteString, preset: "qiniu")
                 #expect(result.status == 1)
                 #expect(result.stderr.contains("not followed"), "\(path): \(result.stderr)")
-                #expect(result.stderr.contains("http://127.0.0.2:\(secretPort)/secret.jpg"), "\(result.stderr)")
+                #expect(result.stderr.contains(elsewhere.url(path).absoluteString), "\(result.stderr)")
             }
+            #expect(elsewhere.requestCount == 0, "the host no rule names was contacted")
         }
-        await secret.shutdown()
-        #expect(secret.requestCount == 0, "the host no rule names was contacted")
     }
 
     @Test func usageErrors() async {

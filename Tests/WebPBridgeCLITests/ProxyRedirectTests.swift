@@ -24,13 +24,7 @@ struct ProxyRedirectTests {
 
     @Test(arguments: ["forward", "reverse"])
     func redirectsOutsideTheRulesReachTheClientUnfollowed(mode: String) async throws {
-        let secret = try await LoopbackServer.start(
-            ClosureHTTPHandler { _ in .text(.ok, "internal") }, host: "127.0.0.2")
-        let secretPort = secret.port
-        let site = ClosureHTTPHandler { request in
-            HTTPResponse(status: .found, headers: ["Location": "http://127.0.0.2:\(secretPort)\(request.path)"])
-        }
-        try await LoopbackServer.with(site) { upstream in
+        try await LoopbackServer.withRedirectElsewhere { upstream, elsewhere in
             let rules = ["--preset", "qiniu", "--host", "127.0.0.1"]
             let bridge =
                 mode == "forward"
@@ -42,12 +36,11 @@ struct ProxyRedirectTests {
                     HTTPRequest(target: prefix + target, headers: ["User-Agent": ClientProfile.iOSWebView.userAgent]))
                 #expect(response.status == .found, "\(target): \(response.status)")
             }
-            #expect(secret.requestCount == 0, "the host no rule names was contacted")
+            #expect(elsewhere.requestCount == 0, "the host no rule names was contacted")
             if mode == "forward" {
-                let otherPort = await bridge.handle(HTTPRequest(target: "http://127.0.0.1:\(secretPort)/a.jpg"))
+                let otherPort = await bridge.handle(HTTPRequest(target: "http://127.0.0.1:\(elsewhere.port)/a.jpg"))
                 #expect(otherPort.status == .forbidden, "a port --allow-host does not name")
             }
         }
-        await secret.shutdown()
     }
 }

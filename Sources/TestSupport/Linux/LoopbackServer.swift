@@ -62,12 +62,12 @@ public final class LoopbackServer: Sendable {
     /// before it is answered): a fake upstream that must not be reached shows 0.
     public var requestCount: Int { arrivals.withLock { $0 } }
 
-    /// Runs `body` with `handler` served on loopback, and shuts the server
-    /// down afterwards whether `body` threw or not.
+    /// Runs `body` with `handler` served on loopback (`host`, port 0), and
+    /// shuts the server down afterwards whether `body` threw or not.
     public static func with<Result>(
-        _ handler: some HTTPHandler, _ body: (LoopbackServer) async throws -> Result
+        _ handler: some HTTPHandler, host: String = "127.0.0.1", _ body: (LoopbackServer) async throws -> Result
     ) async throws -> Result {
-        try await run(try await start(handler), body)
+        try await run(try await start(handler, host: host), body)
     }
 
     /// ``with(_:_:)`` with `configuration` (see
