@@ -1,4 +1,5 @@
-// Test helpers that need the server side or the C codecs build on Linux only;
-// the portable ones (SeededGenerator, the off-the-global-executor trait) live
-// in TestTraits, which this target re-exports.
+// The traits every suite carries (SeededGenerator, `blocking`, the
+// off-the-global-executor trait) live in TestTraits, which the portable
+// suites import alone; a suite that needs doubles imports this module, which
+// re-exports them.
 @_exported public import TestTraits
