@@ -20,19 +20,31 @@ struct RedirectSite {
     let otherPort: LoopbackServer
     let photoJPEG: Data
 
-    /// Runs `body` with the three servers started, and stops them afterwards.
+    /// Runs `body` with the three servers started, and stops them afterwards
+    /// (whether `body` or a later start threw or not).
     static func with<Result>(_ body: (RedirectSite) async throws -> Result) async throws -> Result {
         let photo = try JPEGEncoder(options: .init(quality: 85)).encode(SyntheticImages.photo(width: 64, height: 48))
-        let secret = try await LoopbackServer.start(Self.target(photo: photo), host: "127.0.0.2")
-        let otherPort = try await LoopbackServer.start(Self.target(photo: photo))
-        let secretBase = "http://127.0.0.2:\(secret.port)"
-        let otherBase = "http://127.0.0.1:\(otherPort.port)"
-        let handler = ClosureHTTPHandler { request in
+        return try await LoopbackServer.with(target(photo: photo), host: "127.0.0.2") { secret in
+            try await LoopbackServer.with(target(photo: photo)) { otherPort in
+                let handler = upstream(
+                    secretBase: "http://127.0.0.2:\(secret.port)", otherBase: "http://127.0.0.1:\(otherPort.port)",
+                    photo: photo)
+                return try await LoopbackServer.with(handler) { upstream in
+                    try await body(
+                        RedirectSite(upstream: upstream, secret: secret, otherPort: otherPort, photoJPEG: photo))
+                }
+            }
+        }
+    }
+
+    /// The allowed upstream: images and pages that redirect to the two
+    /// targets, one redirect inside the site, and the photo it leads to.
+    static func upstream(secretBase: String, otherBase: String, photo: Data) -> some HTTPHandler {
+        ClosureHTTPHandler { request in
             func redirect(_ status: Int, _ location: String) -> HTTPResponse {
                 HTTPResponse(status: HTTPStatus(code: status), headers: ["Location": location])
             }
-            let path = request.path
-            switch path {
+            switch request.path {
             case "/host302.jpg": return redirect(302, secretBase + "/secret.jpg")
             case "/host307.jpg": return redirect(307, secretBase + "/secret.jpg")
             case "/port302.jpg": return redirect(302, otherBase + "/image.jpg")
@@ -45,22 +57,6 @@ struct RedirectSite {
             default: return .text(.notFound, "no such thing")
             }
         }
-        let upstream = try await LoopbackServer.start(handler)
-        let site = RedirectSite(upstream: upstream, secret: secret, otherPort: otherPort, photoJPEG: photo)
-        do {
-            let result = try await body(site)
-            await site.stop()
-            return result
-        } catch {
-            await site.stop()
-            throw error
-        }
-    }
-
-    private func stop() async {
-        await upstream.shutdown()
-        await secret.shutdown()
-        await otherPort.shutdown()
     }
 
     /// A target no rule names: a JPEG for every request (text for `.txt`
