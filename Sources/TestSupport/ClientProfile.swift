@@ -24,8 +24,8 @@ public struct ClientProfile: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { name }
 
-    /// WebKit's image `Accept`: no `image/webp`.
-    public static let webKitImageAccept = "image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5"
+    /// WebKit's image `Accept` (Safari before 14, WKWebView on iOS 13): no `image/webp`.
+    public static let webKitImageAccept = "image/png,image/svg+xml,image/*;q=0.8,video/*;q=0.8,*/*;q=0.5"
     /// WebKit's page `Accept` (Safari, WKWebView, WebKitGTK): no `image/webp`.
     public static let webKitPageAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 

@@ -19,7 +19,7 @@ import URLRewriting
     static let avif = URL(string: "http://img.example.com/a.jpg?imageView2/2/w/750/format/avif/ignore-error/1")!
 
     static let acceptCases: [(accept: String?, format: VariantFormat?)] = [
-        ("image/avif,image/webp,image/apng,image/*,*/*;q=0.8", .avif),
+        (ClientProfile.chrome.imageAccept, .avif),
         ("image/webp,image/avif", .avif),  // the rule's order, not the client's
         ("image/avif;q=0.1,image/webp", .avif),
         ("image/avif", .avif),

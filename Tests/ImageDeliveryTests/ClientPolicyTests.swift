@@ -18,7 +18,7 @@ import URLRewriting
 
     static let acceptCases: [(accept: String?, decodesWebP: Bool)] = [
         ("image/webp,*/*", true),
-        ("image/avif,image/webp,image/apng,image/*,*/*;q=0.8", true),
+        (ClientProfile.chrome.imageAccept, true),
         ("image/webp;q=0.5", true),
         ("IMAGE/WEBP", true),
         (" text/html , image/webp ; q=1.0", true),
@@ -27,7 +27,7 @@ import URLRewriting
         ("image/webp;q=abc", false),
         ("image/*", false),
         ("*/*", false),
-        ("image/png,image/svg+xml,image/*;q=0.8,video/*;q=0.8,*/*;q=0.5", false),
+        (ClientProfile.macSafari.imageAccept, false),
         ("image/webpx", false),
         ("", false),
         (nil, false),

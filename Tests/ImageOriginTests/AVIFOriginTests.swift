@@ -40,7 +40,7 @@ struct AVIFOriginTests {
 
     @Test(arguments: [
         ("image/avif,image/webp,*/*", "image/avif"),
-        ("image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8", "image/avif"),
+        (ClientProfile.chrome.imageAccept, "image/avif"),
         ("image/webp,*/*", "image/webp"),
         ("image/*", "image/jpeg"),
         ("*/*", "image/jpeg"),
