@@ -33,8 +33,8 @@ public struct ClientProfile: Sendable, Hashable, CustomStringConvertible {
     /// bridge exists for.
     public static let iOSWebView = ClientProfile(
         name: "iOS WebView",
-        userAgent:
-            "Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148",
+        userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko)"
+            + " Mobile/15E148",
         imageAccept: webKitImageAccept, pageAccept: webKitPageAccept)
 
     /// The same web view on an iPad (a device class the legacy policy excludes).
