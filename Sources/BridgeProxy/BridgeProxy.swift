@@ -48,8 +48,8 @@ public final class BridgeProxy: HTTPHandler {
     /// it is off or the bridge has no rules.
     /// `--rewrite-html`'s queue and kept results; `nil` without it.
     let rewrittenPages: RewrittenPages?
-    /// Plans of image requests the immediate path declined, for ``handle(_:)``.
-    let plannedRequests = PlannedRequests()
+    /// Routes (image requests planned) the immediate path declined, for ``handle(_:)``.
+    let plannedRequests: PlannedRequests
 
     /// The path prefix of the bridge's own endpoints.
     public static let localPathPrefix = "/__bridge/"
@@ -70,6 +70,7 @@ public final class BridgeProxy: HTTPHandler {
         via = ViaHeader(token: configuration.viaToken)
         redirects = router.reversePrefix.map(RedirectLocation.init(upstreamPrefix:))
         hitMemo = HitMemo(capacityBytes: configuration.memoryBudget.hitMemoBytes)
+        plannedRequests = PlannedRequests(capacityBytes: configuration.memoryBudget.plannedRequestsBytes)
         rewrittenPages = Self.pageRewriting(for: configuration).map { rewriting in
             RewrittenPages(
                 rewriting: rewriting, concurrency: configuration.limits.pageRewriteConcurrency,
@@ -99,7 +100,7 @@ public final class BridgeProxy: HTTPHandler {
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let reply: Reply
         // Planned once: on the immediate path when it looked in the cache first.
-        let route = plannedRequests.take(for: request).map(Route.image) ?? route(request)
+        let route = plannedRequests.take(for: request) ?? route(request)
         switch route {
         case .ready(let ready): reply = ready
         case .passThrough(let url, let vary, let facts):
@@ -141,7 +142,7 @@ public final class BridgeProxy: HTTPHandler {
             return finish(reply, for: request)
         case .image(let plan):
             guard let (reply, image) = cachedImageReply(request, plan: plan) else {
-                plannedRequests.keep(plan, for: request)
+                plannedRequests.keep(.image(plan), for: request)
                 return nil
             }
             guard let memoKey, !image.isFallback else { return finish(reply, for: request) }
@@ -149,7 +150,8 @@ public final class BridgeProxy: HTTPHandler {
             let kept = hitMemo.insert(stamped(reply), image: image, for: memoKey)
             record(kept.reply, isHEAD: request.method == .head)
             return kept.response
-        case .passThrough:
+        case .passThrough(let url, let vary, let facts):
+            plannedRequests.keep(.passThrough(url, vary: vary, facts), for: request)
             return nil
         }
     }
@@ -176,7 +178,7 @@ public final class BridgeProxy: HTTPHandler {
     }
 
     /// Where a request goes, decided without waiting.
-    private enum Route {
+    enum Route: Sendable {
         /// Answered already: a local endpoint or a refusal.
         case ready(Reply)
         /// Forwarded unchanged, with `vary` merged into the response's `Vary`
@@ -186,7 +188,7 @@ public final class BridgeProxy: HTTPHandler {
         case image(DeliveryPlan)
     }
 
-    private func route(_ request: HTTPRequest) -> Route {
+    func route(_ request: HTTPRequest) -> Route {
         if request.target.hasPrefix(Self.localPathPrefix) { return .ready(serveLocal(request)) }
         if via.isLoop(request.headers.values(for: "Via")) {
             return .ready(
@@ -255,4 +257,10 @@ public final class BridgeProxy: HTTPHandler {
 
 extension String {
     var nilIfEmpty: String? { isEmpty ? nil : self }
+}
+
+extension BridgeProxy {
+    /// Routes the immediate path kept for `handle` that no request has taken
+    /// yet (a test hook: 0 once every declined request was answered).
+    package var plannedRequestCount: Int { plannedRequests.count }
 }
