@@ -126,7 +126,30 @@ public final class WebPBridgeURLProtocol: URLProtocol {
     // MARK: Claiming
 
     override public class func canInit(with request: URLRequest) -> Bool {
-        claim(request) != nil
+        guard let claim = claim(request) else { return false }
+        keptClaims.withLock { kept in
+            kept.removeAll { $0.request == request }
+            kept.append((request, claim.0, claim.1))
+            if kept.count > keptClaimsLimit { kept.removeFirst(kept.count - keptClaimsLimit) }
+        }
+        return true
+    }
+
+    /// Claims `canInit(with:)` made, so that `startLoading` loads the plan
+    /// made there instead of planning again; the newest ``keptClaimsLimit``
+    /// only (the URL loading system may ask `canInit` without loading).
+    private static let keptClaims = Lock<[(request: URLRequest, binding: Binding, plan: DeliveryPlan)]>([])
+    /// At most 64 claims kept: more loads starting at once plan again.
+    static let keptClaimsLimit = 64
+
+    /// The claim `canInit(with:)` made for `request`, taken; else a new one.
+    static func takeClaim(_ request: URLRequest) -> (Binding, DeliveryPlan)? {
+        let kept = keptClaims.withLock { kept -> (Binding, DeliveryPlan)? in
+            guard let index = kept.lastIndex(where: { $0.request == request }) else { return nil }
+            let claim = kept.remove(at: index)
+            return (claim.binding, claim.plan)
+        }
+        return kept ?? claim(request)
     }
 
     override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
@@ -161,7 +184,7 @@ public final class WebPBridgeURLProtocol: URLProtocol {
     let loading = Lock(Loading())
 
     override public func startLoading() {
-        guard let (binding, plan) = Self.claim(request) else {
+        guard let (binding, plan) = Self.takeClaim(request) else {
             client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
             return
         }
