@@ -69,6 +69,9 @@ struct DeliveryTableTests {
         var upstreamRequests: ClosedRange<Int>?
         /// `Vary` of an image answer.
         var vary: String? = "Accept"
+        /// Whether the image path claims the request (else the core relays
+        /// it as it is, and URLSession, not the URL protocol, fetches it).
+        var claimed = true
 
         var testDescription: String { name }
     }
@@ -85,7 +88,7 @@ struct DeliveryTableTests {
             expected: .image(.png), upstreamRequests: 1...1),
         Row(
             name: "Cache-Control: no-transform from the client keeps the original", path: "/photo.jpg",
-            cacheControl: "no-transform", expected: .original(status: 200), vary: nil),
+            cacheControl: "no-transform", expected: .original(status: 200), vary: nil, claimed: false),
         Row(
             name: "no-transform from the upstream hands over the original", path: "/notransform.jpg",
             expected: .original(status: 200), upstreamRequests: 2...2),
@@ -108,7 +111,7 @@ struct DeliveryTableTests {
             expected: .upstreamFailure),
         Row(
             name: "an excluded device class gets the original", path: "/photo.jpg", userAgent: iPad,
-            policy: .legacy, expected: .original(status: 200), vary: nil),
+            policy: .legacy, expected: .original(status: 200), vary: nil, claimed: false),
         // A page that names an AVIF variant itself (issue 26, finding 12).
         Row(
             name: "an explicit AVIF URL gives a WebP client the WebP counterpart", path: explicitAVIF,
@@ -118,7 +121,7 @@ struct DeliveryTableTests {
             expected: .image(.jpeg)),
         Row(
             name: "an explicit AVIF URL is handed over to an AVIF client", path: explicitAVIF, accept: webPAccept,
-            expected: .original(status: 200)),
+            expected: .original(status: 200), claimed: false),
     ]
 
     static let explicitAVIF = "/photo.jpg?imageView2/2/w/640/format/avif"
@@ -159,6 +162,15 @@ struct DeliveryTableTests {
             if let allowed = row.upstreamRequests {
                 #expect(allowed.contains(site.requestCount(for: row.path)), "\(site.targets)")
             }
+            if case .original = answer.observed, row.claimed || adapter != .urlProtocol {
+                // Relayed by the core through the one hop-by-hop filter, whichever adapter sends it.
+                #expect(answer.endToEnd == "kept")
+                #expect(answer.hopByHop == nil)
+            }
+            if case .overloaded = answer.observed {
+                // The core's text, the same through every adapter.
+                #expect(answer.body.map { String(decoding: $0, as: UTF8.self) } == Delivery.overloadedReason + "\n")
+            }
         }
     }
 
@@ -168,6 +180,10 @@ struct DeliveryTableTests {
         var vary: String?
         var etag: String?
         var body: Data?
+        /// The upstream's end-to-end ``TableSite/endToEndField``, as relayed.
+        var endToEnd: String?
+        /// The upstream's ``TableSite/hopByHopField``, which no relay passes on.
+        var hopByHop: String?
     }
 
     // MARK: Core
@@ -209,7 +225,8 @@ struct DeliveryTableTests {
                 observed: observed(
                     status: answer.statusCode, contentType: answer.fields["Content-Type"],
                     retryAfter: answer.fields["Retry-After"], body: answer.body, image: answer.fields["ETag"] != nil),
-                vary: answer.fields["Vary"], etag: answer.fields["ETag"], body: answer.body)
+                vary: answer.fields["Vary"], etag: answer.fields["ETag"], body: answer.body,
+                endToEnd: answer.fields[TableSite.endToEndField], hopByHop: answer.fields[TableSite.hopByHopField])
         }
         return try await askAll(row, queue: bridge.transcodeQueue, ask)
     }
@@ -260,7 +277,9 @@ struct DeliveryTableTests {
                 observed: observed(
                     status: response.status.code, contentType: response.headers["Content-Type"],
                     retryAfter: response.headers["Retry-After"], body: body, image: response.headers["ETag"] != nil),
-                vary: response.headers["Vary"], etag: response.headers["ETag"], body: body)
+                vary: response.headers["Vary"], etag: response.headers["ETag"], body: body,
+                endToEnd: response.headers[TableSite.endToEndField],
+                hopByHop: response.headers[TableSite.hopByHopField])
         }
     }
 
@@ -298,7 +317,9 @@ struct DeliveryTableTests {
                         status: response.statusCode, contentType: response.fields["Content-Type"],
                         retryAfter: response.fields["Retry-After"], body: response.body,
                         image: response.fields["ETag"] != nil),
-                    vary: response.fields["Vary"], etag: response.fields["ETag"], body: response.body)
+                    vary: response.fields["Vary"], etag: response.fields["ETag"], body: response.body,
+                    endToEnd: response.fields[TableSite.endToEndField],
+                    hopByHop: response.fields[TableSite.hopByHopField])
             case .failed:
                 return Answer(observed: .upstreamFailure)
             }
@@ -337,7 +358,9 @@ struct DeliveryTableTests {
                     status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"),
                     retryAfter: http.value(forHTTPHeaderField: "Retry-After"), body: body,
                     image: etag?.hasPrefix("\"wb-") == true),
-                vary: http.value(forHTTPHeaderField: "Vary"), etag: etag, body: body)
+                vary: http.value(forHTTPHeaderField: "Vary"), etag: etag, body: body,
+                endToEnd: http.value(forHTTPHeaderField: TableSite.endToEndField),
+                hopByHop: http.value(forHTTPHeaderField: TableSite.hopByHopField))
         }
     }
 }

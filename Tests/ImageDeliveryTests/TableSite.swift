@@ -70,8 +70,20 @@ final class TableSite: HTTPHandler, Sendable {
         targets.filter { $0 == path || $0.hasPrefix(path + "?") }.count
     }
 
+    /// A field every answer of the site's carries, end to end: relays keep it.
+    static let endToEndField = "X-Table-Site"
+    /// A field every answer names in `Connection`: hop-by-hop, relays drop it.
+    static let hopByHopField = "X-Table-Hop"
+    static let siteFields: HTTPFieldList = [endToEndField: "kept", "Connection": hopByHopField, hopByHopField: "1"]
+
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
         received.withLock { $0.append(request.target) }
+        var response = answer(request)
+        for field in Self.siteFields { response.headers.add(field) }
+        return response
+    }
+
+    private func answer(_ request: HTTPRequest) -> HTTPResponse {
         guard let image = images[request.path] else { return .text(.notFound, "no such image") }
         if request.target.contains("format/webp") {
             var headers = image.variantHeaders
