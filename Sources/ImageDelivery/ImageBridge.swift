@@ -42,8 +42,9 @@ public final class ImageBridge: Sendable {
     /// The `Vary` of every answer on the image path (and of the originals
     /// other clients of a claimed URL get).
     public let vary: String
-    /// Requests planned so far (a test hook; one lock, uncontended).
-    private let plans = Lock(0)
+    /// Requests routed and image requests planned so far (a test hook; one
+    /// lock, uncontended).
+    private let counts = Lock((routes: 0, plans: 0))
 
     /// Creates the core.
     /// - Throws: ``ImageBridgeError`` when the configuration breaks an invariant.
@@ -73,9 +74,13 @@ public final class ImageBridge: Sendable {
     /// The one rewriter: the pipeline's.
     public var rewriter: Rewriter? { configuration.pipeline.configuration.rewriter }
 
-    /// How many requests ``route(_:)`` has planned: each request routed
-    /// once and carried down counts one. A test hook.
-    package var planCount: Int { plans.withLock { $0 } }
+    /// How many requests ``route(_:)`` has routed, whichever way: each
+    /// request routed once counts one. A test hook.
+    package var routeCount: Int { counts.withLock { $0.routes } }
+
+    /// How many ``DeliveryPlan``s ``route(_:)`` has made: each image
+    /// request planned once and carried down counts one. A test hook.
+    package var planCount: Int { counts.withLock { $0.plans } }
 
     // MARK: Planning
 
@@ -85,7 +90,7 @@ public final class ImageBridge: Sendable {
     /// client forbids transforming; otherwise passed through — with
     /// ``vary`` when the URL is one other clients get transformed.
     public func route(_ request: DeliveryRequest) -> DeliveryRoute {
-        plans.withLock { $0 += 1 }
+        counts.withLock { $0.routes += 1 }
         guard request.method == "GET" || request.method == "HEAD", let rewriter else {
             return .passThrough(vary: nil)
         }
@@ -111,6 +116,7 @@ public final class ImageBridge: Sendable {
         if plan.namesAVIF {
             plan.counterpart = rewrite.variants.first { $0.format == .webp }.map(RequestPlan.init(fetching:))
         }
+        counts.withLock { $0.plans += 1 }
         return .image(plan)
     }
 
