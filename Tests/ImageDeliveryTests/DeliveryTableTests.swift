@@ -62,6 +62,8 @@ struct DeliveryTableTests {
         var conditional = false
         /// Hold the only transcode slot while asking.
         var queueHeld = false
+        /// Ask twice, as two clients would (the second without the first's tag).
+        var twice = false
         /// An upstream that listens nowhere.
         var unreachable = false
         var expected: Observed
@@ -72,6 +74,8 @@ struct DeliveryTableTests {
         /// Whether the image path claims the request (else the core relays
         /// it as it is, and URLSession, not the URL protocol, fetches it).
         var claimed = true
+        /// The rule's formats, in its order.
+        var formats: [VariantFormat] = [.webp]
 
         var testDescription: String { name }
     }
@@ -126,6 +130,24 @@ struct DeliveryTableTests {
 
     static let explicitAVIF = "/photo.jpg?imageView2/2/w/640/format/avif"
 
+    /// The whole ladder under a rule that lists AVIF, then WebP.
+    static let avifRows: [Row] = [
+        Row(
+            name: "AVIF and WebP: an AVIF client gets the AVIF variant", path: "/photo.jpg", accept: webPAccept,
+            expected: .image(.avif), upstreamRequests: 1...1, formats: [.avif, .webp]),
+        Row(
+            name: "AVIF and WebP: a WebP client gets the WebP variant", path: "/photo.jpg",
+            accept: "image/webp,*/*", expected: .image(.webp), upstreamRequests: 1...1, formats: [.avif, .webp]),
+        Row(
+            name: "AVIF and WebP: a failing AVIF variant falls back to WebP, remembered for the next client",
+            path: "/noavif.jpg", accept: webPAccept, twice: true, expected: .image(.webp), upstreamRequests: 2...2,
+            formats: [.avif, .webp]),
+        Row(
+            name: "AVIF and WebP: an AVIF-only client whose AVIF fails gets the WebP variant transcoded",
+            path: "/noavif.jpg", accept: "image/avif", expected: .image(.jpeg), upstreamRequests: 2...2,
+            formats: [.avif, .webp]),
+    ]
+
     enum Adapter: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case core, proxy
         case urlProtocol = "URL protocol"
@@ -133,7 +155,7 @@ struct DeliveryTableTests {
         var testDescription: String { rawValue }
     }
 
-    @Test(arguments: rows, Adapter.allCases)
+    @Test(arguments: rows + avifRows, Adapter.allCases)
     func behaves(_ row: Row, through adapter: Adapter) async throws {
         try await TableSite.with { site, base in
             let large = try #require(site.images["/large.jpg"])
@@ -189,7 +211,8 @@ struct DeliveryTableTests {
     // MARK: Core
 
     static func imageBridge(_ row: Row, cap: Int) throws -> ImageBridge {
-        let preset = try RewritePreset.configuration(named: "qiniu", host: TableSite.host, width: 640)
+        let preset = try RewritePreset.configuration(
+            named: "qiniu", host: TableSite.host, width: 640, formats: row.formats)
         let pipeline = ImagePipeline(
             configuration: .init(
                 rewriter: try Rewriter(configuration: preset), dataLoader: DataLoaders.platformDefault,
@@ -241,6 +264,9 @@ struct DeliveryTableTests {
             let first = try await ask(nil)
             answers.append(first)
             answers.append(try await ask(first.etag))
+        } else if row.twice {
+            answers.append(try await ask(nil))
+            answers.append(try await ask(nil))
         } else if row.queueHeld {
             answers.append(try await queue.withSlot { try await ask(nil) })
         } else {
@@ -252,7 +278,8 @@ struct DeliveryTableTests {
     // MARK: Proxy
 
     static func throughProxy(_ row: Row, url: URL, upstream: URL, cap: Int) async throws -> [Answer] {
-        let preset = try RewritePreset.configuration(named: "qiniu", host: TableSite.host, width: 640)
+        let preset = try RewritePreset.configuration(
+            named: "qiniu", host: TableSite.host, width: 640, formats: row.formats)
         let rewriter = try Rewriter(configuration: preset)
         let mode = BridgeProxy.Configuration.Mode.reverse(upstream: upstream)
         let pipeline = ImagePipeline(
