@@ -142,6 +142,9 @@ public final class WebPBridgeURLProtocol: URLProtocol {
     /// At most 64 claims kept: more loads starting at once plan again.
     static let keptClaimsLimit = 64
 
+    /// Claims kept now (at most ``keptClaimsLimit``).
+    static var keptClaimCount: Int { keptClaims.withLock { $0.count } }
+
     /// The claim `canInit(with:)` made for `request`, taken; else a new one.
     static func takeClaim(_ request: URLRequest) -> (Binding, DeliveryPlan)? {
         let kept = keptClaims.withLock { kept -> (Binding, DeliveryPlan)? in

@@ -33,4 +33,16 @@ extension WebPBridgeURLProtocolTests {
             }
         }
     }
+
+    /// Claims asked for and never loaded (the URL loading system may ask
+    /// `canInit` without starting a load) stay within the kept bound.
+    @Test func aFloodOfClaimsNeverLoadedStaysWithinTheBound() async throws {
+        try await withBridge { bridge in
+            for index in 0..<1_000 {
+                #expect(WebPBridgeURLProtocol.canInit(with: request(bridge.url("/photo.jpg?n=\(index)"))))
+                #expect(WebPBridgeURLProtocol.keptClaimCount <= WebPBridgeURLProtocol.keptClaimsLimit)
+            }
+            #expect(WebPBridgeURLProtocol.keptClaimCount == WebPBridgeURLProtocol.keptClaimsLimit)
+        }
+    }
 }
