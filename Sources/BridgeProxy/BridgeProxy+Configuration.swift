@@ -50,12 +50,12 @@ extension BridgeProxy {
         public var mode: Mode
         /// Loads matched images: rewrites to the WebP variant, caches under the
         /// rewritten URL, falls back to the original. Shared with any other
-        /// bridge in the process, so nothing is downloaded twice.
+        /// bridge in the process, so nothing is downloaded twice. Its
+        /// rewriter is the bridge's one rewriter: it decides which URLs are
+        /// images to claim (the bridge claims exactly what the pipeline
+        /// rewrites; `nil` claims nothing: a plain proxy), which hosts forward
+        /// mode allows, and what `--rewrite-html` names.
         public var pipeline: ImagePipeline
-        /// Decides which URLs are images to claim. Default: the pipeline's
-        /// own rewriter, so the bridge claims exactly what the pipeline
-        /// rewrites; `nil` claims nothing (a plain proxy).
-        public var rewriter: Rewriter?
         /// Decides, per client, between WebP, a transcode and passing through.
         /// Default: ``ClientPolicy/standard``.
         public var clientPolicy: ClientPolicy
@@ -114,8 +114,6 @@ extension BridgeProxy {
         ) {
             self.mode = mode
             self.pipeline = pipeline
-            let rewriter = pipeline.configuration.rewriter
-            self.rewriter = rewriter
             self.clientPolicy = clientPolicy ?? .standard
             self.passthroughLoader = passthroughLoader ?? pipeline.configuration.dataLoader
             self.limits = limits
@@ -155,7 +153,7 @@ extension BridgeProxy {
                     throw .invalidConfiguration("allowed host '\(host)' is not a host name or host:port")
                 }
             }
-            let expected = mode.redirectPolicy(rewriter: rewriter)
+            let expected = mode.redirectPolicy(rewriter: pipeline.configuration.rewriter)
             let actual = pipeline.configuration.redirectPolicy
             guard actual.name == expected.name else {
                 throw .invalidConfiguration(
@@ -182,7 +180,11 @@ extension BridgeProxy.Configuration {
     /// The image path's part of the configuration.
     var imageBridgeConfiguration: ImageBridge.Configuration {
         var image = ImageBridge.Configuration(pipeline: pipeline, clientPolicy: clientPolicy, transcoder: transcoder)
-        image.rewriter = rewriter
+        image.relay = ImageBridge.Relay(
+            loader: passthroughLoader,
+            limits: .init(
+                maxBodyBytes: limits.maxPassthroughBodyBytes, timeout: limits.upstreamTimeout,
+                fieldLimits: limits.upstreamFieldLimits))
         image.transcodeConcurrency = transcodeConcurrency
         image.transcodeQueueLimit = transcodeQueueLimit
         image.maxTranscodeInputBytes = limits.maxTranscodeInputBytes

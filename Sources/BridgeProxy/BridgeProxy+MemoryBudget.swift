@@ -9,8 +9,9 @@ extension BridgeProxy {
     /// The shares of the default 256 MiB: the in-memory data cache 1/4
     /// (64 MiB; none with a disk cache), the hit memo 1/8 (32 MiB), the
     /// pipeline's failed-variant cache 1/64 (4 MiB), rewritten pages 1/32
-    /// (8 MiB, with `--rewrite-html`), request bodies 1/2 (128 MiB); 5/64
-    /// headroom.
+    /// (8 MiB, with `--rewrite-html`), routes kept from the immediate path
+    /// for the asynchronous one 1/256 (1 MiB), request bodies 1/2 (128 MiB);
+    /// 19/256 headroom.
     public struct MemoryBudget: Sendable, Equatable {
         /// 256 MiB, the default ``totalBytes``.
         public static let defaultTotalBytes = 256 << 20
@@ -32,6 +33,9 @@ extension BridgeProxy {
         public var failedVariantsBytes: Int { totalBytes / 64 }
         /// Rewritten pages kept for the next client (`--rewrite-html`): 1/32.
         public var rewrittenPagesBytes: Int { totalBytes / 32 }
+        /// Routes the immediate path planned and kept for the asynchronous
+        /// one (``PlannedRequests``): 1/256.
+        public var plannedRequestsBytes: Int { totalBytes / 256 }
         /// Request bodies in flight, all connections together: 1/2. The
         /// HTTP server's limit.
         public var requestBodyBytes: Int { totalBytes / 2 }

@@ -88,7 +88,13 @@ extension BridgeProxy {
         "webpbridge_proxy_hit_memo_bytes", help: "Bytes held by the memo of ready answers, keys included.")
     static let failedVariantsBytesFamily = MetricsRegistry.Family(
         "webpbridge_proxy_failed_variants_bytes",
-        help: "Bytes held by the pipeline's failed-variant cache, keys included.")
+        help: "Bytes held by the one negative cache of failed variants (AVIF and WebP), keys included.")
+    static let failedVariantsEntriesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_failed_variants_entries",
+        help: "Variants in the negative cache now (AVIF and WebP; expired ones until dropped).")
+    static let failedVariantsHitsFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_failed_variants_hits",
+        help: "Variant fetches skipped since start because the negative cache held a recent failure.")
     static let rewrittenPagesBytesFamily = MetricsRegistry.Family(
         "webpbridge_proxy_rewritten_pages_bytes",
         help: "Bytes held by the rewritten pages kept for the next client (--rewrite-html), keys included.")
@@ -206,7 +212,10 @@ extension BridgeProxy {
         let dataCacheBytes = (pipeline.configuration.dataCache as? MemoryDataCache)?.totalBytes ?? 0
         metrics.set(Self.dataCacheBytesFamily, to: Double(dataCacheBytes))
         metrics.set(Self.hitMemoBytesFamily, to: Double(hitMemo.usage.bytes))
-        metrics.set(Self.failedVariantsBytesFamily, to: Double(pipeline.negativeCacheBytes))
+        let negative = pipeline.negativeCacheStatistics
+        metrics.set(Self.failedVariantsBytesFamily, to: Double(negative.bytes))
+        metrics.set(Self.failedVariantsEntriesFamily, to: Double(negative.entries))
+        metrics.set(Self.failedVariantsHitsFamily, to: Double(negative.hits))
         if let rewrittenPages { metrics.set(Self.rewrittenPagesBytesFamily, to: Double(rewrittenPages.usageBytes)) }
         metrics.set(Self.memoryBudgetFamily, to: Double(configuration.memoryBudget.totalBytes))
         if let resident = ResidentMemory.currentBytes { metrics.set(Self.residentBytesFamily, to: Double(resident)) }

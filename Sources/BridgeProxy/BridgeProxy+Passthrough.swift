@@ -5,7 +5,8 @@ import ImagePipeline
 import URLRewriting
 
 extension BridgeProxy {
-    /// Forwards `request` to `url` and returns the upstream's answer
+    /// Forwards `request` to `url` — not the image path: the core relays the
+    /// originals it hands over itself — and returns the upstream's answer
     /// unchanged — status, body, end-to-end headers — without hop-by-hop
     /// headers, with `Via`, never following redirects (loaders do not follow
     /// them: clients see them, and reverse-mode `Location`s that point at the
@@ -14,21 +15,13 @@ extension BridgeProxy {
     /// - Parameters:
     ///   - vary: Request fields to add to `Vary`, when other clients get a
     ///     transformed body for the same URL.
-    ///   - countsOriginal: Whether the body is an original image the bridge
-    ///     declined to transform (counted in the original-bytes metric).
     ///   - asksIdentity: Ask the upstream for an uncompressed body (a page
     ///     that `--rewrite-html` may rewrite; see ``PageRewriting/asksForAPage(_:)``).
     func passThrough(
-        _ request: HTTPRequest, url: URL, vary: String? = nil, countsOriginal: Bool = false, refusesWebP: Bool = false,
-        asksIdentity: Bool = false
+        _ request: HTTPRequest, url: URL, vary: String? = nil, asksIdentity: Bool = false
     ) async -> Reply {
         var fields = HopByHopFields.requestFieldsToForward(request.headers)
         if asksIdentity { fields["Accept-Encoding"] = "identity" }
-        if refusesWebP {
-            // The policy says this client cannot show WebP, whatever its Accept
-            // lists: a negotiating upstream must not answer the original with WebP.
-            fields["Accept"] = AcceptHeader.refusingWebP(request.headers.combinedValue(for: "Accept"))
-        }
         fields["Via"] = via.appended(
             to: request.headers.values(for: "Via").joined(separator: ", ").nilIfEmpty,
             protocolVersion: request.version)
@@ -44,7 +37,6 @@ extension BridgeProxy {
             return upstreamFailure(error, url: url.absoluteString)
         }
         recordUpstreamBytes(loaded.body.count, path: .passthrough)
-        if countsOriginal { recordOriginalBytes(loaded.body.count) }
         guard (100...599).contains(loaded.statusCode), !(100...199).contains(loaded.statusCode) else {
             log("upstream sent an invalid status \(loaded.statusCode): \(url.absoluteString)")
             return Reply(

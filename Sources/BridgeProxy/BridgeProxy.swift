@@ -48,6 +48,8 @@ public final class BridgeProxy: HTTPHandler {
     /// it is off or the bridge has no rules.
     /// `--rewrite-html`'s queue and kept results; `nil` without it.
     let rewrittenPages: RewrittenPages?
+    /// Routes (image requests planned) the immediate path declined, for ``handle(_:)``.
+    let plannedRequests: PlannedRequests
 
     /// The path prefix of the bridge's own endpoints.
     public static let localPathPrefix = "/__bridge/"
@@ -64,10 +66,11 @@ public final class BridgeProxy: HTTPHandler {
         } catch {
             throw .invalidConfiguration(error.description)
         }
-        router = RequestRouter(mode: configuration.mode, rewriter: configuration.rewriter)
+        router = RequestRouter(mode: configuration.mode, rewriter: configuration.pipeline.configuration.rewriter)
         via = ViaHeader(token: configuration.viaToken)
         redirects = router.reversePrefix.map(RedirectLocation.init(upstreamPrefix:))
         hitMemo = HitMemo(capacityBytes: configuration.memoryBudget.hitMemoBytes)
+        plannedRequests = PlannedRequests(capacityBytes: configuration.memoryBudget.plannedRequestsBytes)
         rewrittenPages = Self.pageRewriting(for: configuration).map { rewriting in
             RewrittenPages(
                 rewriting: rewriting, concurrency: configuration.limits.pageRewriteConcurrency,
@@ -96,7 +99,9 @@ public final class BridgeProxy: HTTPHandler {
     /// - Returns: The response, with the bridge's `Via` entry.
     public func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let reply: Reply
-        switch route(request) {
+        // Planned once: on the immediate path when it looked in the cache first.
+        let route = plannedRequests.take(for: request) ?? route(request)
+        switch route {
         case .ready(let ready): reply = ready
         case .passThrough(let url, let vary, let facts):
             if rewrittenPages == nil {
@@ -109,7 +114,7 @@ public final class BridgeProxy: HTTPHandler {
                 reply = await rewritingPage(
                     passed, for: request, forClient: forClient, asksIdentity: asksIdentity, url: url)
             }
-        case .image(let facts, let decision): reply = await serveImage(request, facts: facts, decision: decision)
+        case .image(let plan): reply = await serveImage(request, plan: plan)
         }
         return finish(reply, for: request)
     }
@@ -135,8 +140,9 @@ public final class BridgeProxy: HTTPHandler {
         switch route(request) {
         case .ready(let reply):
             return finish(reply, for: request)
-        case .image(let facts, let decision):
-            guard let (reply, image) = cachedImageReply(request, facts: facts, decision: decision) else {
+        case .image(let plan):
+            guard let (reply, image) = cachedImageReply(request, plan: plan) else {
+                plannedRequests.keep(.image(plan), for: request)
                 return nil
             }
             guard let memoKey, !image.isFallback else { return finish(reply, for: request) }
@@ -144,7 +150,8 @@ public final class BridgeProxy: HTTPHandler {
             let kept = hitMemo.insert(stamped(reply), image: image, for: memoKey)
             record(kept.reply, isHEAD: request.method == .head)
             return kept.response
-        case .passThrough:
+        case .passThrough(let url, let vary, let facts):
+            plannedRequests.keep(.passThrough(url, vary: vary, facts), for: request)
             return nil
         }
     }
@@ -171,17 +178,17 @@ public final class BridgeProxy: HTTPHandler {
     }
 
     /// Where a request goes, decided without waiting.
-    private enum Route {
+    enum Route: Sendable {
         /// Answered already: a local endpoint or a refusal.
         case ready(Reply)
         /// Forwarded unchanged, with `vary` merged into the response's `Vary`
         /// (and, for a page, rewritten as ``rewritingPage(_:for:forClient:asksIdentity:url:)`` says).
         case passThrough(URL, vary: String?, DeliveryRequest)
-        /// The image path, for a client the policy claims.
-        case image(DeliveryRequest, ClientDecision)
+        /// The image path, for a client the policy claims, planned.
+        case image(DeliveryPlan)
     }
 
-    private func route(_ request: HTTPRequest) -> Route {
+    func route(_ request: HTTPRequest) -> Route {
         if request.target.hasPrefix(Self.localPathPrefix) { return .ready(serveLocal(request)) }
         if via.isLoop(request.headers.values(for: "Via")) {
             return .ready(
@@ -202,13 +209,15 @@ public final class BridgeProxy: HTTPHandler {
         case .upstream(let routed): url = routed
         case .refused(let status, let reason): return .ready(refusal(status, reason))
         }
-        let facts = DeliveryRequest(
-            method: request.method.rawValue, url: url, accept: request.headers.combinedValue(for: "Accept"),
-            userAgent: request.headers["User-Agent"], cacheControl: request.headers.values(for: "Cache-Control"),
-            ifNoneMatch: request.headers["If-None-Match"])
+        var fields = request.headers
+        // The original the core may relay carries the bridge's Via entry, as every passthrough does.
+        fields["Via"] = via.appended(
+            to: request.headers.values(for: "Via").joined(separator: ", ").nilIfEmpty,
+            protocolVersion: request.version)
+        let facts = DeliveryRequest(method: request.method.rawValue, url: url, fields: fields)
         switch imageBridge.route(facts) {
         case .passThrough(let vary): return .passThrough(url, vary: vary, facts)
-        case .image(let decision): return .image(facts, decision)
+        case .image(let plan): return .image(plan)
         }
     }
 
@@ -234,7 +243,9 @@ public final class BridgeProxy: HTTPHandler {
     /// The page rewrite `configuration` asks for, with the bridge's rules and
     /// limit; in reverse mode variants on the upstream come back through the bridge.
     private static func pageRewriting(for configuration: Configuration) -> PageRewriting? {
-        guard configuration.rewritesHTML, let rewriter = configuration.rewriter else { return nil }
+        guard configuration.rewritesHTML, let rewriter = configuration.pipeline.configuration.rewriter else {
+            return nil
+        }
         var localPrefix: String?
         if case .reverse(let upstream) = configuration.mode {
             localPrefix = PageRewriting.localPrefix(forUpstream: upstream)
@@ -246,4 +257,10 @@ public final class BridgeProxy: HTTPHandler {
 
 extension String {
     var nilIfEmpty: String? { isEmpty ? nil : self }
+}
+
+extension BridgeProxy {
+    /// Routes the immediate path kept for `handle` that no request has taken
+    /// yet (a test hook: 0 once every declined request was answered).
+    package var plannedRequestCount: Int { plannedRequests.count }
 }

@@ -97,6 +97,62 @@ public struct AcceptHeader: Sendable, Hashable {
         }
     }
 
+    /// The one `Accept` negotiation between image formats, used by the
+    /// bridge's client policy and the origin: the index of the candidate
+    /// `accept` prefers, or `nil` when it names none (or prefers `source`).
+    ///
+    /// A candidate counts only where `accept` names it exactly (`image/*`
+    /// and `*/*` do not count: Safari 14 sends `image/*` and shows no WebP,
+    /// Safari before 16 no AVIF) with q > 0, as ``namesExplicitly(_:in:)``
+    /// reads it; among those the highest q wins, ties going to the earlier
+    /// candidate (RFC 9110 §12.5.1 leaves ties to the server: `candidates`
+    /// are in the server's order of preference). With `source` (the
+    /// format the server has, e.g. `image/jpeg`), the winner must also have
+    /// a q at least the source's (``quality(of:)``: exact, `type/*`, `*/*`),
+    /// else `nil`: the source is served.
+    ///
+    /// One pass over the bytes; no string is made.
+    /// - Parameters:
+    ///   - candidates: Media types, lower case, in the server's order.
+    ///   - accept: The header; `nil` or empty names nothing.
+    ///   - source: The media type that competes with the candidates, if any.
+    public static func preferred(_ candidates: [String], in accept: String?, over source: String? = nil) -> Int? {
+        guard let accept, !candidates.isEmpty else { return nil }
+        return accept.withFieldBytes { bytes -> Int? in
+            var qualities = [Double](repeating: 0, count: candidates.count)
+            let sourceType = source.map { $0.lowercased() }
+            let sourceWildcard = sourceType.flatMap { $0.split(separator: "/", maxSplits: 1).first.map { $0 + "/*" } }
+            var exact: Double?
+            var type: Double?
+            var any: Double?
+            var anyRange = false
+            forEachRange(in: bytes) { _, range, quality in
+                anyRange = true
+                for (index, candidate) in candidates.enumerated()
+                where FieldBytes.equalsIgnoringCase(bytes, range, candidate.utf8) {
+                    qualities[index] = max(qualities[index], quality)
+                }
+                guard let sourceType, let sourceWildcard else { return }
+                if FieldBytes.equalsIgnoringCase(bytes, range, sourceType.utf8) {
+                    exact = max(exact ?? 0, quality)
+                } else if FieldBytes.equalsIgnoringCase(bytes, range, sourceWildcard.utf8) {
+                    type = max(type ?? 0, quality)
+                } else if FieldBytes.equalsIgnoringCase(bytes, range, "*/*".utf8) {
+                    any = max(any ?? 0, quality)
+                }
+            }
+            var best: Int?
+            for (index, quality) in qualities.enumerated() where quality > 0 {
+                if let current = best, qualities[current] >= quality { continue }
+                best = index
+            }
+            guard let best, sourceType != nil else { return best }
+            // No ranges at all: everything is acceptable, the source as much as any.
+            let sourceQuality = anyRange ? exact ?? type ?? any ?? 0 : 1
+            return qualities[best] >= sourceQuality ? best : nil
+        }
+    }
+
     /// Whether a range of `bytes` is exactly `mediaType` with q > 0.
     private static func names(_ mediaType: String, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var accepts = false

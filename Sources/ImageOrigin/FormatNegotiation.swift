@@ -13,18 +13,14 @@ enum FormatNegotiation {
     ///   do not count: Safari before 16 sends `image/*` and shows no AVIF)
     ///   with q > 0, and only when its q is the highest of AVIF, WebP and
     ///   the source's own type; ties prefer AVIF, then WebP, then the source
-    ///   (RFC 9110 §12.5.1 leaves ties to the server).
+    ///   (RFC 9110 §12.5.1 leaves ties to the server). The one negotiation
+    ///   the bridge's client policy uses too (``AcceptHeader/preferred(_:in:over:)``).
     static func choose(
         accept: String?, sourceFormat: ImageFormat, autoWebP: Bool, autoFormat: Bool
     ) -> ImageFormat? {
         guard autoFormat else { return autoWebP && AcceptHeader.acceptsWebP(accept) ? .webp : nil }
-        guard let accept, !accept.isEmpty else { return nil }
-        let header = AcceptHeader(accept)
-        let avif = header.explicitQuality(of: ImageFormat.avif.mimeType) ?? 0
-        let webp = header.explicitQuality(of: ImageFormat.webp.mimeType) ?? 0
-        let source = header.quality(of: sourceFormat.mimeType)
-        if avif > 0, avif >= webp, avif >= source { return .avif }
-        if webp > 0, webp >= source { return .webp }
-        return nil
+        let formats: [ImageFormat] = [.avif, .webp]
+        let preferred = AcceptHeader.preferred(formats.map(\.mimeType), in: accept, over: sourceFormat.mimeType)
+        return preferred.map { formats[$0] }
     }
 }

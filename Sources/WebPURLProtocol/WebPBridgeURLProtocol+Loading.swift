@@ -20,15 +20,15 @@ extension WebPBridgeURLProtocol {
         case redirected(to: URLRequest, status: Int)
     }
 
-    /// Loads `request` through the binding's pipeline and delivers the image,
-    /// an HTTP error status or a `URLError`; a redirect is reported (see
+    /// Loads `request` through the binding's image path and delivers its
+    /// answer, or a `URLError`; a redirect is reported (see
     /// `redirect(_:to:status:)`).
-    func load(_ request: URLRequest, decision: ClientDecision, binding: Binding) async {
-        var chain = RedirectChain(request: request, claim: (binding, decision))
+    func load(_ request: URLRequest, plan: DeliveryPlan, binding: Binding) async {
+        var chain = RedirectChain(request: request, claim: (binding, plan))
         while !Task.isCancelled {
             let step: Step
-            if let (binding, decision) = chain.claim {
-                step = await loadImage(chain.request, decision: decision, binding: binding)
+            if let (binding, plan) = chain.claim {
+                step = await loadImage(chain.request, plan: plan, binding: binding)
             } else {
                 step = await passThrough(chain.request, loader: chain.loader, binding: chain.lastBinding)
             }
@@ -38,79 +38,59 @@ extension WebPBridgeURLProtocol {
     }
 
     /// One claimed request through the image path, redirects reported: the
-    /// core's ``Delivery`` sent through the client.
-    private func loadImage(_ request: URLRequest, decision: ClientDecision, binding: Binding) async -> Step {
-        guard let facts = Self.facts(of: request, binding: binding) else {
-            send { $0.urlProtocol(self, didFailWithError: URLError(.badURL)) }
-            return .finished
-        }
-        let delivery = await binding.imageBridge.deliver(facts, decision: decision, redirects: .report)
+    /// core's finished answer sent through the client. What is the URL
+    /// protocol's own: a network failure or a cancellation as a `URLError`,
+    /// and a redirect — reported by the pipeline or relayed with the
+    /// original — as a redirect of the client's request.
+    private func loadImage(_ request: URLRequest, plan: DeliveryPlan, binding: Binding) async -> Step {
+        let delivery = await binding.imageBridge.deliver(plan)
         if Task.isCancelled { return .finished }
         switch delivery.content {
-        case .image(let body, _):
-            deliver(delivery, status: 200, body: facts.isHEAD ? nil : body)
-        case .notModified:
-            deliver(delivery, status: 304, body: nil)
-        case .original(_, let refusesWebP):
-            // The original exactly as the upstream answers it, as URLSession
-            // would have fetched it, with the image path's Vary.
-            var original = request
-            if refusesWebP {
-                original.setValue(
-                    AcceptHeader.refusingWebP(request.value(forHTTPHeaderField: "Accept")), forHTTPHeaderField: "Accept"
-                )
-            }
-            return await passThrough(
-                original, loader: binding.pipeline.configuration.dataLoader, binding: binding, handover: delivery)
         case .redirect(let redirect):
             return .redirected(
                 to: Self.redirectedRequest(request, to: redirect.location), status: redirect.statusCode)
-        case .overloaded(let seconds):
-            deliverStatus(503, for: facts.url, fields: ["Retry-After": String(seconds)])
+        case .original(_, let relayed):
+            if let location = relayed.redirectLocation {
+                return .redirected(to: Self.redirectedRequest(request, to: location), status: relayed.statusCode)
+            }
         case .cancelled:
             send { $0.urlProtocol(self, didFailWithError: URLError(.cancelled)) }
+            return .finished
         case .upstreamFailure(let error, let url):
             let failure = URLError(
                 error.urlErrorCode,
                 userInfo: [
-                    NSURLErrorFailingURLErrorKey: facts.url, NSLocalizedDescriptionKey: "\(url): \(error.message)",
+                    NSURLErrorFailingURLErrorKey: delivery.originalURL,
+                    NSLocalizedDescriptionKey: "\(url): \(error.message)",
                 ])
             send { $0.urlProtocol(self, didFailWithError: failure) }
+            return .finished
+        case .image, .notModified, .overloaded, .invalidUpstreamStatus:
+            break
         }
+        deliver(delivery, isHEAD: plan.request.isHEAD)
         return .finished
     }
 
-    /// An image answer (`200` with `body`, or `304`): the core's fields, the
-    /// length, and the diagnostics of where the bytes came from.
-    private func deliver(_ delivery: Delivery, status: Int, body: Data?) {
-        var fields = delivery.fields
-        if case .image(let bytes, _) = delivery.content { fields["Content-Length"] = String(bytes.count) }
+    /// The core's answer with its length and the diagnostics of where the
+    /// bytes came from.
+    private func deliver(_ delivery: Delivery, isHEAD: Bool) {
+        let answer = delivery.answer
+        var fields = answer.fields
+        fields["Content-Length"] = String(answer.contentLength)
         for field in delivery.diagnosticFields { fields[field.name] = field.value }
         guard
             let response = HTTPURLResponse(
-                url: delivery.originalURL, statusCode: status, httpVersion: "HTTP/1.1",
+                url: delivery.originalURL, statusCode: answer.statusCode, httpVersion: "HTTP/1.1",
                 headerFields: fields.foundationHeaderFields)
         else {
             send { $0.urlProtocol(self, didFailWithError: URLError(.badServerResponse)) }
             return
         }
+        let body = isHEAD ? Data() : answer.body
         send { client in
             client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-            if let body, !body.isEmpty { client.urlProtocol(self, didLoad: body) }
-            client.urlProtocolDidFinishLoading(self)
-        }
-    }
-
-    /// A bodiless answer with `status` and `fields` (the overloaded `503`).
-    private func deliverStatus(_ status: Int, for url: URL, fields: HTTPFieldList) {
-        var fields = fields
-        fields["Content-Length"] = "0"
-        guard
-            let response = HTTPURLResponse(
-                url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields.foundationHeaderFields)
-        else { return }
-        send { client in
-            client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+            if !body.isEmpty { client.urlProtocol(self, didLoad: body) }
             client.urlProtocolDidFinishLoading(self)
         }
     }

@@ -45,16 +45,16 @@ extension WebPBridgeURLProtocol {
     struct RedirectChain {
         /// The request being loaded: the client's, re-pointed by each redirect.
         var request: URLRequest
-        /// The binding and decision that claim `request`; `nil` when no
+        /// The binding and plan that claim `request`; `nil` when no
         /// binding claims a redirect's target.
-        var claim: (Binding, ClientDecision)?
+        var claim: (Binding, DeliveryPlan)?
         /// The binding that claimed the last claimed request: its loader and
         /// limits fetch targets that no binding claims.
         var lastBinding: Binding
         /// Redirects so far.
         var count = 0
 
-        init(request: URLRequest, claim: (Binding, ClientDecision)) {
+        init(request: URLRequest, claim: (Binding, DeliveryPlan)) {
             self.request = request
             self.claim = claim
             self.lastBinding = claim.0
@@ -140,12 +140,8 @@ extension WebPBridgeURLProtocol {
 
     /// A request fetched as it is with the client's headers, as URLSession
     /// would have fetched it: a redirect's target that no binding claims
-    /// (where the bridge follows redirects itself), or the original the image
-    /// path hands over (`handover`: its `Vary` added, and the diagnostics
-    /// saying so, the wire bytes counting what the image path fetched too).
-    func passThrough(
-        _ request: URLRequest, loader: any DataLoading, binding: Binding, handover: Delivery? = nil
-    ) async -> Step {
+    /// (where the bridge follows redirects itself).
+    func passThrough(_ request: URLRequest, loader: any DataLoading, binding: Binding) async -> Step {
         guard let url = request.url else {
             send { $0.urlProtocol(self, didFailWithError: URLError(.badURL)) }
             return .finished
@@ -171,13 +167,6 @@ extension WebPBridgeURLProtocol {
         }
         var headers = HopByHopFields.responseFieldsToForward(response.headers)
         headers["Content-Length"] = String(response.body.count)
-        if let handover {
-            headers["Vary"] = VaryHeader.merging(handover.vary, into: headers.combinedValue(for: "Vary"))
-            headers[DiagnosticHeader.delivery] = handover.outcome.rawValue
-            headers[DiagnosticHeader.fetchedURL] = url.absoluteString
-            headers[DiagnosticHeader.source] = "network"
-            headers[DiagnosticHeader.wireBytes] = String(handover.networkBytes + response.body.count)
-        }
         guard
             let http = HTTPURLResponse(
                 url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1",

@@ -1,4 +1,5 @@
 import ConcurrencySupport
+import HTTPFields
 public import ImageCoding
 public import ImageDelivery
 public import ImagePipeline
@@ -98,11 +99,11 @@ public final class WebPBridgeURLProtocol: URLProtocol {
         bindings.withLock { state in state.entries.removeAll { $0.0 == registration } }
     }
 
-    /// The newest binding that claims `request`, with its decision.
-    static func claim(_ request: URLRequest) -> (Binding, ClientDecision)? {
+    /// The newest binding that claims `request`, with its plan.
+    static func claim(_ request: URLRequest) -> (Binding, DeliveryPlan)? {
         let candidates = bindings.withLock { $0.entries.map(\.1) }
         for binding in candidates {
-            if let decision = decision(for: request, binding: binding) { return (binding, decision) }
+            if let plan = plan(for: request, binding: binding) { return (binding, plan) }
         }
         return nil
     }
@@ -125,29 +126,55 @@ public final class WebPBridgeURLProtocol: URLProtocol {
     // MARK: Claiming
 
     override public class func canInit(with request: URLRequest) -> Bool {
-        claim(request) != nil
+        guard let claim = claim(request) else { return false }
+        keptClaims.withLock { kept in
+            kept.removeAll { $0.request == request }
+            kept.append((request, claim.0, claim.1))
+            if kept.count > keptClaimsLimit { kept.removeFirst(kept.count - keptClaimsLimit) }
+        }
+        return true
+    }
+
+    /// Claims `canInit(with:)` made, so that `startLoading` loads the plan
+    /// made there instead of planning again; the newest ``keptClaimsLimit``
+    /// only (the URL loading system may ask `canInit` without loading).
+    private static let keptClaims = Lock<[(request: URLRequest, binding: Binding, plan: DeliveryPlan)]>([])
+    /// At most 64 claims kept: more loads starting at once plan again.
+    static let keptClaimsLimit = 64
+
+    /// Claims kept now (at most ``keptClaimsLimit``).
+    static var keptClaimCount: Int { keptClaims.withLock { $0.count } }
+
+    /// The claim `canInit(with:)` made for `request`, taken; else a new one.
+    static func takeClaim(_ request: URLRequest) -> (Binding, DeliveryPlan)? {
+        let kept = keptClaims.withLock { kept -> (Binding, DeliveryPlan)? in
+            guard let index = kept.lastIndex(where: { $0.request == request }) else { return nil }
+            let claim = kept.remove(at: index)
+            return (claim.binding, claim.plan)
+        }
+        return kept ?? claim(request)
     }
 
     override public class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
-    /// The bridge's decision for `request`, or `nil` when it does not claim
-    /// it (the core's route says pass through, or the bridge marked it).
-    static func decision(for request: URLRequest, binding: Binding) -> ClientDecision? {
-        guard property(forKey: handledKey, in: request) == nil, let facts = facts(of: request, binding: binding),
-            case .image(let decision) = binding.imageBridge.route(facts)
+    /// The core's plan for `request`, or `nil` when the bridge does not
+    /// claim it (the core's route says pass through, or the bridge marked it).
+    static func plan(for request: URLRequest, binding: Binding) -> DeliveryPlan? {
+        guard property(forKey: handledKey, in: request) == nil, let imageRequest = imageRequest(request, binding),
+            case .image(let plan) = binding.imageBridge.route(imageRequest)
         else { return nil }
-        return decision
+        return plan
     }
 
-    /// What the image path reads of `request`.
-    static func facts(of request: URLRequest, binding: Binding) -> DeliveryRequest? {
+    /// `request` as the core's request: its fields as the app set them,
+    /// redirects reported on Apple platforms (and followed here, within the
+    /// policy, on Linux; see ``maxRedirects``).
+    static func imageRequest(_ request: URLRequest, _ binding: Binding) -> DeliveryRequest? {
         guard let url = request.url else { return nil }
         return DeliveryRequest(
-            method: (request.httpMethod ?? "GET").uppercased(), url: url,
-            accept: request.value(forHTTPHeaderField: "Accept"),
-            userAgent: request.value(forHTTPHeaderField: "User-Agent"),
-            cacheControl: request.value(forHTTPHeaderField: "Cache-Control").map { [$0] } ?? [],
-            ifNoneMatch: request.value(forHTTPHeaderField: "If-None-Match"), deviceClass: binding.deviceClass)
+            method: request.httpMethod ?? "GET", url: url,
+            fields: HTTPFieldList(foundationHeaderFields: request.allHTTPHeaderFields ?? [:]),
+            deviceClass: binding.deviceClass, redirects: .report)
     }
 
     // MARK: Loading
@@ -160,7 +187,7 @@ public final class WebPBridgeURLProtocol: URLProtocol {
     let loading = Lock(Loading())
 
     override public func startLoading() {
-        guard let (binding, decision) = Self.claim(request) else {
+        guard let (binding, plan) = Self.takeClaim(request) else {
             client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL))
             return
         }
@@ -169,7 +196,7 @@ public final class WebPBridgeURLProtocol: URLProtocol {
         let instance = UncheckedSendable(self)
         let request = self.request
         let task = Task {
-            await instance.value.load(request, decision: decision, binding: binding)
+            await instance.value.load(request, plan: plan, binding: binding)
         }
         loading.withLock { state in
             if state.stopped { task.cancel() } else { state.task = task }

@@ -17,8 +17,10 @@ public import URLRewriting
 /// fetched as it is, but only on a host the rules name: the handler is never
 /// an open fetcher for whatever a page asks.
 ///
-/// Every decision is here and portable; `WebPBridgeSchemeHandler` (WebKit)
-/// only translates `WKURLSchemeTask`s to ``SchemeRequest`` and back.
+/// The core makes every decision and maps every failure; this bridge only
+/// checks the scheme, translates the request and turns the core's answer
+/// into a ``SchemeAnswer``. `WebPBridgeSchemeHandler` (WebKit) only
+/// translates `WKURLSchemeTask`s to ``SchemeRequest`` and back.
 public final class WebViewSchemeBridge: Sendable {
     /// The image path requests go through.
     public let imageBridge: ImageBridge
@@ -40,87 +42,67 @@ public final class WebViewSchemeBridge: Sendable {
         guard let networkURL = scheme.networkURL(for: request.url) else {
             return .response(.status(400, "not a \(scheme.schemes.joined(separator: " or ")) URL with a host"))
         }
-        let facts = DeliveryRequest(
-            method: request.method, url: networkURL, accept: request.fields.combinedValue(for: "Accept"),
-            userAgent: request.fields["User-Agent"], cacheControl: request.fields.values(for: "Cache-Control"),
-            ifNoneMatch: request.fields.combinedValue(for: "If-None-Match"))
-        switch imageBridge.route(facts) {
-        case .image(let decision):
+        let imageRequest = DeliveryRequest(
+            method: request.method, url: networkURL, fields: Self.forwardedFields(request.fields))
+        switch imageBridge.route(imageRequest) {
+        case .image(let plan):
             let delivery: Delivery
-            if let cached = imageBridge.cachedDelivery(for: facts, decision: decision) {
+            if let cached = imageBridge.cachedDelivery(for: plan) {
                 delivery = cached
             } else {
-                delivery = await imageBridge.deliver(facts, decision: decision, redirects: .follow)
+                delivery = await imageBridge.deliver(plan)
             }
-            return await answer(delivery, for: facts)
+            return Self.answer(delivery, isHEAD: imageRequest.isHEAD)
         case .passThrough(let vary):
-            guard namesHost(networkURL) else {
+            guard imageBridge.namesHost(networkURL) else {
                 return .response(.status(403, "\(networkURL.host ?? "this host") is not a host the rules name"))
             }
-            return await fetchAsIs(facts, accept: request.fields.combinedValue(for: "Accept"), vary: vary)
+            return Self.answer(await imageBridge.relay(imageRequest, vary: vary), isHEAD: imageRequest.isHEAD)
         }
     }
 
-    /// Whether a rule names `url`'s host (and scheme): such URLs may be
-    /// fetched as they are even when not rewritten.
-    func namesHost(_ url: URL) -> Bool {
-        guard let rewriter = imageBridge.configuration.rewriter else { return false }
-        switch rewriter.rewrite(url).reason.kind {
-        case .noRuleForHost, .notAbsolute, .schemeNotMatched: return false
-        default: return true
+    /// The fields of the web view's request the upstream is sent: its
+    /// end-to-end fields (the core drops hop-by-hop ones), without those
+    /// that describe the page's custom-scheme origin rather than a network
+    /// one — `Origin` and `Referer` name `webp-bridge-https://…`, which no
+    /// upstream knows (a CDN's hotlink rule would refuse it, and it tells
+    /// the upstream nothing true) — and without `Cookie`, which WebKit keeps
+    /// per custom scheme, not per network host: a cookie the page set would
+    /// otherwise reach a host that never set it.
+    static func forwardedFields(_ fields: HTTPFieldList) -> HTTPFieldList {
+        var forwarded = fields
+        forwarded.removeAll { field in
+            ["origin", "referer", "cookie"].contains(field.name.lowercased())
         }
+        return forwarded
     }
 
-    private func answer(_ delivery: Delivery, for facts: DeliveryRequest) async -> SchemeAnswer {
+    /// The core's answer as a scheme answer. What is the web view's own: a
+    /// network failure or a cancellation as a ``SchemeFailure``, and a
+    /// redirect — which a scheme handler cannot pass on — as a `502`.
+    static func answer(_ delivery: Delivery, isHEAD: Bool) -> SchemeAnswer {
         switch delivery.content {
-        case .image(let body, _):
-            var fields = delivery.fields
-            fields.append(contentsOf: delivery.diagnosticFields)
-            fields.add(name: "Content-Length", value: String(body.count))
-            return .response(SchemeResponse(statusCode: 200, fields: fields, body: facts.isHEAD ? Data() : body))
-        case .notModified:
-            var fields = delivery.fields
-            fields.append(contentsOf: delivery.diagnosticFields)
-            return .response(SchemeResponse(statusCode: 304, fields: fields))
-        case .original(_, let refusesWebP):
-            let accept = refusesWebP ? AcceptHeader.refusingWebP(facts.accept) : facts.accept
-            return await fetchAsIs(facts, accept: accept, vary: delivery.vary)
-        case .redirect(let redirect):
-            // Followed in the core; a hop its redirect policy refuses ends here.
-            return .response(.status(502, "the upstream redirected to \(redirect.location.absoluteString)"))
-        case .overloaded(let seconds):
-            return .response(.status(503, "the transcode queue is full", fields: ["Retry-After": String(seconds)]))
         case .cancelled:
             return .failed(.cancelled)
         case .upstreamFailure(let error, _):
             return .failed(SchemeFailure(error))
-        }
-    }
-
-    /// The URL exactly as its upstream answers it (bounded by the pipeline's
-    /// body limit), with the relayable fields only.
-    private func fetchAsIs(_ facts: DeliveryRequest, accept: String?, vary: String?) async -> SchemeAnswer {
-        let pipeline = imageBridge.configuration.pipeline.configuration
-        var headers = HTTPFieldList()
-        if let accept { headers["Accept"] = accept }
-        if let userAgent = facts.userAgent { headers["User-Agent"] = userAgent }
-        let request = DataRequest(
-            url: facts.url, method: facts.method, headers: headers, timeout: pipeline.requestTimeout,
-            maxBodyBytes: pipeline.maxBodyBytes)
-        do {
-            let response = try await pipeline.dataLoader.load(request)
-            if (300..<400).contains(response.statusCode) {
-                // A web view cannot be told of a redirect from a scheme handler.
-                return .response(.status(502, "the upstream answered \(response.statusCode) (redirects not followed)"))
-            }
-            var fields = HopByHopFields.responseFieldsToForward(response.headers)
-            if let vary { fields["Vary"] = VaryHeader.merging(vary, into: fields.combinedValue(for: "Vary")) }
-            fields["Content-Length"] = String(response.body.count)
+        case .redirect(let redirect):
+            return .response(.status(502, Delivery.redirectNotFollowedReason(status: redirect.statusCode)))
+        case .original(_, let relayed) where (300..<400).contains(relayed.statusCode):
+            return .response(.status(502, Delivery.redirectNotFollowedReason(status: relayed.statusCode)))
+        case .image, .notModified:
+            let answer = delivery.answer
+            var fields = answer.fields
+            fields.append(contentsOf: delivery.diagnosticFields)
+            fields.add(name: "Content-Length", value: String(answer.contentLength))
             return .response(
-                SchemeResponse(
-                    statusCode: response.statusCode, fields: fields, body: facts.isHEAD ? Data() : response.body))
-        } catch {
-            return .failed(SchemeFailure(error))
+                SchemeResponse(statusCode: answer.statusCode, fields: fields, body: isHEAD ? Data() : answer.body))
+        case .original, .overloaded, .invalidUpstreamStatus:
+            let answer = delivery.answer
+            var fields = answer.fields
+            fields.add(name: "Content-Length", value: String(answer.contentLength))
+            return .response(
+                SchemeResponse(statusCode: answer.statusCode, fields: fields, body: isHEAD ? Data() : answer.body))
         }
     }
 }

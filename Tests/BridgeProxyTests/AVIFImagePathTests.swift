@@ -63,6 +63,35 @@ struct AVIFImagePathTests {
         #expect(site.imageFetches == (Self.codecKnowsAVIF ? 1 : 0, 1, 0))
         #expect(bridge.metrics.render().contains("webpbridge_proxy_requests_total{outcome=\"webp\"} 1"))
     }
+
+    /// The AVIF variant's failure is remembered in the one negative cache
+    /// (the pipeline's, a share of the memory budget), which `/metrics`
+    /// shows: its bytes, its entries, and the fetches it spared.
+    @Test(.enabled(if: codecKnowsAVIF, "ImageFormat has no .avif until the AVIF codec branch is merged"))
+    func theAVIFVariantsFailureIsOnTheMetricsOfTheOneNegativeCache() async throws {
+        let fixture = try BridgeFixture()
+        let site = ScriptedDataLoader(forwardingTo: fixture.upstream)
+        site.inject(ScriptedDataLoader.avifVariant(status: 404), whereURLContains: "format/avif")
+        let bridge = try Self.bridge(fixture, site)
+        let first = await bridge.handle(Self.get("image/avif,image/webp,*/*"))
+        #expect(first.headers["Content-Type"] == "image/webp")
+        // Another client: the hit memo does not answer it; the AVIF variant is not asked for again.
+        let second = await bridge.handle(
+            HTTPRequest(target: "/photo.jpg", headers: ["User-Agent": "other", "Accept": "image/avif,image/webp"]))
+        #expect(second.headers["Content-Type"] == "image/webp")
+        #expect(site.imageFetches.avif == 1)
+        let metrics = await bridge.handle(HTTPRequest(target: "/__bridge/metrics")).bodyText
+        let bytes = Self.gauge("webpbridge_proxy_failed_variants_bytes", in: metrics)
+        #expect((bytes ?? 0) > 0 && (bytes ?? 0) <= Double(bridge.configuration.memoryBudget.failedVariantsBytes))
+        #expect(Self.gauge("webpbridge_proxy_failed_variants_entries", in: metrics) == 1)
+        #expect(Self.gauge("webpbridge_proxy_failed_variants_hits", in: metrics) == 1)
+    }
+
+    static func gauge(_ name: String, in metrics: String) -> Double? {
+        metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap {
+            Double($0.dropFirst(name.count + 1))
+        }
+    }
 }
 
 /// A page that names an AVIF variant itself (`…/format/avif`): passed

@@ -45,6 +45,17 @@ struct AcceptClassTableTests {
         return webp ? (avif ? "avif" : "webp") : "original"
     }
 
+    /// The class from the one negotiation (``AcceptHeader/preferred(_:in:over:)``)
+    /// the client policy and the origin share: a client that names WebP,
+    /// and AVIF when the negotiation between the two (AVIF first, as the
+    /// rules list them) gives AVIF. AVIF wins only with a q at least
+    /// WebP's, so this holds every row that names both with equal q — all
+    /// the table's browsers — to the class the nginx map gives it.
+    static func negotiatedClass(_ accept: String?) -> String {
+        guard AcceptHeader.preferred(["image/webp"], in: accept) != nil else { return "original" }
+        return AcceptHeader.preferred(["image/avif", "image/webp"], in: accept) == 0 ? "avif" : "webp"
+    }
+
     @Test func theTableCoversEveryKindOfRow() throws {
         let rows = try Self.rows()
         #expect(rows.count >= 100)
@@ -60,6 +71,7 @@ struct AcceptClassTableTests {
             #expect(Self.namedClass(row.accept) == row.class, "namesExplicitly, \(label)")
             #expect(Self.parsedClass(row.accept) == row.class, "ranges, \(label)")
             #expect(AcceptHeader.acceptsWebP(row.accept) == (row.class != "original"), "acceptsWebP, \(label)")
+            #expect(Self.negotiatedClass(row.accept) == row.class, "preferred, \(label)")
         }
     }
 }

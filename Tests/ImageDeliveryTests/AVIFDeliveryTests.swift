@@ -63,11 +63,11 @@ struct AVIFDeliveryTests {
 
     static func answer(_ bridge: ImageBridge, accept: String?) async throws -> Delivery {
         let request = DeliveryRequest(url: url, accept: accept)
-        guard case .image(let decision) = bridge.route(request) else {
+        guard case .image(let plan) = bridge.route(request) else {
             Issue.record("not claimed for \(accept ?? "no Accept")")
             throw CancellationError()
         }
-        return await bridge.deliver(request, decision: decision)
+        return await bridge.deliver(plan)
     }
 
     static func body(_ delivery: Delivery) -> (Data, ImageFormat)? {

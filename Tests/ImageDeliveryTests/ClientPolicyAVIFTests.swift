@@ -20,8 +20,11 @@ import URLRewriting
 
     static let acceptCases: [(accept: String?, format: VariantFormat?)] = [
         (ClientProfile.chrome.imageAccept, .avif),
-        ("image/webp,image/avif", .avif),  // the rule's order, not the client's
-        ("image/avif;q=0.1,image/webp", .avif),
+        ("image/webp,image/avif", .avif),  // a tie: the rule's order, not the client's listing
+        ("image/webp;q=0.5,image/avif;q=0.5", .avif),
+        // The highest q (the one negotiation, the origin's too); the rule's order alone gave AVIF before.
+        ("image/avif;q=0.1,image/webp", .webp),
+        ("image/webp;q=0.9,image/avif;q=0.8", .webp),
         ("image/avif", .avif),
         ("image/avif;q=0,image/webp", .webp),
         ("image/avif;q=x,image/webp", .webp),
@@ -33,7 +36,7 @@ import URLRewriting
     ]
 
     @Test(arguments: acceptCases)
-    func theFirstListedFormatTheClientNamesIsServed(_ accept: String?, _ format: VariantFormat?) {
+    func theFormatTheClientPrefersIsServed(_ accept: String?, _ format: VariantFormat?) {
         let decision = ClientPolicy.standard.decision(
             for: ClientRequest(url: Self.image, accept: accept), using: Self.rewriter)
         switch format {

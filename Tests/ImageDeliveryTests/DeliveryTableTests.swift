@@ -32,9 +32,8 @@ struct DeliveryTableTests {
         case image(ImageFormat)
         /// `304`.
         case notModified
-        /// The original as the upstream answers it, with its status (`nil`
-        /// from the core, which hands over without fetching).
-        case original(status: Int?)
+        /// The original as the upstream answers it, with its status.
+        case original(status: Int)
         /// `503` with `Retry-After`.
         case overloaded
         /// The upstream gave no answer (`502`, a `URLError`).
@@ -44,17 +43,10 @@ struct DeliveryTableTests {
             switch self {
             case .image(let format): "image(\(format.rawValue))"
             case .notModified: "304"
-            case .original(let status): "original(\(status.map(String.init) ?? "-"))"
+            case .original(let status): "original(\(status))"
             case .overloaded: "overloaded"
             case .upstreamFailure: "upstream failure"
             }
-        }
-
-        /// Whether `self` (seen by an adapter) is what `expected` says, the
-        /// core's "original" matching any status.
-        func matches(_ expected: Observed) -> Bool {
-            if case .original(nil) = self, case .original = expected { return true }
-            return self == expected
         }
     }
 
@@ -69,6 +61,8 @@ struct DeliveryTableTests {
         var conditional = false
         /// Hold the only transcode slot while asking.
         var queueHeld = false
+        /// Ask twice, as two clients would (the second without the first's tag).
+        var twice = false
         /// An upstream that listens nowhere.
         var unreachable = false
         var expected: Observed
@@ -76,6 +70,11 @@ struct DeliveryTableTests {
         var upstreamRequests: ClosedRange<Int>?
         /// `Vary` of an image answer.
         var vary: String? = "Accept"
+        /// Whether the image path claims the request (else the core relays
+        /// it as it is, and URLSession, not the URL protocol, fetches it).
+        var claimed = true
+        /// The rule's formats, in its order.
+        var formats: [VariantFormat] = [.webp]
 
         var testDescription: String { name }
     }
@@ -92,7 +91,7 @@ struct DeliveryTableTests {
             expected: .image(.png), upstreamRequests: 1...1),
         Row(
             name: "Cache-Control: no-transform from the client keeps the original", path: "/photo.jpg",
-            cacheControl: "no-transform", expected: .original(status: 200), vary: nil),
+            cacheControl: "no-transform", expected: .original(status: 200), vary: nil, claimed: false),
         Row(
             name: "no-transform from the upstream hands over the original", path: "/notransform.jpg",
             expected: .original(status: 200), upstreamRequests: 2...2),
@@ -115,7 +114,7 @@ struct DeliveryTableTests {
             expected: .upstreamFailure),
         Row(
             name: "an excluded device class gets the original", path: "/photo.jpg", userAgent: iPad,
-            policy: .legacy, expected: .original(status: 200), vary: nil),
+            policy: .legacy, expected: .original(status: 200), vary: nil, claimed: false),
         // A page that names an AVIF variant itself (issue 26, finding 12).
         Row(
             name: "an explicit AVIF URL gives a WebP client the WebP counterpart", path: explicitAVIF,
@@ -125,10 +124,28 @@ struct DeliveryTableTests {
             expected: .image(.jpeg)),
         Row(
             name: "an explicit AVIF URL is handed over to an AVIF client", path: explicitAVIF, accept: webPAccept,
-            expected: .original(status: 200)),
+            expected: .original(status: 200), claimed: false),
     ]
 
     static let explicitAVIF = "/photo.jpg?imageView2/2/w/640/format/avif"
+
+    /// The whole ladder under a rule that lists AVIF, then WebP.
+    static let avifRows: [Row] = [
+        Row(
+            name: "AVIF and WebP: an AVIF client gets the AVIF variant", path: "/photo.jpg", accept: webPAccept,
+            expected: .image(.avif), upstreamRequests: 1...1, formats: [.avif, .webp]),
+        Row(
+            name: "AVIF and WebP: a WebP client gets the WebP variant", path: "/photo.jpg",
+            accept: "image/webp,*/*", expected: .image(.webp), upstreamRequests: 1...1, formats: [.avif, .webp]),
+        Row(
+            name: "AVIF and WebP: a failing AVIF variant falls back to WebP, remembered for the next client",
+            path: "/noavif.jpg", accept: webPAccept, twice: true, expected: .image(.webp), upstreamRequests: 2...2,
+            formats: [.avif, .webp]),
+        Row(
+            name: "AVIF and WebP: an AVIF-only client whose AVIF fails gets the WebP variant transcoded",
+            path: "/noavif.jpg", accept: "image/avif", expected: .image(.jpeg), upstreamRequests: 2...2,
+            formats: [.avif, .webp]),
+    ]
 
     enum Adapter: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case core, proxy
@@ -137,7 +154,7 @@ struct DeliveryTableTests {
         var testDescription: String { rawValue }
     }
 
-    @Test(arguments: rows, Adapter.allCases)
+    @Test(arguments: rows + avifRows, Adapter.allCases)
     func behaves(_ row: Row, through adapter: Adapter) async throws {
         try await TableSite.with { site, base in
             let large = try #require(site.images["/large.jpg"])
@@ -153,22 +170,27 @@ struct DeliveryTableTests {
             case .schemeHandler: answers = try await Self.throughSchemeBridge(row, url: url, cap: site.transcodeCap)
             }
             let answer = try #require(answers.last)
-            #expect(answer.observed.matches(row.expected), "\(answer.observed) is not \(row.expected)")
+            #expect(answer.observed == row.expected, "\(answer.observed) is not \(row.expected)")
             if case .image = row.expected {
                 #expect(answer.vary == row.vary)
                 #expect(answer.etag?.hasPrefix("\"wb-") == true)
             }
-            if case .original(let status?) = answer.observed, status == 200,
+            if case .original(let status) = answer.observed, status == 200,
                 let original = site.images[row.path]?.original
             {
                 #expect(answer.body == original, "the original, byte for byte")
             }
-            if var allowed = row.upstreamRequests {
-                // The core hands the original over without fetching it; the adapters fetch it.
-                if adapter == .core, case .original = row.expected {
-                    allowed = (allowed.lowerBound - 1)...(allowed.upperBound - 1)
-                }
+            if let allowed = row.upstreamRequests {
                 #expect(allowed.contains(site.requestCount(for: row.path)), "\(site.targets)")
+            }
+            if case .original = answer.observed, row.claimed || adapter != .urlProtocol {
+                // Relayed by the core through the one hop-by-hop filter, whichever adapter sends it.
+                #expect(answer.endToEnd == "kept")
+                #expect(answer.hopByHop == nil)
+            }
+            if case .overloaded = answer.observed {
+                // The core's text, the same through every adapter.
+                #expect(answer.body.map { String(decoding: $0, as: UTF8.self) } == Delivery.overloadedReason + "\n")
             }
         }
     }
@@ -179,12 +201,17 @@ struct DeliveryTableTests {
         var vary: String?
         var etag: String?
         var body: Data?
+        /// The upstream's end-to-end ``TableSite/endToEndField``, as relayed.
+        var endToEnd: String?
+        /// The upstream's ``TableSite/hopByHopField``, which no relay passes on.
+        var hopByHop: String?
     }
 
     // MARK: Core
 
     static func imageBridge(_ row: Row, cap: Int) throws -> ImageBridge {
-        let preset = try RewritePreset.configuration(named: "qiniu", host: TableSite.host, width: 640)
+        let preset = try RewritePreset.configuration(
+            named: "qiniu", host: TableSite.host, width: 640, formats: row.formats)
         let pipeline = ImagePipeline(
             configuration: .init(
                 rewriter: try Rewriter(configuration: preset), dataLoader: DataLoaders.platformDefault,
@@ -202,27 +229,26 @@ struct DeliveryTableTests {
             ifNoneMatch: ifNoneMatch)
     }
 
+    /// The core's finished answer (``Delivery/answer``), read as the proxy's
+    /// response is: the core fetches and relays the original itself, and a
+    /// request it passes through is relayed by it too.
     static func throughCore(_ row: Row, url: URL, cap: Int) async throws -> [Answer] {
         let bridge = try imageBridge(row, cap: cap)
         func ask(_ ifNoneMatch: String?) async -> Answer {
             let request = facts(row, url: url, ifNoneMatch: ifNoneMatch)
-            guard case .image(let decision) = bridge.route(request) else {
-                return Answer(observed: .original(status: nil))
+            let delivery: Delivery
+            switch bridge.route(request) {
+            case .image(let plan): delivery = await bridge.deliver(plan)
+            case .passThrough(let vary): delivery = await bridge.relay(request, vary: vary)
             }
-            let delivery = await bridge.deliver(request, decision: decision)
-            let observed: Observed
-            var body: Data?
-            switch delivery.content {
-            case .image(let bytes, let format):
-                observed = .image(format)
-                body = bytes
-            case .notModified: observed = .notModified
-            case .original: observed = .original(status: nil)
-            case .overloaded: observed = .overloaded
-            case .upstreamFailure: observed = .upstreamFailure
-            case .redirect, .cancelled: observed = .upstreamFailure
-            }
-            return Answer(observed: observed, vary: delivery.fields["Vary"], etag: delivery.fields["ETag"], body: body)
+            if case .upstreamFailure = delivery.content { return Answer(observed: .upstreamFailure) }
+            let answer = delivery.answer
+            return Answer(
+                observed: observed(
+                    status: answer.statusCode, contentType: answer.fields["Content-Type"],
+                    retryAfter: answer.fields["Retry-After"], body: answer.body, image: answer.fields["ETag"] != nil),
+                vary: answer.fields["Vary"], etag: answer.fields["ETag"], body: answer.body,
+                endToEnd: answer.fields[TableSite.endToEndField], hopByHop: answer.fields[TableSite.hopByHopField])
         }
         return try await askAll(row, queue: bridge.transcodeQueue, ask)
     }
@@ -237,6 +263,9 @@ struct DeliveryTableTests {
             let first = try await ask(nil)
             answers.append(first)
             answers.append(try await ask(first.etag))
+        } else if row.twice {
+            answers.append(try await ask(nil))
+            answers.append(try await ask(nil))
         } else if row.queueHeld {
             answers.append(try await queue.withSlot { try await ask(nil) })
         } else {
@@ -248,7 +277,8 @@ struct DeliveryTableTests {
     // MARK: Proxy
 
     static func throughProxy(_ row: Row, url: URL, upstream: URL, cap: Int) async throws -> [Answer] {
-        let preset = try RewritePreset.configuration(named: "qiniu", host: TableSite.host, width: 640)
+        let preset = try RewritePreset.configuration(
+            named: "qiniu", host: TableSite.host, width: 640, formats: row.formats)
         let rewriter = try Rewriter(configuration: preset)
         let mode = BridgeProxy.Configuration.Mode.reverse(upstream: upstream)
         let pipeline = ImagePipeline(
@@ -273,7 +303,9 @@ struct DeliveryTableTests {
                 observed: observed(
                     status: response.status.code, contentType: response.headers["Content-Type"],
                     retryAfter: response.headers["Retry-After"], body: body, image: response.headers["ETag"] != nil),
-                vary: response.headers["Vary"], etag: response.headers["ETag"], body: body)
+                vary: response.headers["Vary"], etag: response.headers["ETag"], body: body,
+                endToEnd: response.headers[TableSite.endToEndField],
+                hopByHop: response.headers[TableSite.hopByHopField])
         }
     }
 
@@ -311,7 +343,9 @@ struct DeliveryTableTests {
                         status: response.statusCode, contentType: response.fields["Content-Type"],
                         retryAfter: response.fields["Retry-After"], body: response.body,
                         image: response.fields["ETag"] != nil),
-                    vary: response.fields["Vary"], etag: response.fields["ETag"], body: response.body)
+                    vary: response.fields["Vary"], etag: response.fields["ETag"], body: response.body,
+                    endToEnd: response.fields[TableSite.endToEndField],
+                    hopByHop: response.fields[TableSite.hopByHopField])
             case .failed:
                 return Answer(observed: .upstreamFailure)
             }
@@ -350,7 +384,9 @@ struct DeliveryTableTests {
                     status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"),
                     retryAfter: http.value(forHTTPHeaderField: "Retry-After"), body: body,
                     image: etag?.hasPrefix("\"wb-") == true),
-                vary: http.value(forHTTPHeaderField: "Vary"), etag: etag, body: body)
+                vary: http.value(forHTTPHeaderField: "Vary"), etag: etag, body: body,
+                endToEnd: http.value(forHTTPHeaderField: TableSite.endToEndField),
+                hopByHop: http.value(forHTTPHeaderField: TableSite.hopByHopField))
         }
     }
 }

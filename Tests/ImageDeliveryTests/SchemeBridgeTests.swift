@@ -62,4 +62,33 @@ struct SchemeBridgeTests {
         #expect(response.fields["Content-Length"] == "2")
         #expect(loader.requests.map(\.url) == [URL(string: "https://img.example.com/styles/site.css")!])
     }
+
+    /// The web view's request reaches the upstream with its end-to-end
+    /// fields, as through the other bridges — but not the hop-by-hop ones,
+    /// nor `Origin`, `Referer` (they name the custom scheme) and `Cookie`
+    /// (WebKit keeps it per custom scheme, not per network host).
+    @Test func theRequestsEndToEndFieldsAreForwarded() async throws {
+        let loader = Self.recordingLoader()
+        let bridge = try Self.bridge(loader)
+        let url = try #require(URL(string: "webp-bridge-https://img.example.com/styles/site.css"))
+        let fields: HTTPFieldList = [
+            "Accept": "text/css,*/*;q=0.1", "User-Agent": "WebView/1", "Accept-Language": "fr",
+            "X-Requested-With": "app", "Connection": "X-Hop", "X-Hop": "1", "Keep-Alive": "timeout=5",
+            "Origin": "webp-bridge-https://img.example.com", "Referer": "webp-bridge-https://img.example.com/page",
+            "Cookie": "session=1",
+        ]
+        guard case .response(let response) = await bridge.respond(to: SchemeRequest(url: url, fields: fields)) else {
+            Issue.record("no response")
+            return
+        }
+        #expect(response.statusCode == 200)
+        let sent = try #require(loader.requests.first?.headers)
+        #expect(sent["Accept"] == "text/css,*/*;q=0.1")
+        #expect(sent["User-Agent"] == "WebView/1")
+        #expect(sent["Accept-Language"] == "fr")
+        #expect(sent["X-Requested-With"] == "app")
+        for name in ["Connection", "X-Hop", "Keep-Alive", "Origin", "Referer", "Cookie"] {
+            #expect(sent[name] == nil, "\(name) is not forwarded")
+        }
+    }
 }

@@ -18,6 +18,8 @@ final class TableSite: HTTPHandler, Sendable {
         var originalType: String
         var variant: Data
         var variantHeaders: HTTPFieldList = [:]
+        /// The AVIF variant, when the site makes one (else `format/avif` is a 404).
+        var avif: Data?
     }
 
     let images: [String: Image]
@@ -29,8 +31,10 @@ final class TableSite: HTTPHandler, Sendable {
         let large = SyntheticImages.photo(width: 320, height: 240, seed: 5)
         let photoJPEG = try JPEGEncoder().encode(photo)
         let photoWebP = try WebPEncoder().encode(photo)
+        let photoAVIF = try AVIFEncoder().encode(photo)
         images = [
-            "/photo.jpg": Image(original: photoJPEG, originalType: "image/jpeg", variant: photoWebP),
+            "/photo.jpg": Image(original: photoJPEG, originalType: "image/jpeg", variant: photoWebP, avif: photoAVIF),
+            "/noavif.jpg": Image(original: photoJPEG, originalType: "image/jpeg", variant: photoWebP),
             "/alpha.png": Image(
                 original: try PNGEncoder().encode(alpha), originalType: "image/png",
                 variant: try WebPEncoder().encode(alpha)),
@@ -70,9 +74,25 @@ final class TableSite: HTTPHandler, Sendable {
         targets.filter { $0 == path || $0.hasPrefix(path + "?") }.count
     }
 
+    /// A field every answer of the site's carries, end to end: relays keep it.
+    static let endToEndField = "X-Table-Site"
+    /// A field every answer names in `Connection`: hop-by-hop, relays drop it.
+    static let hopByHopField = "X-Table-Hop"
+    static let siteFields: HTTPFieldList = [endToEndField: "kept", "Connection": hopByHopField, hopByHopField: "1"]
+
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
         received.withLock { $0.append(request.target) }
+        var response = answer(request)
+        for field in Self.siteFields { response.headers.add(field) }
+        return response
+    }
+
+    private func answer(_ request: HTTPRequest) -> HTTPResponse {
         guard let image = images[request.path] else { return .text(.notFound, "no such image") }
+        if request.target.contains("format/avif") {
+            guard let avif = image.avif else { return .text(.notFound, "no AVIF variant") }
+            return .data(avif, contentType: "image/avif", headers: ["Cache-Control": "max-age=60"])
+        }
         if request.target.contains("format/webp") {
             var headers = image.variantHeaders
             if headers["Cache-Control"] == nil { headers["Cache-Control"] = "max-age=60" }

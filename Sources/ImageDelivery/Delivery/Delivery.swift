@@ -4,9 +4,13 @@ public import ImageCoding
 public import ImagePipeline
 import URLRewriting
 
-/// The image path's answer to one request, for an adapter to send as it
-/// sends things: the proxy as an HTTP response, the URL protocol through
-/// its client. Every decision is made; the adapter only translates.
+/// The image path's answer to one request, finished: the core walked the
+/// whole ladder (AVIF → WebP → original), fetched and relayed the original
+/// when it hands it over, and mapped every failure to its status and text
+/// (``answer``). An adapter sends it as it sends things — the proxy as an
+/// HTTP response, the URL protocol through its client, the scheme bridge
+/// as a scheme response — translating only what its medium requires (a
+/// `URLError` for a network failure, a redirect its client follows).
 public struct Delivery: Sendable {
     /// What the client gets.
     public enum Content: Sendable {
@@ -14,11 +18,13 @@ public struct Delivery: Sendable {
         case image(body: Data, format: ImageFormat)
         /// `304 Not Modified`: the request's `If-None-Match` names the tag.
         case notModified
-        /// The original, untouched, exactly as the upstream answers it: the
-        /// adapter fetches ``Delivery/originalURL`` with the client's
-        /// request (its `Accept` refusing WebP when ``refusesWebP``) and
-        /// relays the answer, adding ``Delivery/vary`` to its `Vary`.
-        case original(reason: String, refusesWebP: Bool)
+        /// The original, untouched, exactly as the upstream answered it:
+        /// the core fetched ``Delivery/originalURL`` with the request's
+        /// end-to-end fields (its `Accept` refusing WebP when the policy
+        /// does not serve this client WebP) and relays the answer through
+        /// the hop-by-hop filter, ``Delivery/vary`` added to its `Vary`.
+        /// `reason` says why the image path handed it over (for logs).
+        case original(reason: String, relayed: RelayedResponse)
         /// The upstream redirected and the request asked for redirects
         /// reported (``RedirectHandling/report``): the client is to follow it.
         case redirect(ImageRedirect)
@@ -27,8 +33,11 @@ public struct Delivery: Sendable {
         /// The client went away or the task was cancelled.
         case cancelled
         /// No answer from the upstream (refused, unreachable, timed out,
-        /// broken): the proxy's `502`, the URL protocol's `URLError`.
+        /// broken, too large): the proxy's `502`, the URL protocol's `URLError`.
         case upstreamFailure(DataLoadingError, url: String)
+        /// The upstream answered the original with a status no client may
+        /// be given (outside 200–599): `502`.
+        case invalidUpstreamStatus(Int)
     }
 
     /// What the client gets.
@@ -47,6 +56,21 @@ public struct Delivery: Sendable {
     public var image: ImageDataResponse?
     /// Seconds spent transcoding, when the image was transcoded.
     public var transcodeSeconds: Double?
+    /// The bounds of the original's relay, which failure texts name.
+    var relayLimits: ImageBridge.Relay.Limits = .init()
+
+    init(
+        content: Content, originalURL: URL, vary: String, fields: HTTPFieldList, image: ImageDataResponse?,
+        transcodeSeconds: Double? = nil, relayLimits: ImageBridge.Relay.Limits
+    ) {
+        self.content = content
+        self.originalURL = originalURL
+        self.vary = vary
+        self.fields = fields
+        self.image = image
+        self.transcodeSeconds = transcodeSeconds
+        self.relayLimits = relayLimits
+    }
 
     /// How the request ended, for metrics and logs.
     public var outcome: Outcome {
@@ -62,7 +86,7 @@ public struct Delivery: Sendable {
         case .redirect: return .redirect
         case .overloaded: return .overloaded
         case .cancelled: return .cancelled
-        case .upstreamFailure: return .upstreamFailure
+        case .upstreamFailure, .invalidUpstreamStatus: return .upstreamFailure
         }
     }
 
@@ -93,9 +117,15 @@ public struct Delivery: Sendable {
         case upstreamFailure = "upstream-failure"
     }
 
-    /// Body bytes that crossed the network for this answer (0 for a cache
-    /// hit); the original an adapter fetches afterwards is not included.
+    /// Body bytes the pipeline fetched for this answer (0 for a cache hit);
+    /// the relayed original is ``relayedBytes``.
     public var networkBytes: Int { image?.networkBytes ?? 0 }
+
+    /// Body bytes of the original the core relayed (0 when it relayed none).
+    public var relayedBytes: Int {
+        if case .original(_, let relayed) = content { return relayed.body.count }
+        return 0
+    }
 
     /// The diagnostics both bridges report (``BridgeDiagnosticHeader``): how
     /// the path answered, and for an answer from the pipeline where its bytes
@@ -104,6 +134,12 @@ public struct Delivery: Sendable {
     /// and the wire bytes: its clients are not told the upstream's URLs.
     public var diagnosticFields: HTTPFieldList {
         var fields: HTTPFieldList = [BridgeDiagnosticHeader.delivery: outcome.rawValue]
+        if case .original(_, let relayed) = content {
+            fields.add(name: BridgeDiagnosticHeader.fetchedURL, value: relayed.url.absoluteString)
+            fields.add(name: BridgeDiagnosticHeader.source, value: ImageSource.network.rawValue)
+            fields.add(name: BridgeDiagnosticHeader.wireBytes, value: String(networkBytes + relayedBytes))
+            return fields
+        }
         guard let image else { return fields }
         fields.add(name: BridgeDiagnosticHeader.fetchedURL, value: image.fetchedURL.absoluteString)
         fields.add(name: BridgeDiagnosticHeader.source, value: image.source.rawValue)

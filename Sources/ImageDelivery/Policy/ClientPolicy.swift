@@ -55,8 +55,10 @@ public struct ClientPolicy: Sendable, Hashable {
     ///   - request: the URL and the client's headers.
     ///   - rewrite: ``Rewriter/rewrite(_:)`` applied to `request.url`.
     /// - Returns: pass through, serve a variant or transcode. The variant is
-    ///   the first of the rule's formats (``RewriteResult/variants``) the
-    ///   client names in `Accept` with q > 0. A URL that already asks for
+    ///   the one of the rule's formats (``RewriteResult/variants``) the
+    ///   client names in `Accept` with the highest q > 0, ties to the rule's
+    ///   order (``AcceptHeader/preferred(_:in:over:)``, the origin's
+    ///   negotiation too). A URL that already asks for
     ///   WebP is treated as its own variant (its AVIF counterpart to an AVIF
     ///   client when the rule lists AVIF, itself to a WebP client, transcoded
     ///   for the others). One that already asks for AVIF is passed through
@@ -89,8 +91,13 @@ public struct ClientPolicy: Sendable, Hashable {
         case .alreadyAVIF:
             let treatment = treatment(of: request)
             if case .passThrough(let reason) = treatment { return .passThrough(reason: reason) }
-            if case .variants(let accepted) = treatment, accepted.contains(.avif), !excluded.contains(.avif) {
-                return .passThrough(reason: "already AVIF")
+            if case .variants = treatment, !excluded.contains(.avif) {
+                let formats = rewrite.variants.map(\.format).filter { !excluded.contains($0) }
+                if let chosen = AcceptHeader.preferred(formats.map(\.mediaType), in: request.accept),
+                    formats[chosen] == .avif
+                {
+                    return .passThrough(reason: "already AVIF")
+                }
             }
             // The WebP counterpart, else the AVIF itself, is what gets transcoded.
             webPURL = rewrite.variant(.webp)?.url ?? request.url
@@ -100,9 +107,12 @@ public struct ClientPolicy: Sendable, Hashable {
             return .passThrough(reason: "not rewritten")
         }
         switch treatment(of: request) {
-        case .variants(let accepted):
-            if let chosen = variants.first(where: { accepted.contains($0.format) && !excluded.contains($0.format) }) {
-                return .serveVariant(chosen.url, chosen.format)
+        case .variants:
+            // The one Accept negotiation (the origin's too): the highest q
+            // among the formats the client names, ties to the rule's order.
+            let candidates = variants.filter { !excluded.contains($0.format) }
+            if let chosen = AcceptHeader.preferred(candidates.map(\.format.mediaType), in: request.accept) {
+                return .serveVariant(candidates[chosen].url, candidates[chosen].format)
             }
             return transcodesForOtherClients
                 ? .transcode(webPURL) : .passThrough(reason: "client shows none of the rule's formats")

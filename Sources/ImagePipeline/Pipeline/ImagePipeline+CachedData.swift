@@ -20,8 +20,17 @@ extension ImagePipeline {
     public func cachedData(
         for url: URL, ifUsable usable: (ImageDataResponse) -> Bool = { _ in true }
     ) -> ImageDataResponse? {
+        guard configuration.dataCache != nil else { return nil }
+        return cachedData(for: plan(for: url), ifUsable: usable)
+    }
+
+    /// What ``data(for:redirects:)`` would deliver for `plan` right
+    /// now from the data cache alone, as ``cachedData(for:ifUsable:)`` does
+    /// for a URL, without planning again.
+    public func cachedData(
+        for plan: RequestPlan, ifUsable usable: (ImageDataResponse) -> Bool = { _ in true }
+    ) -> ImageDataResponse? {
         guard let cache = configuration.dataCache else { return nil }
-        let plan = plan(for: url)
         let now = configuration.now()
         let fallsBack = plan.variantURL != nil && negativeCache.contains(plan.cacheKey, now: now)
         let key = fallsBack ? plan.originalCacheKey : plan.cacheKey

@@ -1,7 +1,7 @@
 import ConcurrencySupport
 public import Foundation
 import ImageCoding
-import URLRewriting
+public import URLRewriting
 
 /// Loads images: rewrites each URL to its WebP variant, fetches it once
 /// however many callers ask, keeps the bytes as received on disk and the
@@ -24,6 +24,7 @@ public final class ImagePipeline: Sendable {
     let negativeCache: NegativeCache
     let decodeQueue: WorkQueue
     let prefetcher: Prefetcher
+    private let plannedFromURLs = Lock(0)
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -37,18 +38,33 @@ public final class ImagePipeline: Sendable {
     /// (for a server's `/metrics`).
     public var negativeCacheBytes: Int { negativeCache.totalBytes }
 
+    /// The negative cache's bytes, entries and hits (for a server's `/metrics`).
+    public var negativeCacheStatistics: NegativeCache.Statistics { negativeCache.statistics }
+
+    /// Whether the variant cached under `key` failed less than
+    /// ``Configuration/negativeCacheLifetime`` ago: the fallback ladder's
+    /// one negative cache, shared with the bridge core's AVIF rung.
+    package func variantFailedRecently(_ key: String) -> Bool {
+        negativeCache.contains(key, now: configuration.now())
+    }
+
+    /// Remembers that the variant cached under `key` failed now.
+    package func rememberFailedVariant(_ key: String) {
+        negativeCache.insert(key, now: configuration.now())
+    }
+
     /// What the pipeline will fetch for `url`, and the cache key it uses.
     /// Public so an app can compute the key (e.g. to evict an image).
     public func plan(for url: URL) -> RequestPlan {
-        let original = Rewriter.normalizedCacheKey(for: url)
-        guard let rewriter = configuration.rewriter else {
-            return RequestPlan(originalURL: url, variantURL: nil, cacheKey: original, originalCacheKey: original)
-        }
-        let result = rewriter.rewrite(url)
-        return RequestPlan(
-            originalURL: url, variantURL: result.isRewritten ? result.url : nil, cacheKey: result.cacheKey,
-            originalCacheKey: original)
+        plannedFromURLs.withLock { $0 += 1 }
+        return RequestPlan(url: url, rewrite: configuration.rewriter?.rewrite(url))
     }
+
+    /// How many times a URL was planned here (``plan(for:)``, and the
+    /// URL-taking ``data(for:redirects:)``, ``cachedData(for:ifUsable:)``,
+    /// ``image(for:)``): a caller that plans once and passes the plan down
+    /// leaves it unchanged. A test hook.
+    package var urlPlanCount: Int { plannedFromURLs.withLock { $0 } }
 
     /// The cache key of `url`: its rewritten URL, normalised.
     public func cacheKey(for url: URL) -> String { plan(for: url).cacheKey }
@@ -70,14 +86,23 @@ public final class ImagePipeline: Sendable {
     public func data(
         for url: URL, redirects: RedirectHandling = .follow
     ) async throws(ImagePipelineError) -> ImageDataResponse {
-        let plan = plan(for: url)
+        try await data(for: plan(for: url), redirects: redirects)
+    }
+
+    /// The encoded bytes `plan` names, planned by the caller once (see
+    /// ``RequestPlan/init(url:rewrite:)``): the same as ``data(for:redirects:)``
+    /// without rewriting the URL again.
+    /// - Throws: As ``data(for:redirects:)``.
+    public func data(
+        for plan: RequestPlan, redirects: RedirectHandling = .follow
+    ) async throws(ImagePipelineError) -> ImageDataResponse {
         let tasks = redirects == .follow ? dataTasks : redirectReportingDataTasks
         do {
             return try await tasks.value(for: plan.cacheKey) { [self] in
                 try await fetchData(plan, redirects: redirects)
             }
         } catch {
-            throw ImagePipelineError(error, url: url.absoluteString)
+            throw ImagePipelineError(error, url: plan.originalURL.absoluteString)
         }
     }
 
@@ -138,7 +163,8 @@ public final class ImagePipeline: Sendable {
     }
 }
 
-/// How the pipeline will serve one URL.
+/// How the pipeline will serve one URL: planned once, from the rewriter's
+/// result, and carried down to the fetch.
 public struct RequestPlan: Sendable, Equatable {
     /// The URL the caller asked for.
     public var originalURL: URL
@@ -148,4 +174,32 @@ public struct RequestPlan: Sendable, Equatable {
     public var cacheKey: String
     /// The key of the original's bytes, used after a fallback.
     public var originalCacheKey: String
+
+    /// Creates a plan from its parts.
+    public init(originalURL: URL, variantURL: URL?, cacheKey: String, originalCacheKey: String) {
+        self.originalURL = originalURL
+        self.variantURL = variantURL
+        self.cacheKey = cacheKey
+        self.originalCacheKey = originalCacheKey
+    }
+
+    /// The plan for `url` given the rewriter's result for it (`nil`: no
+    /// rewriter): the variant when rewritten, under the result's key.
+    public init(url: URL, rewrite: RewriteResult?) {
+        let original = Rewriter.normalizedCacheKey(for: url)
+        guard let rewrite else {
+            self.init(originalURL: url, variantURL: nil, cacheKey: original, originalCacheKey: original)
+            return
+        }
+        self.init(
+            originalURL: url, variantURL: rewrite.isRewritten ? rewrite.url : nil, cacheKey: rewrite.cacheKey,
+            originalCacheKey: original)
+    }
+
+    /// The plan that fetches `variant` as it is, under its own key (an
+    /// AVIF variant, or the WebP counterpart a page's AVIF URL names).
+    public init(fetching variant: FormatVariant) {
+        self.init(
+            originalURL: variant.url, variantURL: nil, cacheKey: variant.cacheKey, originalCacheKey: variant.cacheKey)
+    }
 }

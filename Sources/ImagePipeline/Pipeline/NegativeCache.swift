@@ -2,10 +2,12 @@ import CacheSupport
 import ConcurrencySupport
 public import Foundation
 
-/// Remembers keys for a while: variants that failed, so they are not
-/// retried on every request while the CDN cannot make them (the
-/// pipeline's), or images whose transcode outweighs the original (the
-/// bridge's). Entries expire after a lifetime.
+/// Remembers keys for a while: variants that failed (or outweigh their
+/// original), so they are not retried on every request while the CDN
+/// cannot make them. One per pipeline, for the whole fallback ladder: the
+/// WebP variants the pipeline falls back from and the AVIF variants the
+/// bridge core falls back from, each under the key of the URL it fetches.
+/// Entries expire after a lifetime.
 ///
 /// Bounded in bytes, keys included (an `LRUStore`: the least recently used
 /// key goes first, in O(1)); a key longer than
@@ -17,8 +19,23 @@ public final class NegativeCache: Sendable {
 
     /// The most bytes held, keys and bookkeeping included.
     public let capacityBytes: Int
-    private let entries: Lock<LRUStore<Date>>
+    private let entries: Lock<State>
     private let lifetime: TimeInterval
+
+    private struct State {
+        var store: LRUStore<Date>
+        var hits = 0
+    }
+
+    /// What the cache holds and how often it answered, for a server's `/metrics`.
+    public struct Statistics: Sendable, Equatable {
+        /// Bytes accounted, keys and bookkeeping included.
+        public var bytes: Int
+        /// Keys remembered (expired ones included until they are dropped).
+        public var entries: Int
+        /// Lookups that found a live key: fetches the ladder skipped.
+        public var hits: Int
+    }
 
     /// - Parameters:
     ///   - lifetime: How long an inserted key is remembered, in seconds.
@@ -26,17 +43,18 @@ public final class NegativeCache: Sendable {
     public init(lifetime: TimeInterval, capacityBytes: Int = NegativeCache.defaultCapacityBytes) {
         self.lifetime = lifetime
         self.capacityBytes = max(0, capacityBytes)
-        entries = Lock(LRUStore(capacity: self.capacityBytes))
+        entries = Lock(State(store: LRUStore(capacity: self.capacityBytes)))
     }
 
     /// Whether `key` was inserted less than the lifetime before `now`.
     public func contains(_ key: String, now: Date) -> Bool {
-        entries.withLock { entries in
-            guard let until = entries.value(for: key) else { return false }
+        entries.withLock { state in
+            guard let until = state.store.value(for: key) else { return false }
             if until <= now {
-                entries.remove(key)
+                state.store.remove(key)
                 return false
             }
+            state.hits += 1
             return true
         }
     }
@@ -45,12 +63,17 @@ public final class NegativeCache: Sendable {
     /// longer than the key bound).
     public func insert(_ key: String, now: Date) {
         let until = now.addingTimeInterval(lifetime)
-        entries.withLock { _ = $0.insert(until, for: key, cost: MemoryLayout<Date>.size) }
+        entries.withLock { _ = $0.store.insert(until, for: key, cost: MemoryLayout<Date>.size) }
     }
 
     /// Keys remembered now (expired ones included until they are dropped).
-    public var count: Int { entries.withLock { $0.count } }
+    public var count: Int { entries.withLock { $0.store.count } }
 
     /// Bytes accounted now, keys included.
-    public var totalBytes: Int { entries.withLock { $0.totalCost } }
+    public var totalBytes: Int { entries.withLock { $0.store.totalCost } }
+
+    /// Bytes, entries and hits, read at once.
+    public var statistics: Statistics {
+        entries.withLock { Statistics(bytes: $0.store.totalCost, entries: $0.store.count, hits: $0.hits) }
+    }
 }
