@@ -2,6 +2,7 @@ import Foundation
 import ImageCoding
 import ImageDelivery
 import ImagePipeline
+import TestSupport
 import TestTraits
 import Testing
 import URLRewriting
@@ -11,7 +12,7 @@ import URLRewriting
 /// their bytes) by the share of the memory budget the pipeline is given.
 @Suite(.timeLimit(.suiteBound))
 struct OneNegativeCacheTests {
-    static func bridge(_ upstream: AVIFDeliveryTests.Upstream, negativeCacheBytes: Int) throws -> ImageBridge {
+    static func bridge(_ upstream: ScriptedDataLoader, negativeCacheBytes: Int) throws -> ImageBridge {
         let rules = RewriteConfiguration(rules: [
             RewriteRule(
                 name: "cdn", hosts: ["img.test"], dialect: .qiniu(QiniuOptions()), width: 32, formats: [.avif, .webp])
@@ -33,7 +34,7 @@ struct OneNegativeCacheTests {
     }
 
     @Test func aFailingAVIFVariantIsRememberedInThePipelinesNegativeCache() async throws {
-        let upstream = try AVIFDeliveryTests.Upstream(avifAnswer: .status(404))
+        let upstream = try AVIFDeliveryTests.upstream(avif: ScriptedDataLoader.avifVariant(status: 404))
         let bridge = try Self.bridge(upstream, negativeCacheBytes: NegativeCache.defaultCapacityBytes)
         let pipeline = bridge.configuration.pipeline
         let url = URL(string: "http://img.test/one.jpg")!
@@ -42,14 +43,14 @@ struct OneNegativeCacheTests {
         #expect(pipeline.negativeCacheStatistics.hits == 0)
         let again = try await Self.ask(bridge, url)
         #expect(again.outcome == .webp)
-        #expect(upstream.counts.avif == 1, "the second AVIF client skips the failed variant")
+        #expect(upstream.imageFetches.avif == 1, "the second AVIF client skips the failed variant")
         #expect(pipeline.negativeCacheStatistics.hits == 1)
     }
 
     /// A flood of distinct failing AVIF URLs: the cache never holds more
     /// than its bytes, keys included; the newest failures are still known.
     @Test func aFloodOfFailingAVIFVariantsStaysWithinTheNegativeCachesBytes() async throws {
-        let upstream = try AVIFDeliveryTests.Upstream(avifAnswer: .status(404))
+        let upstream = try AVIFDeliveryTests.upstream(avif: ScriptedDataLoader.avifVariant(status: 404))
         let capacity = 16 << 10
         let bridge = try Self.bridge(upstream, negativeCacheBytes: capacity)
         let pipeline = bridge.configuration.pipeline
@@ -62,14 +63,14 @@ struct OneNegativeCacheTests {
             most = max(most, statistics.entries)
         }
         let statistics = pipeline.negativeCacheStatistics
-        #expect(upstream.counts.avif == 2_000)
+        #expect(upstream.imageFetches.avif == 2_000)
         #expect(statistics.entries > 0 && statistics.entries < 2_000, "\(statistics)")
         #expect(most == statistics.entries, "full, and evicting the oldest from then on")
         // Each key is charged its bytes: fewer of these long keys fit than short ones would.
         #expect(statistics.entries * (longPath.utf8.count + 20) <= capacity)
         _ = try await Self.ask(bridge, URL(string: "http://img.test/\(longPath)/1999.jpg")!)
-        #expect(upstream.counts.avif == 2_000, "the newest failure is remembered")
+        #expect(upstream.imageFetches.avif == 2_000, "the newest failure is remembered")
         _ = try await Self.ask(bridge, URL(string: "http://img.test/\(longPath)/0.jpg")!)
-        #expect(upstream.counts.avif == 2_001, "the oldest was evicted")
+        #expect(upstream.imageFetches.avif == 2_001, "the oldest was evicted")
     }
 }
