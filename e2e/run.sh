@@ -135,9 +135,9 @@ trap cleanup EXIT INT TERM
 # The waits are scripts/bridgekit.py's (bounded; the log's last lines on failure), as the Python scripts'.
 export PYTHONDONTWRITEBYTECODE=1
 kit() { python3 -m scripts.bridgekit "$@"; }
-# listening WHAT LOG PID: the URL of a server's `listening on` line, or a failure said.
+# listening WHAT LOG PID: the URL of a server's `listening on` line (a failure said on stderr, not captured).
 listening() {
-  kit listening "$2" "$3" "$START_TIMEOUT" || { echo "e2e: FAIL $1 was not ready"; return 1; }
+  kit listening "$2" "$3" "$START_TIMEOUT" || { echo "e2e: FAIL $1 was not ready" >&2; return 1; }
 }
 
 timeout --signal=TERM "$((SERVE_TIMEOUT + 900))" "$BIN" demo --serve --images "$IMAGES" --width "$WIDTH" \
