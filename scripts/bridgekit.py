@@ -207,19 +207,22 @@ def group_pids(process):
 
 def stop(processes, sig=signal.SIGTERM, timeout=STOP_TIMEOUT):
     """Sends SIG to the group of every process given (each one's own, from `start`), waits up to
-    TIMEOUT seconds in all for them to exit, then SIGKILLs the groups still there. Safe to call
-    twice and on processes that already exited (their group may still hold children)."""
+    TIMEOUT seconds in all for them to exit, then SIGKILLs what is left of each group (workers
+    that outlived their parent too). A process already reaped is left alone: its pid, and so its
+    group's id, may belong to someone else by now. Safe to call twice."""
     processes = list(processes)
-    for process in processes:
+    live = [process for process in processes if process.returncode is None]
+    for process in live:
         _signal_group(process, sig)
     deadline = time.monotonic() + timeout
-    for process in processes:
+    for process in live:
         try:
             process.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             pass
         _signal_group(process, signal.SIGKILL)
         process.wait()
+    for process in processes:
         if process.stdout:
             process.stdout.close()
 
