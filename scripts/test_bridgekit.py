@@ -3,6 +3,7 @@ short-lived local processes only; and that every script in bench/ and e2e/ impor
 import ast
 import os
 import pathlib
+import shutil
 import signal
 import struct
 import subprocess
@@ -145,6 +146,7 @@ class ProcessTests(unittest.TestCase):
 
     def tearDown(self):
         self.processes.stop_all(timeout=5)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
     def server(self, delay=0.0, pipe=False):
         return self.processes.start([sys.executable, "-c", SERVER, str(delay)], self.log, pipe=pipe)
