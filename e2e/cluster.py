@@ -220,14 +220,15 @@ def main(argv):
                 # Copies, not symlinks: the origin refuses links that leave its root.
                 shutil.copy(os.path.join(folder, entry), os.path.join(root, entry))
                 names.append(entry)
-    jpegs = [name for name in names if not name.lower().endswith(".png")]
-    if not jpegs:
-        sys.exit("e2e-cluster: no JPEG photos in " + " ".join(photo_dirs))
-    copies = {os.path.splitext(name)[0] + ".png" for name in jpegs} - set(names)
-    subprocess.run([binary, "convert", "--to", "png", "--width", str(PNG_WIDTH), "--out-dir", root,
-                    *(os.path.join(root, name) for name in jpegs if os.path.splitext(name)[0] + ".png" in copies)],
-                   check=True, stdout=subprocess.DEVNULL)
-    names += sorted(copies)
+    # A PNG copy of each JPEG, PNG_WIDTH wide: the origin tier's plain files (the JPEGs are several MB).
+    sources = {os.path.splitext(name)[0] + ".png": name for name in names if not name.lower().endswith(".png")}
+    copies = sorted(set(sources) - set(names))
+    if copies:
+        subprocess.run([binary, "convert", "--to", "png", "--width", str(PNG_WIDTH), "--out-dir", root,
+                        *(os.path.join(root, sources[copy]) for copy in copies)], check=True, stdout=subprocess.DEVNULL)
+    names += copies
+    if not names:
+        sys.exit("e2e-cluster: no photos in " + " ".join(photo_dirs))
 
     help_text = subprocess.run([binary, "origin", "--help"], capture_output=True, text=True).stdout
     auto_format = "--auto-format" in help_text
