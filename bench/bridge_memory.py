@@ -30,7 +30,7 @@ import tempfile
 import threading
 import time
 
-from scripts.bridgekit import bridge_metrics, fetch, metrics_delta
+from scripts.bridgekit import bridge_metrics, fetch, metrics_delta, process_status
 
 from .bench_http import NON_WEBP_CLIENT, parse_wrk, start_bridge, start_origin, stop_all, wait_transcodes_idle
 
@@ -43,11 +43,7 @@ MAX_GROWTH = float(os.environ.get("BRIDGE_MEMORY_MAX_GROWTH", "10"))
 
 
 def resident_kib(pid, field="VmRSS"):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    raise RuntimeError(f"no {field} for process {pid}")
+    return process_status(pid)[field]
 
 
 def wrk_script(path, photos):

@@ -45,7 +45,7 @@ import threading
 import time
 import urllib.parse
 
-from scripts.bridgekit import Processes, exit_on_signals, fetch, wait_listening
+from scripts.bridgekit import Processes, exit_on_signals, fetch, process_status, wait_listening
 
 from .harness import CLIENT_KINDS, REQUEST_TIMEOUT, Connections, answer_problem, client_headers, start_bridge
 from .imagecheck import ImageChecker
@@ -169,14 +169,8 @@ class FaultHandler(http.server.BaseHTTPRequestHandler):
 
 def proc_stats(pid):
     """(RSS bytes, open fds, threads) of a live process, from /proc."""
-    rss = threads = 0
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                rss = int(line.split()[1]) * 1024
-            elif line.startswith("Threads:"):
-                threads = int(line.split()[1])
-    return rss, len(os.listdir(f"/proc/{pid}/fd")), threads
+    status = process_status(pid)
+    return status["VmRSS"] * 1024, len(os.listdir(f"/proc/{pid}/fd")), status["Threads"]
 
 
 class Load:

@@ -11,7 +11,8 @@
 - Metrics: `parse_metrics`, `scrape` and `read_metrics` read Prometheus text as
   short names (`requests_total:webp` for `webpbridge_proxy_requests_total{outcome="webp"}`
   under the prefix `webpbridge_proxy_`); `metrics_delta` is what each gained.
-- CPU: `cpu_seconds` and `group_pids`, from /proc (Linux).
+- Processes' figures, from /proc (Linux): `cpu_seconds`, `process_status` (VmRSS, Threads...),
+  `group_pids`.
 
 Scripts run as modules from the project's root (`python3 -m e2e.cluster ...`),
 so `from scripts.bridgekit import ...` needs no path set-up. Run by hand:
@@ -253,6 +254,17 @@ def exit_on_signals(program):
         raise SystemExit(f"{program}: stopped by signal {number}")
     signal.signal(signal.SIGTERM, handler)
     signal.signal(signal.SIGINT, handler)
+
+
+def process_status(pid):
+    """/proc/PID/status as {field: its first number} (kB for the Vm* fields: VmRSS, VmHWM; Threads)."""
+    values = {}
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            name, _, rest = line.partition(":")
+            if rest.split() and rest.split()[0].isdigit():
+                values[name] = int(rest.split()[0])
+    return values
 
 
 def cpu_seconds(pids):

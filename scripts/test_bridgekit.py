@@ -203,6 +203,9 @@ class ProcessTests(unittest.TestCase):
                                         "time.sleep(60)"], self.log)
         bridgekit.wait_for_line(process, self.log, r"^done$", timeout=20)
         self.assertGreaterEqual(bridgekit.cpu_seconds([process.pid]), 0.2)
+        status = bridgekit.process_status(process.pid)
+        self.assertGreater(status["VmRSS"], 0)
+        self.assertGreaterEqual(status["Threads"], 1)
 
 
 class ScriptsUseTheModuleTests(unittest.TestCase):
