@@ -8,7 +8,7 @@ DEBIAN_PKGS  := pkg-config libwebp-dev libavif-dev libavif-bin libturbojpeg0-dev
 BREW_PKGS    := pkg-config webp libavif jpeg-turbo libspng giflib libmicrohttpd curl
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help deps build release lint portability test test-tsan test-asan demo bench-codecs bench-http clean
+.PHONY: help deps build release lint portability test test-scripts test-tsan test-asan demo bench-codecs bench-http clean
 
 CORPUS       ?= $(if $(WEBP_BRIDGE_CORPUS),$(WEBP_BRIDGE_CORPUS),../shared/corpus)
 
@@ -48,8 +48,13 @@ portability: ## Check that the products for Apple platforms would build there (d
 	$(SWIFT) build --product portability-check
 	"$$($(SWIFT) build --show-bin-path)/portability-check" --swift "$(SWIFT)"
 
-test: deps lint portability ## Run the whole test suite (corpus suites need ../shared/corpus); lint and portability first
+test: deps lint portability test-scripts ## Run the whole test suite (corpus suites need ../shared/corpus); lint, portability and test-scripts first
 	$(SWIFT) test
+
+# The Python that bench/ and e2e/ share (scripts/bridgekit.py): sniff on synthetic bytes, waits, process
+# groups, metrics; and every script there imports and uses it. A few seconds; writes nothing in the tree.
+test-scripts: ## Unit tests of scripts/bridgekit.py, the helpers bench/ and e2e/ share
+	PYTHONDONTWRITEBYTECODE=1 python3 -m unittest scripts.test_bridgekit
 
 test-tsan: deps ## The whole suite under ThreadSanitizer (own build folder: .build-tsan)
 	WEBP_BRIDGE_SANITIZER=thread $(SWIFT) test --sanitize=thread --scratch-path .build-tsan $(TSAN_FLAGS)
@@ -70,7 +75,7 @@ bench/bin/codecs_bench: bench/codecs_bench.c
 bench-codecs: deps bench/bin/codecs_bench ## Swift codecs vs C (and Pillow if installed, avifenc/avifdec for AVIF) on the Kodak photos
 	@test -d "$(CORPUS)/kodak" || { echo "bench-codecs needs the Kodak photos: set WEBP_BRIDGE_CORPUS or place shared/corpus beside the project"; exit 1; }
 	$(SWIFT) build -c release --product codecs-benchmark
-	python3 bench/bench_codecs.py "$(CORPUS)" bench/bin/codecs_bench .build/release/codecs-benchmark
+	python3 -m bench.bench_codecs "$(CORPUS)" bench/bin/codecs_bench .build/release/codecs-benchmark
 
 bench-http: deps ## Origin and bridge vs nginx on the same bytes; bridge transcodes vs codec-only (installs wrk, nginx)
 	@test -d "$(CORPUS)/kodak" || { echo "bench-http needs the Kodak photos: set WEBP_BRIDGE_CORPUS or place shared/corpus beside the project"; exit 1; }
@@ -81,7 +86,7 @@ endif
 	$(SWIFT) build -c release --product webp-bridge
 	$(SWIFT) build -c release --product HTTPServerBenchmark
 	$(SWIFT) build -c release --product codecs-benchmark
-	python3 bench/bench_http.py .build/release/webp-bridge "$(CORPUS)" .build/release/HTTPServerBenchmark .build/release/codecs-benchmark
+	python3 -m bench.bench_http .build/release/webp-bridge "$(CORPUS)" .build/release/HTTPServerBenchmark .build/release/codecs-benchmark
 
 clean: ## Remove build output
 	rm -rf .build .build-tsan .build-asan bench/bin

@@ -43,16 +43,14 @@ import os
 import re
 import resource
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
-from procstat import children, cpu_seconds, stop
+from scripts.bridgekit import (bridge_metrics, cpu_seconds, fetch, free_port, group_pids, metrics_delta, start, stop,
+                               wait_listening)
 
 DURATION = int(os.environ.get("BENCH_SECONDS", "10"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
@@ -80,31 +78,6 @@ NON_WEBP_CLIENT = {
 }
 
 WrkResult = collections.namedtuple("WrkResult", "rps p99 errors cpu p50 requests")
-
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_ready(url, timeout=20, headers=None):
-    """The body of `url` once it answers 200 (with `headers`, to check its type too)."""
-    return fetch(url, headers, timeout)[0]
-
-
-def fetch(url, headers=None, timeout=20):
-    """(body, Content-Type) of `url` once it answers 200; exits after `timeout` seconds."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            request = urllib.request.Request(url, headers=headers or {})
-            with urllib.request.urlopen(request, timeout=5) as response:
-                return response.read(), response.headers.get("Content-Type")
-        except Exception:
-            time.sleep(0.1)
-    sys.exit(f"server at {url} did not answer within {timeout}s")
 
 
 def parse_ms(text):
@@ -157,24 +130,17 @@ def median_of(runs):
 
 def start_bare(binary, mode):
     port = free_port()
-    process = subprocess.Popen([binary, str(port), "2", mode], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = start([binary, str(port), "2", mode])
     url = f"http://127.0.0.1:{port}/"
-    wait_ready(url)
+    fetch(url, process=process)
     return process, url
 
 
 def start_origin(binary, root):
-    process = subprocess.Popen(
-        [binary, "origin", "--root", root, "--listen", "127.0.0.1:0"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    first = process.stdout.readline().strip()
-    match = re.match(r"listening on (http://\S+)", first)
-    if not match:
-        process.kill()
-        sys.exit(f"origin did not start: {first!r}")
-    # Drain the per-request log so the pipe never blocks the server.
-    drain = subprocess.Popen(["cat"], stdin=process.stdout, stdout=subprocess.DEVNULL)
-    return process, drain, match.group(1)
+    """`webp-bridge origin` on a free port: (process, URL). Its per-request log goes to a pipe
+    that bridgekit drains once the `listening on` line is read."""
+    process = start([binary, "origin", "--root", root, "--listen", "127.0.0.1:0"], pipe=True)
+    return process, wait_listening(process, name="origin")
 
 
 def start_bridge(binary, upstream):
@@ -185,27 +151,11 @@ def start_bridge(binary, upstream):
     reading."""
     port = free_port()
     host = re.match(r"http://([^:/]+)", upstream).group(1)
-    process = subprocess.Popen(
-        [binary, "proxy", "--upstream", upstream, "--preset", "qiniu", "--host", host, "--width", "750",
-         "--listen", f"127.0.0.1:{port}"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = start([binary, "proxy", "--upstream", upstream, "--preset", "qiniu", "--host", host, "--width", "750",
+                     "--listen", f"127.0.0.1:{port}"])
     url = f"http://127.0.0.1:{port}"
-    wait_ready(url + "/__bridge/healthz")
+    fetch(url + "/__bridge/healthz", process=process)
     return process, url
-
-
-def bridge_metrics(url):
-    """The bridge's counters that show what it did: outcomes, image sources, transcodes."""
-    text = urllib.request.urlopen(url + "/__bridge/metrics", timeout=5).read().decode()
-    values = {}
-    for line in text.splitlines():
-        match = re.match(r"webpbridge_proxy_(requests_total|image_source_total|transcode_seconds_count"
-                         r"|transcodes_running|transcodes_waiting)"
-                         r"(?:\{\w+=\"(\w+)\"\})? (\S+)", line)
-        if match:
-            family, label, value = match.groups()
-            values[family + (f":{label}" if label else "")] = float(value)
-    return values
 
 
 def wait_transcodes_idle(url, timeout=30):
@@ -220,10 +170,6 @@ def wait_transcodes_idle(url, timeout=30):
             return
         time.sleep(0.05)
     sys.exit(f"the bridge at {url} still had transcodes queued after {timeout}s")
-
-
-def metrics_delta(before, after):
-    return {key: after.get(key, 0) - before.get(key, 0) for key in after}
 
 
 def codec_only(binary, path, seconds):
@@ -270,7 +216,7 @@ http {{
     }}
 }}
 """)
-    process = subprocess.Popen(["nginx", "-p", work, "-c", conf], stderr=subprocess.DEVNULL)
+    process = start(["nginx", "-p", work, "-c", conf])
     return process, f"http://127.0.0.1:{port}"
 
 
@@ -303,10 +249,10 @@ def start_hit_servers(binary, photo, work, processes):
     root = os.path.join(work, "root")
     os.makedirs(root)
     subprocess.run([binary, "convert", photo, os.path.join(root, "photo.jpg"), "--quality", "90"], check=True)
-    origin, drain, origin_url = start_origin(binary, root)
-    processes += [origin, drain]
+    origin, origin_url = start_origin(binary, root)
+    processes.append(origin)
     variant_path = "/photo.jpg?imageView2/2/w/750/format/webp"
-    variant = wait_ready(origin_url + variant_path)  # also warms the variant cache
+    variant, _ = fetch(origin_url + variant_path)  # also warms the variant cache
     with open(os.path.join(root, "variant.webp"), "wb") as f:
         f.write(variant)
     bridge, bridge_url = start_bridge(binary, origin_url)
@@ -319,15 +265,15 @@ def start_hit_servers(binary, photo, work, processes):
         f.write(hit)
     nginx, nginx_url = start_nginx(root, work)
     processes.append(nginx)
-    wait_ready(nginx_url + "/variant.webp")
-    nginx_pids = [nginx.pid] + children(nginx.pid)
+    fetch(nginx_url + "/variant.webp", process=nginx)
+    nginx_pids = group_pids(nginx)
     return HitServers(root, origin, origin_url, variant_path, variant, bridge, bridge_url, hit, hit_file,
                       nginx_url, nginx_pids)
 
 
 def stop_all(processes, work):
-    """SIGTERM every process still running, SIGKILL those that do not stop
-    within 15 s, and remove the work folder."""
+    """Stop every process (bridgekit.stop: SIGTERM to its group, SIGKILL after 15 s) and remove the
+    work folder."""
     stop(processes)
     shutil.rmtree(work, ignore_errors=True)
 
@@ -442,8 +388,7 @@ def main():
                 processes.append(bare)
                 r = median_of([wrk(url, [bare.pid]) for _ in range(ROUNDS)])
                 print(f"  {mode:<10}{r.rps:>10.0f} req/s  p99 {r.p99:6.2f} ms  cpu {r.cpu:5.1f} us/req")
-                bare.send_signal(signal.SIGTERM)
-                bare.wait(timeout=15)
+                stop([bare])
 
         # Targets: issue 6's throughput ratio for the bridge rows, issue 13's CPU ratio for the cache hits.
         print("\nsummary (medians; ratio = ours / reference, higher is better; "

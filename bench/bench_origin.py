@@ -27,20 +27,16 @@ BENCH_ORIGIN_METHODS (say "2" or "2,3") adds the origin once more per libwebp
 method named, run with `--webp-method M` ("origin-mM"), compared with thumbor
 the same way.
 
-usage: bench_origin.py WEBP_BRIDGE ORIGIN_BENCHMARK THUMBOR NAME=DIR...
+usage: python3 -m bench.bench_origin WEBP_BRIDGE ORIGIN_BENCHMARK THUMBOR NAME=DIR...
 """
 import os
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 
-from procstat import children, cpu_seconds, stop
+from scripts.bridgekit import cpu_seconds, fetch, free_port, group_pids, start, stop
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 ROUND_SECONDS = float(os.environ.get("BENCH_ROUND_SECONDS", "60"))
@@ -53,29 +49,6 @@ METHODS = [m.strip() for m in os.environ.get("BENCH_ORIGIN_METHODS", "").split("
 CLIENTS = 2
 TARGET_WIDTH = 750
 QUALITY = 80
-
-
-def process_tree(pid):
-    """`pid` and its children (thumbor's forked workers)."""
-    return [pid] + children(pid)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_ready(url, timeout=30):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        try:
-            with urllib.request.urlopen(url, timeout=10) as response:
-                if response.status == 200:
-                    return
-        except Exception:
-            time.sleep(0.2)
-    sys.exit(f"server at {url} did not answer within {timeout}s")
 
 
 def jpeg_or_png_size(path):
@@ -98,9 +71,7 @@ class Origin:
         self.name = name
         port = free_port()
         # The per-request log goes to /dev/null: a reader would take CPU from the servers.
-        self.process = subprocess.Popen(
-            [binary, "origin", "--root", root, "--listen", f"127.0.0.1:{port}", *flags],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = start([binary, "origin", "--root", root, "--listen", f"127.0.0.1:{port}", *flags])
         self.base = f"http://127.0.0.1:{port}"
 
     def url(self, name, width):
@@ -108,9 +79,6 @@ class Origin:
 
     def pids(self):
         return [self.process.pid]
-
-    def stop(self):
-        stop([self.process], timeout=10)
 
 
 class Thumbor:
@@ -122,36 +90,16 @@ class Thumbor:
             f.write(f"LOADER = 'thumbor.loaders.file_loader'\nFILE_LOADER_ROOT_PATH = {root!r}\n"
                     "STORAGE = 'thumbor.storages.no_storage'\nRESULT_STORAGE = None\n")
         port = free_port()
-        # A session of its own: its worker processes are stopped with it, as a group
-        # (stopping the parent alone left them running after the benchmark).
-        self.process = subprocess.Popen(
-            [binary, "--conf", conf, "--ip", "127.0.0.1", "--port", str(port), "--processes", "2",
-             "--log-level", "error"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        # A process group of its own (bridgekit.start): its worker processes are stopped with it.
+        self.process = start([binary, "--conf", conf, "--ip", "127.0.0.1", "--port", str(port), "--processes", "2",
+                              "--log-level", "error"])
         self.base = f"http://127.0.0.1:{port}"
 
     def url(self, name, width):
         return f"{self.base}/unsafe/{width}x0/filters:format(webp):quality({QUALITY})/{name}"
 
     def pids(self):
-        return process_tree(self.process.pid)
-
-    def stop(self):
-        """SIGTERM to the whole group, SIGKILL to what is left after 10 s."""
-        for sig, grace in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
-            try:
-                os.killpg(self.process.pid, sig)
-            except ProcessLookupError:
-                break
-            deadline = time.time() + grace
-            while time.time() < deadline:
-                self.process.poll()  # reaps the parent, so only live workers keep the group
-                try:
-                    os.killpg(self.process.pid, 0)
-                except ProcessLookupError:
-                    return
-                time.sleep(0.1)
-        self.process.wait()
+        return group_pids(self.process)
 
 
 def load(benchmark, server, requests, folder, tag):
@@ -214,7 +162,7 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
             warm = next(widths)
             for server in servers:
                 for name in names:
-                    wait_ready(server.url(name, warm))
+                    fetch(server.url(name, warm), process=server.process)
             print(f"{label}: {len(names)} photos, widths {top - ROUNDS * PER_PHOTO + 1}-{top}, "
                   f"{len(rounds[0])} variants per round and server, {CLIENTS} clients, {ROUNDS} rounds")
             results = {server.name: [] for server in servers}
@@ -237,8 +185,7 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
                     statistics.mean(r[2] for r in runs),
                     quality(benchmark, root, first_outputs[server.name], folder, server.name))
         finally:
-            for server in servers:
-                server.stop()
+            stop(server.process for server in servers)
         return summary
     finally:
         shutil.rmtree(folder, ignore_errors=True)

@@ -12,4 +12,4 @@ ifneq ($(UNAME_S),Darwin)
 	@command -v wrk >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk >/dev/null; }
 endif
 	$(SWIFT) build -c release --product webp-bridge
-	python3 bench/bridge_memory.py .build/release/webp-bridge "$(CORPUS)"
+	python3 -m bench.bridge_memory .build/release/webp-bridge "$(CORPUS)"

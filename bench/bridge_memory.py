@@ -30,11 +30,9 @@ import tempfile
 import threading
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.dont_write_bytecode = True  # no bench/__pycache__ in the worktree
-from bench_http import (  # noqa: E402  (the bench_http helpers, one folder)
-    NON_WEBP_CLIENT, bridge_metrics, fetch, metrics_delta, parse_wrk, start_bridge, start_origin, stop_all,
-    wait_transcodes_idle)
+from scripts.bridgekit import bridge_metrics, fetch, metrics_delta, process_status
+
+from .bench_http import NON_WEBP_CLIENT, parse_wrk, start_bridge, start_origin, stop_all, wait_transcodes_idle
 
 SECONDS = int(os.environ.get("BRIDGE_MEMORY_SECONDS", "60"))
 WARMUP = int(os.environ.get("BRIDGE_MEMORY_WARMUP", "15"))
@@ -45,11 +43,7 @@ MAX_GROWTH = float(os.environ.get("BRIDGE_MEMORY_MAX_GROWTH", "10"))
 
 
 def resident_kib(pid, field="VmRSS"):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1])
-    raise RuntimeError(f"no {field} for process {pid}")
+    return process_status(pid)[field]
 
 
 def wrk_script(path, photos):
@@ -97,8 +91,8 @@ def main():
             subprocess.run([binary, "convert", os.path.join(kodak, name), os.path.join(root, photo),
                             "--quality", "90"], check=True, stdout=subprocess.DEVNULL)
             photos.append(photo)
-        origin, drain, origin_url = start_origin(binary, root)
-        processes += [origin, drain]
+        origin, origin_url = start_origin(binary, root)
+        processes.append(origin)
         bridge, bridge_url = start_bridge(binary, origin_url)
         processes.append(bridge)
         sizes = []

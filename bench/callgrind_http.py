@@ -3,7 +3,7 @@
 figure that stays put on a busy machine, where `make bench-http`'s CPU
 microseconds swing with the load.
 
-    python3 bench/callgrind_http.py <webp-bridge> <corpus> [REQUESTS] [OUT_DIR]
+    python3 -m bench.callgrind_http <webp-bridge> <corpus> [REQUESTS] [OUT_DIR]
 
 Runs `webp-bridge origin` under `valgrind --tool=callgrind`, warms its
 caches, and then for each case asks callgrind for a dump (`callgrind_control
@@ -23,14 +23,14 @@ another).
 import glob
 import http.client
 import os
-import re
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 
-from procstat import stop
+from scripts.bridgekit import start, stop, wait_listening
 
 REQUESTS = int(sys.argv[3]) if len(sys.argv) > 3 else 2000
 WEBP_CLIENT = {"Accept": "image/webp"}
@@ -63,7 +63,8 @@ def build_shim(out_dir):
     return library
 
 
-def start(command, out_dir, name, under_valgrind):
+def start_server(command, out_dir, name, under_valgrind):
+    """COMMAND (under callgrind when UNDER_VALGRIND): (process, host, port) once it listens."""
     prefix = []
     environment = dict(os.environ)
     if under_valgrind:
@@ -72,16 +73,10 @@ def start(command, out_dir, name, under_valgrind):
         prefix = ["valgrind", "--tool=callgrind", "--compress-strings=no",
                   f"--callgrind-out-file={out_dir}/{name}.%p"]
         environment["LD_PRELOAD"] = build_shim(out_dir)
-    process = subprocess.Popen(prefix + command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                               env=environment)
-    # Blocks until the line comes: valgrind takes its time loading every library's debug info.
-    line = process.stdout.readline().strip()
-    match = re.match(r"listening on http://([^:/]+):(\d+)", line)
-    if not match:
-        process.kill()
-        sys.exit(f"{name} did not start: {line!r}")
-    subprocess.Popen(["cat"], stdin=process.stdout, stdout=subprocess.DEVNULL)
-    return process, match.group(1), int(match.group(2))
+    process = start(prefix + command, pipe=True, env=environment)
+    # Valgrind takes its time loading every library's debug info.
+    url = urllib.parse.urlsplit(wait_listening(process, timeout=600, name=name))
+    return process, url.hostname, url.port
 
 
 def get(connection, path, headers=None):
@@ -139,7 +134,7 @@ def main():
     processes = []
     results = []
     try:
-        origin, host, port = start([binary, "origin", "--root", root, "--listen", "127.0.0.1:0"] + ORIGIN_FLAGS,
+        origin, host, port = start_server([binary, "origin", "--root", root, "--listen", "127.0.0.1:0"] + ORIGIN_FLAGS,
                                    out_dir, "origin", True)
         processes.append(origin)
         connection = http.client.HTTPConnection(host, port, timeout=120)
@@ -154,10 +149,10 @@ def main():
         origin.send_signal(signal.SIGINT)
         origin.wait(timeout=120)
 
-        plain, host, port = start([binary, "origin", "--root", root, "--listen", "127.0.0.1:0"],
+        plain, host, port = start_server([binary, "origin", "--root", root, "--listen", "127.0.0.1:0"],
                                   out_dir, "plain", False)
         processes.append(plain)
-        bridge, host, port = start(
+        bridge, host, port = start_server(
             [binary, "proxy", "--upstream", f"http://{host}:{port}", "--preset", "qiniu", "--host", host,
              "--width", "750", "--listen", "127.0.0.1:0"], out_dir, "bridge", True)
         processes.append(bridge)

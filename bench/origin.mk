@@ -21,7 +21,7 @@ bench-origin: deps $(THUMBOR_VENV)/bin/thumbor ## Variants on a miss: origin vs 
 	@ls $(DEMO_PHOTOS)/*.jpg >/dev/null 2>&1 || echo "bench-origin: no demo photos ('make demo-photos' fetches them); Kodak only"
 	$(SWIFT) build -c release --product webp-bridge
 	$(SWIFT) build -c release --product origin-benchmark
-	python3 bench/bench_origin.py .build/release/webp-bridge .build/release/origin-benchmark \
+	python3 -m bench.bench_origin .build/release/webp-bridge .build/release/origin-benchmark \
 	  $(THUMBOR_VENV)/bin/thumbor kodak="$(CORPUS)/kodak" $(if $(wildcard $(DEMO_PHOTOS)/*.jpg),demo="$(DEMO_PHOTOS)")
 
 WEBP_SETTINGS_WIDTH ?= 750

@@ -4,7 +4,7 @@ the same load as `make bench-http`: a figure that, like callgrind's
 instruction counts, does not move with the machine's load, and that says
 what the kernel is asked to do — two thirds of a hit's CPU is the kernel's.
 
-    python3 bench/syscalls_http.py <webp-bridge> <corpus> [SECONDS]
+    python3 -m bench.syscalls_http <webp-bridge> <corpus> [SECONDS]
 
 Sets up what bench_http.py sets up (the origin with a Kodak photo as JPEG
 q90 and its cached WebP variant, the bridge in front of it, nginx serving
@@ -21,8 +21,8 @@ import re
 import subprocess
 import sys
 
-from bench_http import (CONNECTIONS, WEBP_CLIENT, hit_photo, parse_wrk, start_hit_servers, stop_all,
-                        work_folder, wrk_command)
+from .bench_http import (CONNECTIONS, WEBP_CLIENT, hit_photo, parse_wrk, start_hit_servers, stop_all,
+                         work_folder, wrk_command)
 
 SECONDS = int(sys.argv[3]) if len(sys.argv) > 3 else 3
 

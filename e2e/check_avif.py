@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the AVIF path: Chromium, which names image/avif, through a bridge whose rule offers AVIF.
 
-Usage: check_avif.py RESULT MODE --demo-report JSON --metrics BEFORE AFTER
+Usage: python3 -m e2e.check_avif RESULT MODE --demo-report JSON --metrics BEFORE AFTER
 
 RESULT is the DOM chromium --dump-dom printed (the page's own verdict, see
 check_page.py). The bridge ran `proxy --preset qiniu --formats avif,webp`
@@ -24,7 +24,7 @@ non-zero on any failure.
 import argparse
 import sys
 
-import verdict
+from . import verdict
 
 SHOWABLE = {"image/avif", "image/webp", "image/jpeg", "image/png", "image/apng", "image/gif"}
 

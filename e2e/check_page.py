@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks the legacy path: a WebView without WebP through the qiniu-legacy bridge.
 
-Usage: check_page.py RESULT ORIGIN_URL MODE [--demo-report JSON] [--metrics BEFORE AFTER]
-                     [--webkit]
+Usage: python3 -m e2e.check_page RESULT ORIGIN_URL MODE [--demo-report JSON]
+                                 [--metrics BEFORE AFTER] [--webkit]
 
 RESULT is the page's own verdict (see verdict.read_verdict): a Chromium DOM
 dump or the JSON webkit_page.py saved. The page's script (static/site.js)
@@ -36,7 +36,9 @@ import sys
 import urllib.parse
 import urllib.request
 
-import verdict
+from scripts.bridgekit import get
+
+from . import verdict
 
 WEBVIEW_UA = ("Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 "
               "(KHTML, like Gecko) Version/13.1.2 Mobile/15E148 Safari/604.1")
@@ -60,15 +62,18 @@ def arrived_as(image, user_agent, problems):
     if content_type:
         return content_type
     try:
-        _, _, body = verdict.fetch(image["src"], {"User-Agent": user_agent, "Accept": WEBKIT_IMAGE_ACCEPT})
+        status, _, body = get(image["src"], {"User-Agent": user_agent, "Accept": WEBKIT_IMAGE_ACCEPT})
     except OSError as error:
         problems.append(f"no contentType in Resource Timing and the replay failed: {error}")
+        return "unknown"
+    if status != 200:
+        problems.append(f"no contentType in Resource Timing and the replay answered {status}")
         return "unknown"
     if len(body) != image["bytes"]:
         problems.append(f"no contentType in Resource Timing; the replay got {len(body)} bytes, the browser"
                         f" {image['bytes']}: cannot tell what the browser received")
         return "unknown"
-    return verdict.sniff(body)
+    return verdict.media_type(body)
 
 
 def main():
@@ -122,11 +127,11 @@ def main():
 
     fetched_note = ""
     if args.metrics:
-        delta = verdict.metrics_delta(*args.metrics)
+        delta = verdict.bridge_delta(*args.metrics)
         outcome = verdict.proxy_outcomes(*args.metrics)
         served_webp, transcoded = outcome("webp"), outcome("transcoded")
-        fetched = int(delta.get('webpbridge_proxy_upstream_bytes_total{path="image"}', 0))
-        passed_through = int(delta.get('webpbridge_proxy_upstream_bytes_total{path="passthrough"}', 0))
+        fetched = int(delta.get("upstream_bytes_total:image", 0))
+        passed_through = int(delta.get("upstream_bytes_total:passthrough", 0))
         fetched_note = (f"; during this run the bridge fetched {fetched:,} image bytes (the rest from its cache)"
                         f" and passed {passed_through:,} through (page, CSS, JS, GIF)")
         print(f"{mode}: the bridge answered this run: {int(transcoded)} transcoded, {int(served_webp)} as WebP")

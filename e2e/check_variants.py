@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks the modern path: a browser that shows WebP through `proxy --rewrite-html`.
 
-Usage: check_variants.py RESULT MODE --origin URL --proxy URL --rules FILE --bin WEBP_BRIDGE
-                         --demo-report JSON --metrics BEFORE AFTER
+Usage: python3 -m e2e.check_variants RESULT MODE --origin URL --proxy URL --rules FILE --bin WEBP_BRIDGE
+                                     --demo-report JSON --metrics BEFORE AFTER
 
 RESULT is the JSON webkit_page.py saved (the page's own verdict, see
 check_page.py). The proxy ran with the `accept` client policy and the same
@@ -42,7 +42,9 @@ import subprocess
 import sys
 import urllib.parse
 
-import verdict
+from scripts.bridgekit import get
+
+from . import verdict
 
 # What WebKitGTK 2.50 (like Safari) sends for a page: no image/webp.
 PAGE_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
@@ -64,8 +66,7 @@ class ImageSources(html.parser.HTMLParser):
 
 def original_sources(origin, user_agent):
     """The image URLs of the origin's own front page, absolute."""
-    status, _, body = verdict.fetch(urllib.parse.urljoin(origin, "/"),
-                                    {"User-Agent": user_agent, "Accept": PAGE_ACCEPT})
+    status, _, body = get(urllib.parse.urljoin(origin, "/"), {"User-Agent": user_agent, "Accept": PAGE_ACCEPT})
     if status != 200:
         raise OSError(f"the origin's page answered {status}")
     parser = ImageSources()
@@ -129,9 +130,11 @@ def main():
         if authority(image["src"]) not in allowed:
             problems.append(f"loaded from {authority(image['src'])}, neither the proxy nor the origin")
         try:
-            _, _, body = verdict.fetch(image["src"], {"User-Agent": user_agent, "Accept": WEBKIT_IMAGE_ACCEPT})
-            content_type = verdict.sniff(body)
-            if len(body) != image["bytes"]:
+            status, _, body = get(image["src"], {"User-Agent": user_agent, "Accept": WEBKIT_IMAGE_ACCEPT})
+            content_type = verdict.media_type(body)
+            if status != 200:
+                problems.append(f"the replay answered {status}")
+            elif len(body) != image["bytes"]:
                 problems.append(f"the replay got {len(body)} bytes, the browser {image['bytes']}")
         except OSError as error:
             content_type = "unknown"
@@ -164,10 +167,10 @@ def main():
         print(f"{mode}: FAIL the browser received {browser_bytes:,} image bytes, the demo's wire figure"
               f" for WebP clients is {demo_wire:,}")
 
-    delta = verdict.metrics_delta(*args.metrics)
+    delta = verdict.bridge_delta(*args.metrics)
     outcome = verdict.proxy_outcomes(*args.metrics)
 
-    upstream = int(delta.get('webpbridge_proxy_upstream_bytes_total{path="image"}', 0))
+    upstream = int(delta.get("upstream_bytes_total:image", 0))
     print(f"{mode}: the proxy answered this run: {outcome('webp')} as WebP, {outcome('transcoded')} transcoded,"
           f" {outcome('fallback')} fallbacks, {outcome('passthrough')} passed through; it received"
           f" {upstream:,} image bytes from the origin, the browser {variant_bytes:,} for the variants")

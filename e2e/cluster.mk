@@ -17,15 +17,15 @@ ifneq ($(UNAME_S),Darwin)
 endif
 
 nginx-classes: cluster-tools ## The nginx recipe's format class for every row of the Accept table, both tiers
-	timeout --signal=TERM 120 python3 e2e/nginx_classes.py
+	timeout --signal=TERM 120 python3 -m e2e.nginx_classes
 
-e2e-cluster: cluster-tools nginx-classes ## Two origins and a bridge behind nginx's cache: 60 s of mixed clients, a replica killed
-	@test -d "$(CORPUS)/kodak" || { echo "e2e-cluster needs the Kodak photos: set WEBP_BRIDGE_CORPUS or place shared/corpus beside the project"; exit 1; }
+# The demo's photos (`make demo-photos`, what `make demo` fetches), as JPEGs and as 768-px PNG copies:
+# nothing from the project's private corpus.
+e2e-cluster: cluster-tools nginx-classes demo-photos ## Two origins and a bridge behind nginx's cache: 60 s of mixed clients, a replica killed
 	$(SWIFT) build -c release --product webp-bridge
-	timeout --signal=TERM 280 python3 e2e/cluster.py .build/release/webp-bridge "$(CORPUS)/kodak" \
-	  $(if $(wildcard $(DEMO_PHOTOS)/*.jpg),"$(DEMO_PHOTOS)")
+	timeout --signal=TERM 280 python3 -m e2e.cluster .build/release/webp-bridge "$(DEMO_PHOTOS)"
 
 soak: cluster-tools ## Origin and bridge for SOAK_MINUTES (30) with upstream faults: fails on growth or a broken image
 	@test -d "$(CORPUS)/kodak" || { echo "soak needs the Kodak photos: set WEBP_BRIDGE_CORPUS or place shared/corpus beside the project"; exit 1; }
 	$(SWIFT) build -c release --product webp-bridge
-	python3 e2e/soak.py .build/release/webp-bridge "$(CORPUS)/kodak"
+	python3 -m e2e.soak .build/release/webp-bridge "$(CORPUS)/kodak"

@@ -11,8 +11,10 @@ killed replica comes back on the port it had), nginx on free ports, as an
 unprivileged master under this script (`daemon off`, its own prefix, pid
 file and logs in the state folder).
 
-For CLUSTER_SECONDS (60) CLUSTER_CLIENTS threads (8) ask for the photos
-(Kodak, and the demo's when `make demo-photos` has fetched them) as clients
+The photos are the demo's (`make demo-photos` fetches them; no private
+corpus needed): each JPEG as it is, and a PNG copy of each, 768 px wide
+(`webp-bridge convert`), the plain files of the origin tier. For
+CLUSTER_SECONDS (60) CLUSTER_CLIENTS threads (8) ask for them as clients
 of several kinds: AVIF browsers, WebP browsers, clients that name neither,
 `image/webp;q=0`, old iOS WebViews, WebKitGTK (AppleWebKit that lists WebP),
 iPads. Every answer must be 200 and its body a whole image (decoded: see
@@ -33,7 +35,7 @@ each reason), broken images, requests/s, p50/p99, the cache hit ratio per
 tier (from nginx's access log, $upstream_cache_status), the variants each
 replica made; exits 1 when a bar is missed. Logs: CLUSTER_OUT (.build/e2e-cluster).
 
-usage: cluster.py WEBP_BRIDGE PHOTO_DIR...
+usage: python3 -m e2e.cluster WEBP_BRIDGE PHOTO_DIR...
 """
 import http.client
 import os
@@ -45,11 +47,13 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (CLIENT_KINDS, REQUEST_TIMEOUT, Connections, Processes, agent_class,  # noqa: E402
-                     answer_problem, client_headers, free_port, start_bridge, wait_for_listening, wait_http)
-from imagecheck import ImageChecker, accepted_formats, sniff  # noqa: E402
+from scripts.bridgekit import Processes, exit_on_signals, fetch, free_port, scrape, sniff, wait_listening
+
+from .harness import (CLIENT_KINDS, REQUEST_TIMEOUT, Connections, agent_class, answer_problem, client_headers,
+                      start_bridge)
+from .imagecheck import ImageChecker, accepted_formats
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TEMPLATE = os.path.join(ROOT, "deploy", "nginx", "webp-bridge.conf")
@@ -59,6 +63,7 @@ BURST = int(os.environ.get("CLUSTER_BURST", "16"))
 MAX_REQUESTS = int(os.environ.get("CLUSTER_MAX_REQUESTS", "200000"))
 OUT = os.path.abspath(os.environ.get("CLUSTER_OUT", os.path.join(ROOT, ".build", "e2e-cluster")))
 WIDTHS = (320, 480, 750)
+PNG_WIDTH = 768  # the PNG copies: as wide as a Kodak photo
 
 
 def format_class(accept):
@@ -72,13 +77,9 @@ def format_class(accept):
 def variants_made(host_port):
     """webpbridge_origin_variant_cache_total{result="miss"} of one origin, or None when it is down."""
     try:
-        connection = http.client.HTTPConnection(host_port, timeout=5)
-        connection.request("GET", "/metrics")
-        text = connection.getresponse().read().decode()
-    except OSError:
+        return int(scrape(f"http://{host_port}/metrics", timeout=5).get("origin_variant_cache_total:miss", 0))
+    except (OSError, http.client.HTTPException):
         return None
-    match = re.search(r'^webpbridge_origin_variant_cache_total\{result="miss"\} (\S+)', text, re.M)
-    return int(float(match.group(1))) if match else 0
 
 
 class Origin:
@@ -91,10 +92,10 @@ class Origin:
     def start(self):
         listen = self.address or "127.0.0.1:0"
         command = [self.binary, "origin", "--root", self.root, "--listen", listen, self.flag]
-        self.process = self.processes.start(self.name, command, self.log)
-        self.address = wait_for_listening(self.log, self.process, self.name) if self.address is None else \
-            self.address
-        wait_http(self.address, "/healthz")
+        self.process = self.processes.start(command, self.log)
+        if self.address is None:
+            self.address = urllib.parse.urlsplit(wait_listening(self.process, name=self.name)).netloc
+        fetch(f"http://{self.address}/healthz", process=self.process)
 
 
 class Results:
@@ -160,7 +161,7 @@ def one_request(connections, tier, path, kind, checker, results, auto_format):
         return
     checker.submit(body, lambda verdict: results.problem("broken", f"{label}: {verdict}"))
     best = expected_best(accept, auto_format)
-    kind_of_body = sniff(body)
+    kind_of_body = sniff(body).format
     if tier == "origin" and "imageView2" in path and best and kind_of_body != best:
         results.add(name, latency, f"{label}: got {kind_of_body}, the class's best is {best}", "under_served")
         return
@@ -219,6 +220,13 @@ def main(argv):
                 # Copies, not symlinks: the origin refuses links that leave its root.
                 shutil.copy(os.path.join(folder, entry), os.path.join(root, entry))
                 names.append(entry)
+    # A PNG copy of each JPEG, PNG_WIDTH wide: the origin tier's plain files (the JPEGs are several MB).
+    sources = {os.path.splitext(name)[0] + ".png": name for name in names if not name.lower().endswith(".png")}
+    copies = sorted(set(sources) - set(names))
+    if copies:
+        subprocess.run([binary, "convert", "--to", "png", "--width", str(PNG_WIDTH), "--out-dir", root,
+                        *(os.path.join(root, sources[copy]) for copy in copies)], check=True, stdout=subprocess.DEVNULL)
+    names += copies
     if not names:
         sys.exit("e2e-cluster: no photos in " + " ".join(photo_dirs))
 
@@ -227,13 +235,7 @@ def main(argv):
     flag = "--auto-format" if auto_format else "--auto-webp"
     processes = Processes()
     checker = ImageChecker(binary)
-
-    def on_signal(number, _frame):
-        processes.stop_all()
-        sys.exit(f"e2e-cluster: stopped by signal {number}")
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    exit_on_signals("e2e-cluster")
     try:
         return run(binary, names, root, state, flag, auto_format, processes, checker)
     finally:
@@ -259,18 +261,17 @@ def run(binary, names, root, state, flag, auto_format, processes, checker):
                     f"BRIDGE_SERVERS=server {bridge_address} max_fails=1 fail_timeout=2s;",
                     "CACHE_MAX_SIZE=1g"], check=True)
     os.chmod(OUT, 0o755)
-    nginx = processes.start("nginx", ["nginx", "-p", state, "-e", os.path.join(state, "error.log"), "-c", conf,
-                                      "-g", "daemon off;"], os.path.join(OUT, "nginx.log"))
-    wait_http(image_tier, "/" + names[0], process=nginx)
-    wait_http(f"127.0.0.1:{bridge_port}", "/__bridge/healthz")
+    nginx = processes.start(["nginx", "-p", state, "-e", os.path.join(state, "error.log"), "-c", conf,
+                             "-g", "daemon off;"], os.path.join(OUT, "nginx.log"))
+    fetch(f"http://{image_tier}/{names[0]}", process=nginx)
+    fetch(f"http://127.0.0.1:{bridge_port}/__bridge/healthz", process=nginx)
     print(f"e2e-cluster: nginx {image_tier} (image tier) and 127.0.0.1:{bridge_port} (bridge tier), "
           f"origins {', '.join(o.address for o in origins)} with {flag}, bridge {bridge_address}; "
           f"{len(names)} photos, {CLIENTS} clients for {SECONDS:.0f}s")
 
-    kodak = [n for n in names if n.lower().endswith(".png")]
     work = []
     for name in names:
-        if name in kodak:
+        if name.lower().endswith(".png"):  # plain files: the PNGs (the JPEGs are several MB)
             work.append(("origin", f"/{name}"))
         for width in WIDTHS:
             work.append(("origin", f"/{name}?imageView2/2/w/{width}"))

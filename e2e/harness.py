@@ -1,24 +1,20 @@
 """What the cluster test (cluster.py) and the soak (soak.py) share: the client
-kinds, the servers they start and wait on (the bridge under the legacy policy
-among them), one keep-alive connection per route for each client thread, and
-the check of one 200 answer (whole, of a format its client accepts, the
-Content-Type saying the same).
+kinds, the bridge under the legacy policy, one keep-alive connection per
+route for each client thread, and the check of one 200 answer (whole, of a
+format its client accepts, the Content-Type saying the same). Starting,
+waiting on and stopping servers is scripts/bridgekit.py's.
 """
 import http.client
 import os
-import re
-import socket
-import signal
-import subprocess
-import sys
 import time
+import urllib.parse
 
-from imagecheck import MIME, accepted_formats, sniff
+from scripts.bridgekit import MIME, sniff, wait_listening
 
-START_TIMEOUT = 30
+from .imagecheck import accepted_formats
+
 REQUEST_TIMEOUT = 60
 BRIDGE_WIDTH = 750
-PROGRAM = os.path.splitext(os.path.basename(sys.argv[0]))[0]
 
 IOS13 = ("Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
          "Version/13.1.2 Mobile/15E148 Safari/604.1")
@@ -60,69 +56,6 @@ def agent_class(user_agent):
     return "webkit" if "AppleWebKit" in user_agent else "other"
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Processes:
-    """Every process started here; all stopped on any exit."""
-
-    def __init__(self):
-        self.running = []
-
-    def start(self, name, command, log_path):
-        log = open(log_path, "a")
-        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        log.close()
-        self.running.append((name, process))
-        return process
-
-    def stop(self, process, sig=signal.SIGTERM):
-        if process.poll() is None:
-            process.send_signal(sig)
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-    def stop_all(self):
-        for _, process in reversed(self.running):
-            self.stop(process)
-
-
-def wait_for_listening(log_path, process, name):
-    """The http://HOST:PORT a server prints first."""
-    deadline = time.time() + START_TIMEOUT
-    while time.time() < deadline:
-        if process.poll() is not None:
-            sys.exit(f"{PROGRAM}: {name} exited ({process.returncode}); see {log_path}")
-        with open(log_path) as f:
-            match = re.search(r"^listening on http://(\S+)", f.read(), re.M)
-        if match:
-            return match.group(1)
-        time.sleep(0.1)
-    sys.exit(f"{PROGRAM}: {name} did not say where it listens within {START_TIMEOUT}s; see {log_path}")
-
-
-def wait_http(host_port, path, timeout=START_TIMEOUT, process=None):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if process is not None and process.poll() is not None:
-            sys.exit(f"{PROGRAM}: the server for http://{host_port} exited ({process.returncode})")
-        try:
-            connection = http.client.HTTPConnection(host_port, timeout=5)
-            connection.request("GET", path)
-            if connection.getresponse().status == 200:
-                return
-        except OSError:
-            pass
-        time.sleep(0.1)
-    sys.exit(f"{PROGRAM}: http://{host_port}{path} did not answer 200 within {timeout}s")
-
-
 def start_bridge(processes, binary, upstream, out, rule_name):
     """`webp-bridge proxy` in front of UPSTREAM (HOST:PORT) under the legacy policy (AppleWebKit
     transcoded, iPads passed through) with a Qiniu rule for 127.0.0.1; returns (process, HOST:PORT)."""
@@ -131,10 +64,9 @@ def start_bridge(processes, binary, upstream, out, rule_name):
         f.write(f'{{"rules": [{{"name": "{rule_name}", "hosts": ["127.0.0.1"], "dialect": "qiniu", '
                 f'"width": {BRIDGE_WIDTH}}}], "client": {{"webpSupport": "apple-webkit", '
                 '"excludedDeviceClasses": ["tablet"]}}\n')
-    log = os.path.join(out, "bridge.log")
-    bridge = processes.start("bridge", [binary, "proxy", "--upstream", f"http://{upstream}", "--config", rules,
-                                        "--listen", "127.0.0.1:0"], log)
-    return bridge, wait_for_listening(log, bridge, "bridge")
+    bridge = processes.start([binary, "proxy", "--upstream", f"http://{upstream}", "--config", rules,
+                              "--listen", "127.0.0.1:0"], os.path.join(out, "bridge.log"))
+    return bridge, urllib.parse.urlsplit(wait_listening(bridge, name="bridge")).netloc
 
 
 class Connections:
@@ -178,13 +110,14 @@ def answer_problem(route, accept, agent, response, body):
     length = response.getheader("Content-Length")
     if length is not None and int(length) != len(body):
         return "broken", f"{len(body)} of {length} bytes"
-    kind = sniff(body)
+    sniffed = sniff(body)
+    kind = sniffed.format if sniffed else None
     content_type = response.getheader("Content-Type", "")
     allowed = accepted_formats(accept)
     if route == "bridge" and agent_class(agent) == "webkit":
         allowed = {"jpeg", "png", "gif"}  # the legacy policy: an AppleWebKit WebView never gets WebP
     if kind not in allowed:
         return "cross-served", f"got {kind} ({content_type}); accepts {sorted(allowed)}"
-    if content_type.split(";")[0].strip() != MIME[kind]:
+    if content_type.split(";")[0].strip() not in (MIME[kind], sniffed.media_type):
         return "cross-served", f"body is {kind}, Content-Type says {content_type}"
     return None

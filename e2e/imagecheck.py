@@ -1,9 +1,10 @@
 """What an HTTP answer's body really is, for the cluster test and the soak.
 
-`sniff` names the format from the first bytes; `ImageChecker.check` decodes a
-body completely with the format's reference decoder (dwebp, avifdec, djpeg;
-PNG and GIF through `webp-bridge convert`) and with `webp-bridge info`, and
-says whether it is a whole, valid image of the format its bytes claim.
+`ImageChecker.check` names a body's format from its first bytes
+(scripts/bridgekit.py's `sniff`), decodes it completely with the format's
+reference decoder (dwebp, avifdec, djpeg; PNG, GIF and animated WebP through
+`webp-bridge convert`) and with `webp-bridge info`, and says whether it is a
+whole, valid image of the format its bytes claim.
 Identical bodies (a cache hit returns the same bytes) are decoded once: the
 verdicts are remembered by SHA-256, at most MAX_REMEMBERED of them.
 `submit` decodes on DECODERS background threads instead, through a queue of at
@@ -19,27 +20,12 @@ import tempfile
 import threading
 import time
 
+from scripts.bridgekit import sniff
+
 MAX_REMEMBERED = 20000
 DECODE_TIMEOUT = 60
 DECODERS = 2
 QUEUE_BOUND = 64
-
-MIME = {"webp": "image/webp", "avif": "image/avif", "jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif"}
-
-
-def sniff(body):
-    """The image format the bytes start with, or None."""
-    if body[:4] == b"RIFF" and body[8:12] == b"WEBP":
-        return "webp"
-    if body[4:8] == b"ftyp" and body[8:12] in (b"avif", b"avis"):
-        return "avif"
-    if body[:3] == b"\xff\xd8\xff":
-        return "jpeg"
-    if body[:8] == b"\x89PNG\r\n\x1a\n":
-        return "png"
-    if body[:6] in (b"GIF87a", b"GIF89a"):
-        return "gif"
-    return None
 
 
 def accepted_formats(accept):
@@ -119,9 +105,10 @@ class ImageChecker:
         return verdict
 
     def _decode(self, body, digest):
-        kind = sniff(body)
-        if kind is None:
+        sniffed = sniff(body)
+        if sniffed is None:
             return f"not an image ({body[:16]!r})"
+        kind = sniffed.format
         # Two threads may decode the same body at once: each its own files.
         stem = f"{digest}-{threading.get_ident()}"
         path = os.path.join(self.folder, f"{stem}.{kind}")
@@ -138,7 +125,7 @@ class ImageChecker:
                 if facts.get("format", "").lower() not in (kind, "jpg" if kind == "jpeg" else kind):
                     return f"webp-bridge info says {facts.get('format')}, the bytes say {kind}"
             out = os.path.join(self.folder, f"{stem}.out")
-            if kind == "webp":
+            if kind == "webp" and not sniffed.animated:  # dwebp decodes no animation
                 command = ["dwebp", "-quiet", path, "-ppm", "-o", out]
             elif kind == "avif":
                 command = ["avifdec", path, out + ".png"]

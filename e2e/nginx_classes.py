@@ -19,21 +19,19 @@ the client accepts: allowed only for a row whose `nginx` field names that
 lesser class, where the recipe errs towards original on purpose). Prints the
 counts per tier and each wrong row; exits 1 when any row is wrong.
 
-usage: nginx_classes.py [TEMPLATE]   (default deploy/nginx/webp-bridge.conf)
+usage: python3 -m e2e.nginx_classes [TEMPLATE]   (default deploy/nginx/webp-bridge.conf)
 Logs: NGINX_CLASSES_OUT (.build/nginx-classes).
 """
 import http.server
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import threading
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import Processes, free_port, wait_http  # noqa: E402
+from scripts.bridgekit import Processes, exit_on_signals, fetch, free_port
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(ROOT, "Tests", "HTTPFieldsTests", "Resources", "accept-classes.json")
@@ -145,18 +143,12 @@ def main(argv):
                     f"ORIGIN_SERVERS={upstream}", f"BRIDGE_SERVERS={upstream}", "CACHE_MAX_SIZE=16m"], check=True)
 
     processes = Processes()
-
-    def on_signal(number, _frame):
-        processes.stop_all()
-        sys.exit(f"nginx-classes: stopped by signal {number}")
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    exit_on_signals("nginx-classes")
     try:
-        nginx = processes.start("nginx", ["nginx", "-p", state, "-e", os.path.join(state, "error.log"), "-c", conf,
-                                          "-g", "daemon off;"], os.path.join(OUT, "nginx.log"))
-        wait_http(image_tier, "/ready", process=nginx)
-        wait_http(bridge_tier, "/ready", process=nginx)
+        nginx = processes.start(["nginx", "-p", state, "-e", os.path.join(state, "error.log"), "-c", conf,
+                                 "-g", "daemon off;"], os.path.join(OUT, "nginx.log"))
+        fetch(f"http://{image_tier}/ready", process=nginx)
+        fetch(f"http://{bridge_tier}/ready", process=nginx)
         results = {"image": check("image", image_tier, rows, ""),
                    "bridge": check("bridge", bridge_tier, rows, " other")}
     finally:

@@ -132,25 +132,20 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-# wait_for_line FILE PATTERN PID WHAT: until FILE has a line matching PATTERN, bounded.
-wait_for_line() {
-  local deadline=$((SECONDS + $5))
-  until grep -qs "$2" "$1"; do
-    if ! kill -0 "$3" 2>/dev/null; then
-      echo "e2e: FAIL $4 stopped before it was ready:"; tail -n 20 "$1"; return 1
-    fi
-    if [ $SECONDS -ge $deadline ]; then
-      echo "e2e: FAIL $4 was not ready after $5 s"; tail -n 20 "$1"; return 1
-    fi
-    sleep 1
-  done
+# The waits are scripts/bridgekit.py's (bounded; the log's last lines on failure), as the Python scripts'.
+export PYTHONDONTWRITEBYTECODE=1
+kit() { python3 -m scripts.bridgekit "$@"; }
+# listening WHAT LOG PID: the URL of a server's `listening on` line (a failure said on stderr, not captured).
+listening() {
+  kit listening "$2" "$3" "$START_TIMEOUT" || { echo "e2e: FAIL $1 was not ready" >&2; return 1; }
 }
 
 timeout --signal=TERM "$((SERVE_TIMEOUT + 900))" "$BIN" demo --serve --images "$IMAGES" --width "$WIDTH" \
   --report "$OUT/demo-report.html" >"$OUT/demo.log" 2>&1 &
 DEMO_PID=$!
 echo "e2e: started webp-bridge demo --serve (pid $DEMO_PID); waiting for its servers"
-wait_for_line "$OUT/demo.log" '^serving: ' "$DEMO_PID" "the demo" "$SERVE_TIMEOUT" || exit 1
+kit wait "$OUT/demo.log" "$DEMO_PID" "$SERVE_TIMEOUT" '^serving: ' >/dev/null \
+  || { echo "e2e: FAIL the demo was not serving"; exit 1; }
 ORIGIN=$(sed -n 's/^origin: \(http:[^ ]*\).*/\1/p' "$OUT/demo.log" | head -n 1)
 BRIDGE=$(sed -n 's/^bridge: \(http:[^ ]*\).*/\1/p' "$OUT/demo.log" | head -n 1)
 FORWARD=$(sed -n 's/^forward-bridge: \(http:[^ ]*\).*/\1/p' "$OUT/demo.log" | head -n 1)
@@ -162,7 +157,7 @@ echo "e2e: origin $ORIGIN, bridge $BRIDGE, forward bridge $FORWARD; the demo's f
 DRIVER=""
 start_driver() {
   local port
-  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  port=$(kit free-port)
   # setsid: the driver and everything it starts get a process group of their own, to stop at once.
   setsid timeout --signal=TERM "$((BROWSER_TIMEOUT * 6 + START_TIMEOUT))" \
     xvfb-run -a -s "-screen 0 1280x2048x24" WebKitWebDriver --port="$port" --host=local \
@@ -170,8 +165,8 @@ start_driver() {
   DRIVER_PGID=$!
   DRIVER=http://127.0.0.1:$port
   local deadline=$((SECONDS + START_TIMEOUT))
-  until python3 -c 'import sys, webdriver; sys.exit(0 if webdriver.status(sys.argv[1]) else 1)' "$DRIVER" \
-      2>/dev/null; do
+  until python3 -c 'import sys; from e2e import webdriver; sys.exit(0 if webdriver.status(sys.argv[1]) else 1)' \
+      "$DRIVER" 2>/dev/null; do
     if ! kill -0 "$DRIVER_PGID" 2>/dev/null || [ $SECONDS -ge $deadline ]; then
       echo "e2e: FAIL WebKitWebDriver did not get ready on $DRIVER (see $OUT/webkit-driver.log)"
       tail -n 20 "$OUT/webkit-driver.log"; return 1
@@ -180,7 +175,6 @@ start_driver() {
   done
   echo "e2e: WebKitWebDriver on $DRIVER, under Xvfb"
 }
-export PYTHONPATH=e2e${PYTHONPATH:+:$PYTHONPATH} PYTHONDONTWRITEBYTECODE=1
 
 # 5. The modern path's proxy: `proxy --rewrite-html`, the `accept` policy, the demo's rule.
 PROXY=""
@@ -203,9 +197,7 @@ JSON
   timeout --signal=TERM "$((BROWSER_TIMEOUT * 2 + START_TIMEOUT))" "$BIN" proxy --upstream "$ORIGIN" \
     --config "$OUT/modern-rules.json" --rewrite-html --listen 127.0.0.1:0 >"$OUT/webkit-modern-proxy.log" 2>&1 &
   PROXY_PID=$!
-  wait_for_line "$OUT/webkit-modern-proxy.log" '^listening on http://' "$PROXY_PID" "the modern proxy" \
-    "$START_TIMEOUT" || return 1
-  PROXY=$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$OUT/webkit-modern-proxy.log" | head -n 1)
+  PROXY=$(listening "the modern proxy" "$OUT/webkit-modern-proxy.log" "$PROXY_PID") || return 1
   echo "e2e: webkit-modern: proxy --rewrite-html on $PROXY (upstream $ORIGIN, accept policy)"
 }
 
@@ -218,9 +210,7 @@ start_avif_proxy() {
     --preset qiniu --host "$host" --width "$WIDTH" --formats avif,webp --listen 127.0.0.1:0 \
     >"$OUT/avif-proxy.log" 2>&1 &
   AVIF_PROXY_PID=$!
-  wait_for_line "$OUT/avif-proxy.log" '^listening on http://' "$AVIF_PROXY_PID" "the AVIF bridge" \
-    "$START_TIMEOUT" || return 1
-  AVIF_PROXY=$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$OUT/avif-proxy.log" | head -n 1)
+  AVIF_PROXY=$(listening "the AVIF bridge" "$OUT/avif-proxy.log" "$AVIF_PROXY_PID") || return 1
   echo "e2e: avif: proxy on $AVIF_PROXY (upstream $ORIGIN, --formats avif,webp, accept policy)"
 }
 
@@ -247,7 +237,7 @@ chromium_mode() {   # chromium_mode MODE PAGE BRIDGE [PROXY ARGS...]
     return 1
   fi
   scrape "$bridge" "$OUT/$mode-after.prom" || return 1
-  python3 e2e/check_page.py "$OUT/$mode.dom" "$ORIGIN" "$mode" --demo-report "$FIGURES" \
+  python3 -m e2e.check_page "$OUT/$mode.dom" "$ORIGIN" "$mode" --demo-report "$FIGURES" \
     --metrics "$OUT/$mode-before.prom" "$OUT/$mode-after.prom" || status=1
   if browser "$mode-shot" "${proxy[@]}" --window-size=1280,2000 --screenshot="$OUT/$mode.png" "$page/" \
       >/dev/null 2>>"$OUT/$mode-chromium.log" && [ -s "$OUT/$mode.png" ]; then
@@ -261,7 +251,7 @@ chromium_mode() {   # chromium_mode MODE PAGE BRIDGE [PROXY ARGS...]
 
 webkit_page() {   # webkit_page MODE PAGE: the verdict in OUT/MODE.json, the screenshot in OUT/MODE.png
   echo "e2e: $1: WebKitGTK MiniBrowser opens $2/"
-  if ! timeout --signal=KILL "$BROWSER_TIMEOUT" python3 e2e/webkit_page.py "$DRIVER" "$2/" "$OUT/$1"; then
+  if ! timeout --signal=KILL "$BROWSER_TIMEOUT" python3 -m e2e.webkit_page "$DRIVER" "$2/" "$OUT/$1"; then
     echo "e2e: $1: FAIL no verdict from WebKit within ${BROWSER_TIMEOUT}s (see $OUT/webkit-driver.log)"
     return 1
   fi
@@ -281,7 +271,7 @@ for mode in $MODES; do
       if [ $mode = webkit-legacy ]; then
         if scrape "$BRIDGE" "$OUT/$mode-before.prom" && webkit_page "$mode" "$BRIDGE" \
             && scrape "$BRIDGE" "$OUT/$mode-after.prom"; then
-          python3 e2e/check_page.py "$OUT/$mode.json" "$ORIGIN" "$mode" --webkit --demo-report "$FIGURES" \
+          python3 -m e2e.check_page "$OUT/$mode.json" "$ORIGIN" "$mode" --webkit --demo-report "$FIGURES" \
             --metrics "$OUT/$mode-before.prom" "$OUT/$mode-after.prom" || status=1
         else
           status=1
@@ -290,7 +280,7 @@ for mode in $MODES; do
         if ! start_modern_proxy; then status=1; continue; fi
         if scrape "$PROXY" "$OUT/$mode-before.prom" && webkit_page "$mode" "$PROXY" \
             && scrape "$PROXY" "$OUT/$mode-after.prom"; then
-          python3 e2e/check_variants.py "$OUT/$mode.json" "$mode" --origin "$ORIGIN" --proxy "$PROXY" \
+          python3 -m e2e.check_variants "$OUT/$mode.json" "$mode" --origin "$ORIGIN" --proxy "$PROXY" \
             --rules "$OUT/modern-rules.json" --bin "$BIN" --demo-report "$FIGURES" \
             --metrics "$OUT/$mode-before.prom" "$OUT/$mode-after.prom" || status=1
         else
@@ -306,7 +296,7 @@ for mode in $MODES; do
             --disable-dev-shm-usage --no-first-run --hide-scrollbars --user-data-dir="$PROFILE/avif" \
             --virtual-time-budget=30000 --dump-dom "$AVIF_PROXY/?e2e=1" >"$OUT/avif.dom" 2>"$OUT/avif-chromium.log" \
           && scrape "$AVIF_PROXY" "$OUT/avif-after.prom"; then
-        python3 e2e/check_avif.py "$OUT/avif.dom" avif --demo-report "$FIGURES" \
+        python3 -m e2e.check_avif "$OUT/avif.dom" avif --demo-report "$FIGURES" \
           --metrics "$OUT/avif-before.prom" "$OUT/avif-after.prom" || status=1
       else
         echo "e2e: avif: FAIL chromium did not finish within ${BROWSER_TIMEOUT}s, or the bridge's metrics"

@@ -30,25 +30,25 @@ end of warm-up on by more than 10% (SOAK_MAX_GROWTH) in RSS or fds (the
 window shrinks to half the samples after warm-up on a short run). Exits 1 on
 growth past that, on any broken or cross-served image, or when a server dies.
 
-usage: soak.py WEBP_BRIDGE KODAK_DIR
+usage: python3 -m e2e.soak WEBP_BRIDGE KODAK_DIR
 """
 import http.client
 import http.server
 import os
 import random
 import shutil
-import signal
 import socket
 import statistics
 import struct
 import sys
 import threading
 import time
+import urllib.parse
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from harness import (CLIENT_KINDS, REQUEST_TIMEOUT, Connections, Processes, answer_problem,  # noqa: E402
-                     client_headers, start_bridge, wait_for_listening, wait_http)
-from imagecheck import ImageChecker  # noqa: E402
+from scripts.bridgekit import Processes, exit_on_signals, fetch, process_status, wait_listening
+
+from .harness import CLIENT_KINDS, REQUEST_TIMEOUT, Connections, answer_problem, client_headers, start_bridge
+from .imagecheck import ImageChecker
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MINUTES = float(os.environ.get("SOAK_MINUTES", "30"))
@@ -169,14 +169,8 @@ class FaultHandler(http.server.BaseHTTPRequestHandler):
 
 def proc_stats(pid):
     """(RSS bytes, open fds, threads) of a live process, from /proc."""
-    rss = threads = 0
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                rss = int(line.split()[1]) * 1024
-            elif line.startswith("Threads:"):
-                threads = int(line.split()[1])
-    return rss, len(os.listdir(f"/proc/{pid}/fd")), threads
+    status = process_status(pid)
+    return status["VmRSS"] * 1024, len(os.listdir(f"/proc/{pid}/fd")), status["Threads"]
 
 
 class Load:
@@ -268,7 +262,7 @@ def main(argv):
     for name in names:
         shutil.copy(os.path.join(kodak, name), os.path.join(root, name))
     processes = Processes()
-    signal.signal(signal.SIGTERM, lambda number, _frame: sys.exit(f"soak: stopped by signal {number}"))
+    exit_on_signals("soak")
     try:
         return run(binary, root, names, processes)
     finally:
@@ -276,16 +270,15 @@ def main(argv):
 
 
 def run(binary, root, names, processes):
-    origin_log = os.path.join(OUT, "origin.log")
-    origin = processes.start("origin", [binary, "origin", "--root", root, "--listen", "127.0.0.1:0", "--auto-webp"],
-                             origin_log)
-    origin_address = wait_for_listening(origin_log, origin, "origin")
-    wait_http(origin_address, "/healthz")
+    origin = processes.start([binary, "origin", "--root", root, "--listen", "127.0.0.1:0", "--auto-webp"],
+                             os.path.join(OUT, "origin.log"))
+    origin_address = urllib.parse.urlsplit(wait_listening(origin, name="origin")).netloc
+    fetch(f"http://{origin_address}/healthz", process=origin)
     faults = FaultUpstream(origin_address)
     threading.Thread(target=faults.serve_forever, daemon=True).start()
     fault_address = f"127.0.0.1:{faults.server_address[1]}"
     bridge, bridge_address = start_bridge(processes, binary, fault_address, OUT, "soak")
-    wait_http(bridge_address, "/__bridge/healthz")
+    fetch(f"http://{bridge_address}/__bridge/healthz", process=bridge)
     work = {
         "origin": [f"/{n}" for n in names] + [f"/{n}?imageView2/2/w/{w}" for n in names for w in (320, 480)],
         "bridge": [f"/{n}" for n in names],

@@ -1,12 +1,14 @@
 """What the e2e checkers share: reading the page's verdict, the demo's
-figures and a bridge's metrics, telling an image's type from its bytes, and
-the one summary line each mode prints."""
+figures and the bridge's metrics (as run.sh saved them), an image's type
+from its bytes, and the one summary line each mode prints. Sniffing and
+metrics parsing are scripts/bridgekit.py's."""
 import collections
 import html
 import json
 import re
 import urllib.parse
-import urllib.request
+
+from scripts.bridgekit import metrics_delta, read_metrics, sniff
 
 
 def read_verdict(path):
@@ -38,58 +40,24 @@ def read_demo_figures(path, client):
     raise KeyError(f"the demo's report has no client '{client}'")
 
 
-def read_metrics(path):
-    """A Prometheus text file as {'name{labels}': value} (label text as written)."""
-    values = {}
-    with open(path, encoding="utf-8") as file:
-        for line in file:
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            name, _, value = line.rpartition(" ")
-            try:
-                values[name] = float(value)
-            except ValueError:
-                pass
-    return values
-
-
-def metrics_delta(before_path, after_path):
-    """What each counter gained between two scrapes."""
-    before, after = read_metrics(before_path), read_metrics(after_path)
-    return {name: value - before.get(name, 0.0) for name, value in after.items()}
+def bridge_delta(before_path, after_path):
+    """What the bridge's counters gained between two scrapes of /__bridge/metrics saved to files,
+    by short name (`requests_total:webp`, `upstream_bytes_total:image`: see bridgekit.parse_metrics)."""
+    prefix = "webpbridge_proxy_"
+    return metrics_delta(read_metrics(before_path, prefix), read_metrics(after_path, prefix))
 
 
 def proxy_outcomes(before_path, after_path):
     """How many image requests the bridge answered each way between two scrapes:
     a function from an outcome (`webp`, `avif`, `transcoded`, `fallback`, ...) to its count."""
-    delta = metrics_delta(before_path, after_path)
-    return lambda name: int(delta.get(f'webpbridge_proxy_requests_total{{outcome="{name}"}}', 0))
+    delta = bridge_delta(before_path, after_path)
+    return lambda name: int(delta.get(f"requests_total:{name}", 0))
 
 
-def sniff(body):
-    """The media type that an image body's first bytes say, or 'unknown'."""
-    if body.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg"
-    if body.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/apng" if b"acTL" in body[:4096] else "image/png"
-    if body[:6] in (b"GIF87a", b"GIF89a"):
-        return "image/gif"
-    if body[:4] == b"RIFF" and body[8:12] == b"WEBP":
-        return "image/webp"
-    if body[4:8] == b"ftyp" and len(body) >= 16:
-        size = int.from_bytes(body[:4], "big")
-        brands = [body[8:12]] + [body[offset:offset + 4] for offset in range(16, min(size, 64), 4)]
-        if b"avif" in brands or b"avis" in brands:
-            return "image/avif"
-    return "unknown"
-
-
-def fetch(url, headers, timeout=30):
-    """GET url: (status, Content-Type, body)."""
-    request = urllib.request.Request(url, headers=headers)
-    with urllib.request.urlopen(request, timeout=timeout) as response:
-        return response.status, response.headers.get("Content-Type", ""), response.read()
+def media_type(body):
+    """The media type an image body's first bytes say (image/apng for an APNG), or 'unknown'."""
+    kind = sniff(body)
+    return kind.media_type if kind else "unknown"
 
 
 def site_path(url):

@@ -2,7 +2,7 @@
 """Opens the demo site in WebKitGTK's MiniBrowser through WebKitWebDriver and
 saves the page's own verdict and a screenshot.
 
-Usage: webkit_page.py DRIVER_URL PAGE_URL OUT_PREFIX
+Usage: python3 -m e2e.webkit_page DRIVER_URL PAGE_URL OUT_PREFIX
 
 Opens PAGE_URL with '?e2e=1' (the site's script, static/site.js, then writes
 its JSON verdict into <pre id="e2e-result"> once every <img> has loaded or
@@ -21,7 +21,7 @@ import os
 import subprocess
 import sys
 
-import webdriver
+from . import webdriver
 
 MINIBROWSER = "/usr/lib/{}/webkit2gtk-4.1/MiniBrowser"
 
