@@ -38,8 +38,8 @@ release: deps ## Release build (.build/release/webp-bridge)
 LINE_LIMIT   := $(or $(shell sed -n 's/.*"lineLength": *\([0-9]*\).*/\1/p' .swift-format),120)
 
 lint: ## swift format lint --strict (the checked-in .swift-format), then no line longer than its lineLength
-	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Benchmarks $(wildcard Fuzz)
-	@find Sources Tests Benchmarks $(wildcard Fuzz) -name '*.swift' -print0 | xargs -0 awk -v limit=$(LINE_LIMIT) \
+	$(SWIFT) format lint --strict --recursive --parallel Sources Tests Tools Benchmarks $(wildcard Fuzz)
+	@find Sources Tests Tools Benchmarks $(wildcard Fuzz) -name '*.swift' -print0 | xargs -0 awk -v limit=$(LINE_LIMIT) \
 	  'length > limit { printf "%s:%d: %d columns (limit %d)\n", FILENAME, FNR, length, limit; long = 1 } END { exit long }'
 
 # The Apple products, as WEBP_BRIDGE_MANIFEST_PLATFORM=apple makes the manifest show them: no system library,

@@ -26,87 +26,64 @@ let swiftSettings: [SwiftSetting] = [
     let linuxSide = false
 #endif
 
-/// On Linux the pipeline decodes with the C codecs and fetches with libcurl;
-/// on Apple platforms with ImageIO and URLSession (guarded by `canImport`).
-let platformAdapters: [Target.Dependency] = linuxSide ? ["ImageCodecs", "CCurl"] : []
+/// The Linux adapters compiled into the core there (the C codecs and the libcurl loader, in
+/// `Sources/Linux/Codecs` and `Sources/Linux/Curl`), as the ImageIO codec and the URLSession loader
+/// are on Apple platforms; an Apple build never sees them.
+let linuxAdapterSources = linuxSide ? ["Linux/Codecs", "Linux/Curl"] : []
+/// The core's target folder is `Sources` (so that it can take in `Linux/Codecs` and `Linux/Curl`):
+/// every other module's folder is excluded from it by name.
+let otherModuleFolders = [
+    "Portable/WebPURLProtocol", "Portable/WebViewBridge", "Linux/C", "Linux/HTTPServer", "Linux/ImageOrigin",
+    "Linux/BridgeProxy", "Linux/WebPBridgeDemo", "Linux/WebPBridgeCLI", "Linux/webp-bridge",
+]
+let linuxAdapterLibraries: [Target.Dependency] =
+    linuxSide ? ["CWebP", "CTurboJPEG", "CSPNG", "CGIF", "CAVIF", "CCurl"] : []
 
-/// What TestSupport's `Linux/` folder (the helpers over the C codecs, the server and child
-/// processes) needs; the Apple view leaves that folder out.
-let linuxTestSupport: [Target.Dependency] = linuxSide ? ["ImageCodecs", "HTTPServer"] : []
-
+/// What an app adds: the core, and the two adapters for consumers that cannot decode WebP.
 let portableProducts: [Product] = [
-    .library(name: "ImageCoding", targets: ["ImageCoding"]),
-    .library(name: "URLRewriting", targets: ["URLRewriting"]),
-    .library(name: "HTMLRewriting", targets: ["HTMLRewriting"]),
-    .library(name: "HTTPFields", targets: ["HTTPFields"]),
-    .library(name: "ImagePipeline", targets: ["ImagePipeline"]),
-    .library(name: "ImageDelivery", targets: ["ImageDelivery"]),
+    .library(name: "WebPBridge", targets: ["WebPBridge"]),
     .library(name: "WebPURLProtocol", targets: ["WebPURLProtocol"]),
     .library(name: "WebViewBridge", targets: ["WebViewBridge"]),
 ]
 
+/// What a publisher runs on Linux.
 let linuxProducts: [Product] = [
     .executable(name: "webp-bridge", targets: ["webp-bridge"]),
-    .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
     .library(name: "HTTPServer", targets: ["HTTPServer"]),
     .library(name: "ImageOrigin", targets: ["ImageOrigin"]),
     .library(name: "BridgeProxy", targets: ["BridgeProxy"]),
 ]
 
 let portableTargets: [Target] = [
-    // The project's lock (a pthread mutex on Linux, os_unfair_lock on Apple platforms), its worker
-    // threads, and WorkQueue, the bounded queue that decoding, transcoding and prefetching share.
+    // The core (Sources/Portable/WebPBridge): concurrency (lock, worker threads, the bounded WorkQueue),
+    // image types and the codec protocol, HTTP field semantics, URL rewriting and client policy, the
+    // streaming HTML rewriter, the cost-bounded caches, the pipeline and the bridge core. On Apple
+    // platforms it decodes with ImageIO and fetches with URLSession; on Linux the C codecs and libcurl
+    // (Sources/Linux/Codecs, Sources/Linux/Curl) are compiled in.
     .target(
-        name: "ConcurrencySupport",
+        name: "WebPBridge",
+        dependencies: linuxAdapterLibraries,
+        path: "Sources",
+        exclude: otherModuleFolders + (linuxSide ? [] : ["Linux/Codecs", "Linux/Curl"]),
+        sources: ["Portable/WebPBridge"] + linuxAdapterSources,
         swiftSettings: swiftSettings),
-    // Image types, format sniffing, decoding limits, the codec protocol and the Transcoder's
-    // decisions; ImageIOCodec on Apple platforms.
-    .target(
-        name: "ImageCoding",
-        swiftSettings: swiftSettings),
-    // HTTP semantics (Cache-Control, Accept, ETag, Via, Vary, hop-by-hop fields, dates).
-    .target(
-        name: "HTTPFields",
-        swiftSettings: swiftSettings),
-    .target(
-        name: "URLRewriting",
-        dependencies: ["HTTPFields"],
-        swiftSettings: swiftSettings),
-    // A streaming HTML rewriter: image URLs to their variants, every other byte as written (pure Swift).
-    .target(
-        name: "HTMLRewriting",
-        dependencies: ["URLRewriting"],
-        swiftSettings: swiftSettings),
-    // The cost-bounded LRU behind the pipeline's and the origin's memory caches.
-    .target(
-        name: "CacheSupport",
-        swiftSettings: swiftSettings),
-    .target(
-        name: "ImagePipeline",
-        dependencies: ["ConcurrencySupport", "ImageCoding", "URLRewriting", "HTTPFields", "CacheSupport"]
-            + platformAdapters,
-        swiftSettings: swiftSettings),
-    // The image path both bridges adapt: client policy, claim, fetch, bounded transcode, delivery.
-    .target(
-        name: "ImageDelivery",
-        dependencies: ["ConcurrencySupport", "ImageCoding", "ImagePipeline", "URLRewriting", "HTTPFields"],
-        swiftSettings: swiftSettings),
+    // A URLProtocol answering image requests from the bridge core, for URLSession clients.
     .target(
         name: "WebPURLProtocol",
-        dependencies: [
-            "ConcurrencySupport", "HTTPFields", "ImageDelivery", "ImagePipeline", "URLRewriting", "ImageCoding",
-        ],
+        dependencies: ["WebPBridge"],
+        path: "Sources/Portable/WebPURLProtocol",
         swiftSettings: swiftSettings),
-    // A WKWebView's custom scheme answered from the image path: the portable decisions, and the
+    // A WKWebView's custom scheme answered from the bridge core: the portable decisions, and the
     // WKURLSchemeHandler adapter (compiled where WebKit exists).
     .target(
         name: "WebViewBridge",
-        dependencies: ["HTTPFields", "ImageDelivery", "ImagePipeline", "URLRewriting"],
+        dependencies: ["WebPBridge"],
+        path: "Sources/Portable/WebViewBridge",
         swiftSettings: swiftSettings),
     // Test helpers that build everywhere: the off-the-global-executor trait, a seeded generator.
     .target(
         name: "TestTraits",
-        dependencies: ["ConcurrencySupport"],
+        dependencies: ["WebPBridge"],
         path: "Tests/Helpers/TestTraits",
         swiftSettings: swiftSettings),
     // The one module of test doubles and fixtures (re-exports TestTraits): the scripted DataLoading,
@@ -114,142 +91,109 @@ let portableTargets: [Target] = [
     // C codecs, the server and child processes) only where the manifest adds the Linux side.
     .target(
         name: "TestSupport",
-        dependencies: ["TestTraits", "ConcurrencySupport", "HTTPFields", "ImagePipeline"]
-            + linuxTestSupport,
+        dependencies: ["TestTraits", "WebPBridge"] + (linuxSide ? ["HTTPServer"] : []),
+        path: "Tests/Helpers/TestSupport",
         exclude: linuxSide ? [] : ["Linux"],
         swiftSettings: swiftSettings),
 ]
 
 /// The tests an Apple build runs: those whose dependencies are all portable.
 let portableTestTargets: [Target] = [
+    // The core's suites, one folder per part (Coding, Rewriting, Concurrency, Caching, HTML, Fields).
     .testTarget(
-        name: "ImageCodingTests",
-        dependencies: ["TestTraits", "ImageCoding"],
-        swiftSettings: swiftSettings),
-    .testTarget(
-        name: "URLRewritingTests",
-        dependencies: ["TestTraits", "URLRewriting"],
-        resources: [.copy("Resources")],
-        swiftSettings: swiftSettings),
-    .testTarget(
-        name: "ConcurrencySupportTests",
-        dependencies: ["TestTraits", "ConcurrencySupport"],
-        swiftSettings: swiftSettings),
-    .testTarget(
-        name: "CacheSupportTests",
-        dependencies: ["TestTraits", "CacheSupport"],
-        swiftSettings: swiftSettings),
-    .testTarget(
-        name: "HTMLRewritingTests",
-        dependencies: ["TestTraits", "HTMLRewriting", "URLRewriting"],
-        exclude: ["Resources"],
-        swiftSettings: swiftSettings),
-    .testTarget(
-        name: "HTTPFieldsTests",
-        dependencies: ["TestTraits", "HTTPFields"],
-        exclude: ["Resources"],  // read in place by AcceptClassTableTests; e2e/nginx_classes.py reads it too
-        swiftSettings: swiftSettings),
+        name: "WebPBridgeTests",
+        dependencies: ["TestTraits", "WebPBridge"],
+        // HTML/Resources and Fields/Resources are read in place (by #filePath; e2e/nginx_classes.py reads
+        // the Accept table too).
+        exclude: ["HTML/Resources", "Fields/Resources"],
+        resources: [.copy("Rewriting/Resources")],
+        swiftSettings: swiftSettings)
 ]
 
 let linuxTargets: [Target] = [
-    // System libraries (Debian -dev packages; Homebrew on macOS).
+    // System libraries (Debian -dev packages; Homebrew on macOS), in Sources/Linux/C.
     .systemLibrary(
-        name: "CWebP", pkgConfig: "libwebp",
+        name: "CWebP", path: "Sources/Linux/C/CWebP", pkgConfig: "libwebp",
         providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
     .systemLibrary(
-        name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+        name: "CTurboJPEG", path: "Sources/Linux/C/CTurboJPEG", pkgConfig: "libturbojpeg",
         providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
     .systemLibrary(
-        name: "CSPNG", pkgConfig: "spng",
+        name: "CSPNG", path: "Sources/Linux/C/CSPNG", pkgConfig: "spng",
         providers: [.apt(["libspng-dev"]), .brew(["libspng"])]),
     // No pkgConfig: libavif.pc's cflags carry -DAVIF_DLL (a Windows dllimport switch), which SwiftPM
     // refuses with a warning on every build; the header and library are on the default paths.
     .systemLibrary(
-        name: "CAVIF",
+        name: "CAVIF", path: "Sources/Linux/C/CAVIF",
         providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
     .systemLibrary(
-        name: "CGIF",
+        name: "CGIF", path: "Sources/Linux/C/CGIF",
         providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
     .systemLibrary(
-        name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+        name: "CMicroHTTPD", path: "Sources/Linux/C/CMicroHTTPD", pkgConfig: "libmicrohttpd",
         providers: [.apt(["libmicrohttpd-dev"]), .brew(["libmicrohttpd"])]),
     .systemLibrary(
-        name: "CCurl", pkgConfig: "libcurl",
+        name: "CCurl", path: "Sources/Linux/C/CCurl", pkgConfig: "libcurl",
         providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
 
-    // Libraries, lowest first.
-    // The C codecs: libwebp, TurboJPEG, libspng, giflib, libavif behind CImageCodec.
-    .target(
-        name: "ImageCodecs",
-        dependencies: ["ConcurrencySupport", "ImageCoding", "CWebP", "CTurboJPEG", "CSPNG", "CGIF", "CAVIF"],
-        swiftSettings: swiftSettings),
+    // The HTTP server on libmicrohttpd, the image origin, the bridging proxy.
     .target(
         name: "HTTPServer",
-        dependencies: ["ConcurrencySupport", "CMicroHTTPD", "HTTPFields"],
+        dependencies: ["WebPBridge", "CMicroHTTPD"],
+        path: "Sources/Linux/HTTPServer",
         swiftSettings: swiftSettings),
     .target(
         name: "ImageOrigin",
-        dependencies: [
-            "ConcurrencySupport", "HTTPServer", "HTTPFields", "CacheSupport", "ImageCodecs", "URLRewriting",
-        ],
+        dependencies: ["WebPBridge", "HTTPServer"],
+        path: "Sources/Linux/ImageOrigin",
         swiftSettings: swiftSettings),
     .target(
         name: "BridgeProxy",
-        dependencies: [
-            "ConcurrencySupport", "HTTPServer", "HTTPFields", "ImageDelivery", "ImagePipeline", "URLRewriting",
-            "ImageCodecs", "CacheSupport", "HTMLRewriting",
-        ],
+        dependencies: ["WebPBridge", "HTTPServer"],
+        path: "Sources/Linux/BridgeProxy",
         swiftSettings: swiftSettings),
     // The `demo` command's sample site, servers, client and report; the CLI hands it its bridges.
     .target(
         name: "WebPBridgeDemo",
-        dependencies: ["ImageCodecs", "HTTPServer", "ImageOrigin", "ImagePipeline", "BridgeProxy"],
+        dependencies: ["WebPBridge", "HTTPServer", "ImageOrigin", "BridgeProxy"],
+        path: "Sources/Linux/WebPBridgeDemo",
         swiftSettings: swiftSettings),
     .target(
         name: "WebPBridgeCLI",
-        dependencies: [
-            "ConcurrencySupport",
-            "ImageCodecs", "URLRewriting", "HTTPServer", "ImageOrigin", "ImagePipeline", "ImageDelivery",
-            "WebPURLProtocol", "BridgeProxy", "WebPBridgeDemo", "HTMLRewriting",
-        ],
+        dependencies: ["WebPBridge", "HTTPServer", "ImageOrigin", "WebPURLProtocol", "BridgeProxy", "WebPBridgeDemo"],
+        path: "Sources/Linux/WebPBridgeCLI",
         swiftSettings: swiftSettings),
     .executableTarget(
         name: "webp-bridge",
         dependencies: ["WebPBridgeCLI"],
+        path: "Sources/Linux/webp-bridge",
         swiftSettings: swiftSettings),
     // Benchmarks (run by `make bench-…`, never by tests).
     .executableTarget(
         name: "codecs-benchmark",
-        dependencies: ["ConcurrencySupport", "ImageCodecs"],
+        dependencies: ["WebPBridge"],
         path: "Benchmarks/CodecsBenchmark",
         swiftSettings: swiftSettings),
     .executableTarget(
         name: "rewrite-benchmark",
-        dependencies: ["URLRewriting", "TestSupport"],
+        dependencies: ["WebPBridge", "TestSupport"],
         path: "Benchmarks/RewriteBenchmark",
         swiftSettings: swiftSettings),
     // Resident memory over a long run: a loader alone, or the whole pipeline.
     .executableTarget(
         name: "loader-memory",
-        dependencies: [
-            "CacheSupport", "ConcurrencySupport", "ImagePipeline", "HTTPServer", "ImageOrigin", "ImageCodecs",
-            "URLRewriting",
-            "TestSupport",
-        ],
+        dependencies: ["WebPBridge", "HTTPServer", "ImageOrigin", "TestSupport"],
         path: "Benchmarks/LoaderMemory",
         swiftSettings: swiftSettings),
     .executableTarget(
         name: "pipeline-benchmark",
-        dependencies: [
-            "ConcurrencySupport", "ImagePipeline", "HTTPServer", "ImageOrigin", "ImageCodecs", "URLRewriting",
-            "TestSupport",
-        ],
+        dependencies: ["WebPBridge", "HTTPServer", "ImageOrigin", "TestSupport"],
         path: "Benchmarks/PipelineBenchmark",
         swiftSettings: swiftSettings),
     // `make bench-origin`: one server's load, the SSIM of its variants, the WebP settings sweep.
     .executableTarget(
         name: "origin-benchmark",
-        dependencies: ["ImageCodecs", "TestSupport"],
+        dependencies: ["WebPBridge", "TestSupport"],
         path: "Benchmarks/OriginBenchmark",
         swiftSettings: swiftSettings),
     .executableTarget(
@@ -262,17 +206,14 @@ let linuxTargets: [Target] = [
     // Writes disk cache entries until killed: the kill -9 test's child.
     .executableTarget(
         name: "cache-writer",
-        dependencies: ["ImagePipeline", "TestSupport"],
+        dependencies: ["WebPBridge", "TestSupport"],
         path: "Tests/Helpers/CacheWriter",
         swiftSettings: swiftSettings),
     // A live image origin with injected faults, for the pipeline's and the URL protocol's tests; the AVIF
     // variant loader the proxy's and the URL protocol's AVIF tests share.
     .target(
         name: "PipelineTestSupport",
-        dependencies: [
-            "ConcurrencySupport", "HTTPServer", "ImageOrigin", "ImagePipeline", "ImageCodecs", "URLRewriting",
-            "TestSupport",
-        ],
+        dependencies: ["WebPBridge", "HTTPServer", "ImageOrigin", "TestSupport"],
         path: "Tests/Helpers/PipelineTestSupport",
         swiftSettings: swiftSettings),
 
@@ -282,7 +223,7 @@ let linuxTargets: [Target] = [
     // source file each, not main.swift, so SwiftPM passes -parse-as-library.
     .target(
         name: "FuzzEntries",
-        dependencies: ["ImageCodecs", "URLRewriting", "ImageDelivery", "ImageOrigin", "HTTPServer", "HTMLRewriting"],
+        dependencies: ["WebPBridge", "ImageOrigin", "HTTPServer"],
         path: "Fuzz/FuzzEntries",
         swiftSettings: swiftSettings),
     .executableTarget(
@@ -309,59 +250,48 @@ let linuxTargets: [Target] = [
     // A Linux-side tool (Foundation only), never a product, so it is not part of what it checks.
     .target(
         name: "PortabilityCheck",
+        path: "Tools/PortabilityCheck",
         swiftSettings: swiftSettings),
     .executableTarget(
         name: "portability-check",
         dependencies: ["PortabilityCheck"],
+        path: "Tools/portability-check",
         swiftSettings: swiftSettings),
 
     // Tests.
     .testTarget(
         name: "ImageCodecsTests",
-        dependencies: ["ImageCodecs", "TestSupport", "TestTraits"],
+        dependencies: ["WebPBridge", "TestSupport", "TestTraits"],
         exclude: ["Scripts"],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "HTTPServerTests",
-        dependencies: ["TestTraits", "CacheSupport", "ConcurrencySupport", "HTTPServer", "TestSupport"],
+        dependencies: ["TestTraits", "WebPBridge", "HTTPServer", "TestSupport"],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "ImageOriginTests",
-        dependencies: ["ImageOrigin", "HTTPServer", "HTTPFields", "ImageCodecs", "TestSupport", "TestTraits"],
+        dependencies: ["ImageOrigin", "HTTPServer", "WebPBridge", "TestSupport", "TestTraits"],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "ImagePipelineTests",
-        dependencies: [
-            "TestTraits",
-            "ConcurrencySupport",
-            "ImagePipeline", "ImageOrigin", "HTTPServer", "URLRewriting", "ImageCodecs",
-            "TestSupport", "PipelineTestSupport",
-        ],
+        dependencies: ["TestTraits", "WebPBridge", "ImageOrigin", "HTTPServer", "TestSupport", "PipelineTestSupport"],
         swiftSettings: swiftSettings),
     // The behaviour table of the image path: the core, the proxy and the URL protocol.
     .testTarget(
         name: "ImageDeliveryTests",
         dependencies: [
-            "TestTraits", "ConcurrencySupport", "ImageDelivery", "BridgeProxy", "WebPURLProtocol", "WebViewBridge",
-            "HTTPServer",
-            "ImagePipeline", "URLRewriting", "ImageCodecs", "TestSupport",
+            "TestTraits", "WebPBridge", "BridgeProxy", "WebPURLProtocol", "WebViewBridge", "HTTPServer", "TestSupport",
         ],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "WebPURLProtocolTests",
-        dependencies: [
-            "TestTraits",
-            "ConcurrencySupport", "ImageDelivery", "WebPURLProtocol", "ImagePipeline", "URLRewriting", "ImageCodecs",
-            "TestSupport", "PipelineTestSupport",
-        ],
+        dependencies: ["TestTraits", "WebPBridge", "WebPURLProtocol", "TestSupport", "PipelineTestSupport"],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "BridgeProxyTests",
         dependencies: [
-            "TestTraits",
-            "ConcurrencySupport", "BridgeProxy", "ImageDelivery", "HTTPServer", "HTTPFields", "ImagePipeline",
-            "ImageOrigin",
-            "URLRewriting", "ImageCodecs", "TestSupport", "PipelineTestSupport",
+            "TestTraits", "WebPBridge", "BridgeProxy", "HTTPServer", "ImageOrigin", "TestSupport",
+            "PipelineTestSupport",
         ],
         swiftSettings: swiftSettings),
     // The test tree's own rules (every suite has a time limit), read from Tests/.
@@ -372,13 +302,12 @@ let linuxTargets: [Target] = [
     .testTarget(
         name: "WebPBridgeCLITests",
         dependencies: [
-            "ConcurrencySupport", "WebPBridgeCLI", "WebPBridgeDemo", "ImageCodecs", "ImageOrigin", "HTTPServer",
-            "TestSupport", "TestTraits",
+            "WebPBridge", "WebPBridgeCLI", "WebPBridgeDemo", "ImageOrigin", "HTTPServer", "TestSupport", "TestTraits",
         ],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "WebPBridgeDemoTests",
-        dependencies: ["WebPBridgeDemo", "ImageCodecs", "TestSupport", "TestTraits"],
+        dependencies: ["WebPBridgeDemo", "WebPBridge", "TestSupport", "TestTraits"],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "FuzzRegressionTests",

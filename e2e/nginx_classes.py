@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Driver for `make nginx-classes`: the nginx recipe's format class against
-the one Accept table (Tests/HTTPFieldsTests/Resources/accept-classes.json),
+the one Accept table (Tests/WebPBridgeTests/Fields/Resources/accept-classes.json),
 the table AcceptHeader is tested with (AcceptClassTableTests).
 
 deploy/nginx/webp-bridge.conf is rendered as make e2e-cluster renders it
@@ -34,7 +34,7 @@ import threading
 from scripts.bridgekit import Processes, exit_on_signals, fetch, free_port
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TABLE = os.path.join(ROOT, "Tests", "HTTPFieldsTests", "Resources", "accept-classes.json")
+TABLE = os.path.join(ROOT, "Tests", "WebPBridgeTests", "Fields", "Resources", "accept-classes.json")
 OUT = os.path.abspath(os.environ.get("NGINX_CLASSES_OUT", os.path.join(ROOT, ".build", "nginx-classes")))
 AGENT = "nginx-classes"  # the bridge tier's agent class for it: other
 # What each class sends upstream (the recipe's $webp_bridge_canonical_accept).

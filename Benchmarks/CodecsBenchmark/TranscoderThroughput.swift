@@ -1,6 +1,5 @@
-import ConcurrencySupport
 import Foundation
-import ImageCodecs
+import WebPBridge
 
 /// `codecs-benchmark --transcoder THREADS SECONDS FILE...`: images per second
 /// through `Transcoder` with the bridge's default configuration, for a

@@ -12,7 +12,7 @@
 // the very call the bridge makes per request, with its default settings,
 // on THREADS threads for SECONDS, no HTTP.
 import Foundation
-import ImageCodecs
+import WebPBridge
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "--transcoder" {

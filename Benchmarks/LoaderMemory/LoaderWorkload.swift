@@ -1,7 +1,6 @@
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImagePipeline
+import WebPBridge
 
 /// `DataLoading.load` of a fixed body from a bare HTTPServer: the loader
 /// alone, nothing else allocated per request.

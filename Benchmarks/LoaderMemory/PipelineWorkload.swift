@@ -1,11 +1,8 @@
-import CacheSupport
 import Foundation
 import HTTPServer
-import ImageCodecs
 import ImageOrigin
-import ImagePipeline
 import TestSupport
-import URLRewriting
+import WebPBridge
 
 /// `ImagePipeline.image(for:)` against a live `ImageOrigin` on loopback: the
 /// whole path a long-running app or bridge takes for each new image —

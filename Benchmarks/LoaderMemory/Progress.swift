@@ -1,6 +1,5 @@
-import CacheSupport
-import ConcurrencySupport
 import Foundation
+import WebPBridge
 
 /// Counts finished requests across the workers and samples resident memory
 /// at warm-up and every interval.

@@ -1,5 +1,5 @@
-import CacheSupport
 import Foundation
+import WebPBridge
 
 extension ResidentMemory {
     /// `bytes` in MB with one decimal, as the benchmark's lines print it.

@@ -1,4 +1,4 @@
-import CacheSupport
+import WebPBridge
 
 /// What the memory check repeats: one request, many times, from several
 /// tasks at once.

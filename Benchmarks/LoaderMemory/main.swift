@@ -1,9 +1,9 @@
+import Foundation
 // Makes many requests against a loopback origin — through one loader, or
 // through the whole image pipeline — and shows whether resident memory stays
 // flat. A benchmark, not a test: run by `make bench-loader-memory` and
 // `make bench-pipeline-memory`.
-import CacheSupport
-import Foundation
+import WebPBridge
 
 let options: Options
 do {

@@ -1,5 +1,5 @@
 import Foundation
-import ImageCodecs
+import WebPBridge
 
 /// The measurement behind the AVIF defaults: each (quality, speed) against
 /// WebP q80 on the same photos at one width — total bytes, mean luma SSIM

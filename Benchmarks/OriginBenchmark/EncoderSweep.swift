@@ -1,5 +1,5 @@
 import Foundation
-import ImageCodecs
+import WebPBridge
 
 /// How the origin's variant time splits between decoding, resizing and
 /// encoding, and what each WebP setting costs and saves, on real photos at

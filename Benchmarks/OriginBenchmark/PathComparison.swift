@@ -1,5 +1,5 @@
 import Foundation
-import ImageCodecs
+import WebPBridge
 
 /// The origin's two ways of making a JPEG photo's WebP variant at one width,
 /// side by side: RGBA (decode to RGBA, resize, libwebp converts to YUV) and

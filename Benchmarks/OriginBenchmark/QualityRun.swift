@@ -1,5 +1,5 @@
 import Foundation
-import ImageCodecs
+import WebPBridge
 
 /// The mean luma SSIM of variants against their sources resized (Lanczos 3,
 /// from the full-size decode) to each variant's size.

@@ -1,5 +1,5 @@
 import Foundation
-import ImageCodecs
+import WebPBridge
 
 /// One photo of a settings sweep: its bytes, decoded at full size, the size
 /// its variant gets at the sweep's width, and the source resized to that

@@ -1,5 +1,5 @@
 import Foundation
-import ImageCodecs
+import WebPBridge
 
 /// libwebp's finer settings (``WebPEncoder/Tuning``) and method/quality on
 /// the origin's own paths at one width: a JPEG through its planes, any other

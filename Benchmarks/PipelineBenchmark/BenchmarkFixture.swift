@@ -1,10 +1,8 @@
 import Foundation
 import HTTPServer
-import ImageCodecs
 import ImageOrigin
-import ImagePipeline
 import TestSupport
-import URLRewriting
+import WebPBridge
 
 /// A live `ImageOrigin` on 127.0.0.1:0 over a temporary folder of JPEG
 /// photos, one shared `CurlDataLoader` (the pipeline's default loader on

@@ -1,4 +1,4 @@
-import ConcurrencySupport
+import WebPBridge
 
 /// Hands out job numbers to workers and keeps the first failure.
 /// Thread-safe: a `Lock` around the counter and one around the failure.

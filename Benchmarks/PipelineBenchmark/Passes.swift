@@ -1,6 +1,5 @@
-import ConcurrencySupport
 import Foundation
-import ImageCodecs
+import WebPBridge
 
 /// One timed pass: `count` jobs spread over workers.
 enum Passes {

@@ -1,8 +1,6 @@
 import Foundation
-import HTTPFields
-import ImagePipeline
 import TestSupport
-import URLRewriting
+import WebPBridge
 
 /// The time one round took for each pass, and its memory-hit latencies.
 struct RoundResult {

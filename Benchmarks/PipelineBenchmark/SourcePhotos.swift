@@ -1,6 +1,6 @@
 import Foundation
-import ImageCodecs
 import TestSupport
+import WebPBridge
 
 /// The photos the origin serves, as JPEG q90 bytes: the corpus's Kodak
 /// photos when it is there (read in place, encoded in memory, never copied

@@ -6,7 +6,7 @@
 // `make bench-rewrite` (or `swift build -c release --product rewrite-benchmark`).
 import Foundation
 import TestSupport
-import URLRewriting
+import WebPBridge
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
 public import Foundation
-import ImageCodecs
+import WebPBridge
 
 /// `fuzz-decode`: sniffing and every decoder with the default limits, as the
 /// bridge and the origin run them on bytes from the network.

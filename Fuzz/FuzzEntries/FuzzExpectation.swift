@@ -1,5 +1,5 @@
 import Foundation
-import ImageCodecs
+import WebPBridge
 
 /// The invariants every fuzz entry checks: a violated one stops the process,
 /// which libFuzzer records as a crash with the input that caused it.

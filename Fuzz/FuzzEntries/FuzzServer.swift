@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import HTTPFields
 import HTTPServer
+import WebPBridge
 
 /// The server `fuzz-request-head` talks to: started once per process on
 /// 127.0.0.1, port 0, and never stopped (the process ends with the run).

@@ -1,6 +1,5 @@
 public import Foundation
-import HTMLRewriting
-import URLRewriting
+import WebPBridge
 
 /// `fuzz-html`: a page through the streaming HTML rewriter.
 ///

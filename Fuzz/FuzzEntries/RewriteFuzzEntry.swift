@@ -1,6 +1,5 @@
 public import Foundation
-import ImageDelivery
-import URLRewriting
+import WebPBridge
 
 /// `fuzz-rewrite`: every preset's `Rewriter` and client policy on one URL.
 ///

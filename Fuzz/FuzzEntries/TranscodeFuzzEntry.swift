@@ -1,5 +1,5 @@
 public import Foundation
-import ImageCodecs
+import WebPBridge
 
 /// `fuzz-transcode`: the bridge's `Transcoder` for a WebView without WebP,
 /// and for a consumer that shows JPEG only (so animations and transparent

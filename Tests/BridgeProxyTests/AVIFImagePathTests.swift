@@ -1,15 +1,10 @@
 import BridgeProxy
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageCodecs
-import ImageCoding
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
+import WebPBridge
 
 /// AVIF through the proxy: the AVIF variant to an AVIF client, the WebP
 /// variant to a WebP client, the transcode to the rest; a failing AVIF

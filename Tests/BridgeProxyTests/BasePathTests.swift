@@ -1,11 +1,10 @@
 import BridgeProxy
 import Foundation
 import HTTPServer
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// Reverse mode never leaves the upstream's base path: dot segments, raw or
 /// percent-encoded, and backslashes are refused (400) rather than resolved

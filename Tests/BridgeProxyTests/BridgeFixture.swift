@@ -1,13 +1,9 @@
 import BridgeProxy
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageCodecs
-import ImageDelivery
 import ImageOrigin
-import ImagePipeline
 import TestSupport
-import URLRewriting
+import WebPBridge
 
 /// A site at `img.test` served in-process: an `ImageOrigin` for the photos
 /// (WebP variants by Qiniu's grammar) plus fixed pages, scripts, a GIF,

@@ -1,14 +1,10 @@
 import BridgeProxy
-import ConcurrencySupport
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageCodecs
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// Upstream failures: a broken variant still delivers an image, a dead
 /// upstream gives a one-line 502, an overfull transcode queue gives 503

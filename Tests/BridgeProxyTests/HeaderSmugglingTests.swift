@@ -1,11 +1,9 @@
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 @testable import BridgeProxy
 

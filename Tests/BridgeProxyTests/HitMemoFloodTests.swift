@@ -1,11 +1,8 @@
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageCodecs
-import ImageDelivery
-import ImagePipeline
 import TestTraits
 import Testing
+import WebPBridge
 
 @testable import BridgeProxy
 

@@ -1,14 +1,10 @@
 import BridgeProxy
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageCodecs
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
+import WebPBridge
 
 /// Matched images: WebP to WebP clients, JPEG / PNG / APNG to the others,
 /// with `Vary`, the upstream's cache headers and a new `ETag`.

@@ -1,10 +1,10 @@
 import BridgeProxy
 import Foundation
 import HTTPServer
-import ImageCodecs
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// The bridge on a real socket (127.0.0.1, port 0) in front of the
 /// in-process upstream, fetched by `curl` as an independent client.

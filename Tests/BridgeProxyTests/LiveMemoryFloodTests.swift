@@ -1,11 +1,10 @@
 import BridgeProxy
 import Foundation
 import HTTPServer
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

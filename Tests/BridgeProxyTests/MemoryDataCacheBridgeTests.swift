@@ -1,11 +1,10 @@
 import BridgeProxy
 import Foundation
 import HTTPServer
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// The proxy with the in-memory bytes cache it uses without `--cache-dir`
 /// (the cache itself is tested in `ImagePipelineTests`).

@@ -1,10 +1,9 @@
-import ConcurrencySupport
 import Foundation
-import HTTPFields
 import HTTPServer
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 @testable import BridgeProxy
 

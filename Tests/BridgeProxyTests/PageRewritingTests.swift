@@ -1,13 +1,10 @@
 import BridgeProxy
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
+import WebPBridge
 
 /// `proxy --rewrite-html`: which pages name the variants (a `200`
 /// `text/html`, not encoded, not `no-transform`, for a client whose images

@@ -1,10 +1,10 @@
 import BridgeProxy
 import Foundation
-import HTTPFields
 import HTTPServer
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// `proxy --rewrite-html` reads a page as a browser does (issue 26,
 /// finding 6): an `img` a browser keeps as script text stays as written,

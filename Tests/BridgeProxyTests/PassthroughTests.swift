@@ -1,12 +1,10 @@
 import BridgeProxy
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// Everything that is not a claimed image reaches the client as the
 /// upstream sent it: status, body, end-to-end headers; hop-by-hop dropped,

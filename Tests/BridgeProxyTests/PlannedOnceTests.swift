@@ -1,11 +1,10 @@
 import BridgeProxy
 import Foundation
 import HTTPServer
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// Each proxied image request is planned once — routed, rewritten and
 /// decided by ``ImageBridge/route(_:)`` — and the plan carried down: the

@@ -1,9 +1,8 @@
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageDelivery
 import TestTraits
 import Testing
+import WebPBridge
 
 @testable import BridgeProxy
 

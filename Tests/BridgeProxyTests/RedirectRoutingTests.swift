@@ -1,11 +1,10 @@
 import BridgeProxy
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageCodecs
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// Every hop the bridge follows is routed again through the rules of the
 /// first request (host, scheme, port): an allowed upstream that redirects to

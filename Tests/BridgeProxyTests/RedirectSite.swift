@@ -1,13 +1,8 @@
 import BridgeProxy
-import ConcurrencySupport
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageCodecs
-import ImageDelivery
-import ImagePipeline
 import TestSupport
-import URLRewriting
+import WebPBridge
 
 /// Three live servers on loopback for redirect tests: an allowed upstream
 /// on 127.0.0.1 whose images and pages redirect elsewhere, a server on

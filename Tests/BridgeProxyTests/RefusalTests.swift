@@ -1,14 +1,10 @@
 import BridgeProxy
-import ConcurrencySupport
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
+import WebPBridge
 
 /// What the bridge refuses: foreign hosts in forward mode (no open proxy),
 /// the wrong request form, CONNECT, and requests that already passed it.

@@ -1,12 +1,10 @@
 import BridgeProxy
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
+import WebPBridge
 
 /// What an upstream's header section becomes on its way through the bridge,
 /// with libcurl as the loader and a byte-exact upstream: fields relayed as

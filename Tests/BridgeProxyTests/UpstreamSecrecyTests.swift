@@ -1,13 +1,10 @@
 import BridgeProxy
-import ConcurrencySupport
 import Foundation
 import HTTPServer
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
+import WebPBridge
 
 /// What a client learns when the upstream fails: that it failed, in fixed
 /// words — never the upstream's credentials, its address, the loader's

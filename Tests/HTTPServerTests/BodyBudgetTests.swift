@@ -1,10 +1,9 @@
-import CacheSupport
 import Foundation
-import HTTPFields
 import HTTPServer
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 extension LiveTests {
     /// Request bodies held across all connections stay within one

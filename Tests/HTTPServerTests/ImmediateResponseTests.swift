@@ -1,8 +1,8 @@
 import Foundation
-import HTTPFields
 import HTTPServer
 import TestSupport
 import Testing
+import WebPBridge
 
 extension LiveTests {
     /// Answers from `HTTPHandler.immediateResponse(to:)`, on the server's

@@ -1,9 +1,8 @@
-import ConcurrencySupport
 import Foundation
-import HTTPFields
 import HTTPServer
 import TestSupport
 import Testing
+import WebPBridge
 
 extension LiveTests {
     /// Every header field a handler gives is sent, or the response is not:

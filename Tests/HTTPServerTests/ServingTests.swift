@@ -1,9 +1,8 @@
-import ConcurrencySupport
 import Foundation
-import HTTPFields
 import HTTPServer
 import TestSupport
 import Testing
+import WebPBridge
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,9 +1,8 @@
-import ConcurrencySupport
 import Foundation
-import HTTPFields
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 @testable import HTTPServer
 

@@ -3,7 +3,7 @@ import TestSupport
 import TestTraits
 import Testing
 
-@testable import ImageCodecs
+@testable import WebPBridge
 
 @Suite("APNG encode and decode", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct APNGCodecTests {

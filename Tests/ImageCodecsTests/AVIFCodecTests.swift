@@ -1,8 +1,8 @@
 import Foundation
-import ImageCodecs
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// libavif behind `AVIFDecoder`/`AVIFEncoder`: round trips on the Kodak and
 /// edge corpus with SSIM, header facts without decoding, limits, damaged bytes.

@@ -1,8 +1,8 @@
 import Foundation
-import ImageCodecs
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// Animations converted frame by frame (``AnimationReader`` into the APNG
 /// and WebP encoders) give the bytes the all-at-once path gives, and the

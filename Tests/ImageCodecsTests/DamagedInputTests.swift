@@ -1,8 +1,8 @@
 import Foundation
-import ImageCodecs
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// Every corpus PNG and GIF, damaged at many offsets, must decode or fail
 /// with an ``ImageCodecError`` — never crash, hang or trap.

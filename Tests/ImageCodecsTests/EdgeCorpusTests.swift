@@ -1,8 +1,8 @@
 import Foundation
-import ImageCodecs
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// Every file in `corpus/edge`: it decodes and matches what the file really
 /// is (`webpmux -info`, the GIF's own records), or it fails with a typed error.

@@ -1,7 +1,7 @@
 import Foundation
-import ImageCodecs
 import TestTraits
 import Testing
+import WebPBridge
 
 /// Zero bytes have no address to hand to a C library: every public WebP
 /// entry point answers them with a typed error, never a crash.

@@ -3,7 +3,7 @@ import TestSupport
 import TestTraits
 import Testing
 
-@testable import ImageCodecs
+@testable import WebPBridge
 
 @Suite("GIF decoding of generated files", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct GIFDecoderTests {

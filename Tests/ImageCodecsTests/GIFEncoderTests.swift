@@ -3,7 +3,7 @@ import TestSupport
 import TestTraits
 import Testing
 
-@testable import ImageCodecs
+@testable import WebPBridge
 
 @Suite("GIF encoding, checked by decoding with GIFDecoder", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct GIFEncoderTests {

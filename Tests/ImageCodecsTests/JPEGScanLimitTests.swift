@@ -3,7 +3,7 @@ import TestSupport
 import TestTraits
 import Testing
 
-@testable import ImageCodecs
+@testable import WebPBridge
 
 /// Progressive JPEGs whose scans multiply the decoding work: the scans are
 /// counted from the segment structure and a file over

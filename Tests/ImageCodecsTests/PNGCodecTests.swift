@@ -3,7 +3,7 @@ import TestSupport
 import TestTraits
 import Testing
 
-@testable import ImageCodecs
+@testable import WebPBridge
 
 @Suite("PNG decode and encode on generated images", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct PNGCodecTests {

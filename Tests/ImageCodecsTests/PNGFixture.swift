@@ -1,4 +1,4 @@
-@testable import ImageCodecs
+@testable import WebPBridge
 
 /// Builds small PNG and APNG streams by hand — any colour type and bit
 /// depth, with PLTE/tRNS, and APNG frames with any dispose/blend op — so the

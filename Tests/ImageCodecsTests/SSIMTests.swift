@@ -1,8 +1,8 @@
 import Foundation
-import ImageCodecs
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// Distortions that need no encoder, computed identically here and in
 /// `Scripts/ssim_reference.py`.

@@ -1,8 +1,8 @@
 import Foundation
-import ImageCodecs
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 @Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct TranscoderTests {

@@ -1,8 +1,8 @@
 import Foundation
-import ImageCodecs
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// WebP encode/decode on generated images: runs without the corpus.
 @Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)

@@ -1,8 +1,8 @@
 import Foundation
-import ImageCodecs
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// libwebp's conformance vectors: our decoder must reproduce every one of the
 /// reference decoder's 258 output sums (PAM and PPM).

@@ -1,8 +1,8 @@
 import Foundation
-import ImageCodecs
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// ``WebPEncoder/Tuning``: its defaults are libwebp's, each field reaches
 /// libwebp, and values out of range are refused. Generated images only.

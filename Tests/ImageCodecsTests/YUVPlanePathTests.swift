@@ -1,8 +1,8 @@
 import Foundation
-import ImageCodecs
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// JPEG photos made into WebP through their Y′CbCr planes
 /// (`JPEGDecoder.decodeYUV420`, `WebPEncoder.encode(YUV420Image)`) look as

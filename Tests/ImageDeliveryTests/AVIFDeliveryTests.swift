@@ -1,14 +1,8 @@
-import ConcurrencySupport
 import Foundation
-import HTTPFields
-import ImageCodecs
-import ImageCoding
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
+import WebPBridge
 
 /// The core's one behaviour for AVIF, used by every adapter: an AVIF client
 /// gets the AVIF variant, a WebP client the WebP variant, everyone else the

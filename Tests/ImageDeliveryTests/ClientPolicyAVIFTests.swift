@@ -1,9 +1,8 @@
 import Foundation
-import ImageDelivery
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
+import WebPBridge
 
 /// The first of the rule's formats the client names: AVIF only for an
 /// explicit `image/avif` with q > 0; device classes and the legacy rule as before.

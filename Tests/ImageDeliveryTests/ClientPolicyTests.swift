@@ -1,10 +1,8 @@
 import Foundation
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
+import WebPBridge
 
 /// Who gets WebP, who gets a transcoded variant, who is passed through.
 @Suite(.timeLimit(.suiteBound)) struct ClientPolicyTests {

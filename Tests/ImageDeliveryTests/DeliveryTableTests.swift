@@ -1,15 +1,10 @@
 import BridgeProxy
-import ConcurrencySupport
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageCodecs
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
+import WebPBridge
 import WebPURLProtocol
 import WebViewBridge
 

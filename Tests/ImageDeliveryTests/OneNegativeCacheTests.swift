@@ -1,11 +1,8 @@
 import Foundation
-import ImageCoding
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
+import WebPBridge
 
 /// The whole fallback ladder (AVIF → WebP → original) remembers failures in
 /// one negative cache, the pipeline's: bounded in bytes (keys counted by

@@ -1,11 +1,8 @@
 import Foundation
-import HTTPFields
-import ImageDelivery
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
+import WebPBridge
 import WebViewBridge
 
 /// What the web view's scheme bridge refuses before anything reaches the

@@ -1,9 +1,7 @@
-import ConcurrencySupport
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageCodecs
 import TestSupport
+import WebPBridge
 
 /// The upstream of the behaviour table: a small image site with a CDN's
 /// WebP variants (a query naming `format/webp`), served on its own loopback

@@ -1,11 +1,10 @@
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageCodecs
 import ImageOrigin
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// `format/avif` and `--auto-format`: AVIF, WebP or the source by the
 /// client's `Accept`, with `Vary: Accept` and one `ETag` per format.

@@ -1,11 +1,10 @@
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageCodecs
 import ImageOrigin
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 @Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct ImageOriginTests {

@@ -1,11 +1,10 @@
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageCodecs
 import ImageOrigin
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// `immediateResponse(to:)` answers everything that needs no transformation
 /// exactly as `handle(_:)` does, and leaves variants not yet made to it.

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPServer
-import ImageCodecs
 import ImageOrigin
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPServer
-import ImageCodecs
 import ImageOrigin
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// The origin on a real socket (127.0.0.1, port 0), fetched by independent
 /// clients: `curl` for HTTP and `dwebp` to decode what it served.

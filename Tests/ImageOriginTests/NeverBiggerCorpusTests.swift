@@ -1,9 +1,9 @@
 import Foundation
-import ImageCodecs
 import ImageOrigin
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// Over the corpus's edge cases (graphics, animations, transparency, broken
 /// files) and the Kodak photos: no WebP variant at the source's size is

@@ -1,9 +1,8 @@
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageCodecs
 import ImageOrigin
 import TestSupport
+import WebPBridge
 
 /// A folder of generated images for origin tests, and helpers to call the
 /// handler without sockets.

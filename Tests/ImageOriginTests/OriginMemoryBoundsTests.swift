@@ -1,9 +1,9 @@
 import Foundation
 import HTTPServer
-import ImageCodecs
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 @testable import ImageOrigin
 

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPServer
-import ImageCodecs
 import ImageOrigin
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// The origin's WebP variants of the Kodak photos published as JPEG q90:
 /// really smaller, and still looking the same.

@@ -1,9 +1,9 @@
 import Foundation
-import ImageCodecs
 import ImageOrigin
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// JPEG → WebP variants go through the JPEG's planes where they can and
 /// through RGBA where they cannot (crops, turned photos), with the same

@@ -1,8 +1,8 @@
 import Foundation
-import ImageCodecs
 import ImageOrigin
 import TestTraits
 import Testing
+import WebPBridge
 
 @Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct ProcessingParserTests {

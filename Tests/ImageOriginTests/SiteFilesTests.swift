@@ -1,10 +1,10 @@
 import Foundation
-import HTTPFields
 import HTTPServer
 import ImageOrigin
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// The origin hosts a whole site: the files that are not images are served
 /// as they are, typed by extension, with validators, `304`s and byte ranges.

@@ -1,9 +1,9 @@
 import Foundation
-import ImageCodecs
 import ImageOrigin
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// Graphics are tried lossless as well as lossy and the smaller kept;
 /// photos stay lossy; generated images, so it runs without the corpus.

@@ -1,11 +1,9 @@
 import Foundation
-import HTTPFields
-import ImageCodecs
 import TestSupport
 import TestTraits
 import Testing
 
-@testable import ImagePipeline
+@testable import WebPBridge
 
 /// Floods of distinct long keys: every store on the pipeline's request path
 /// stays within its bound in bytes, keys included.

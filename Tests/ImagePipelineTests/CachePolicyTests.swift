@@ -1,9 +1,8 @@
 import Foundation
-import HTTPFields
 import TestTraits
 import Testing
 
-@testable import ImagePipeline
+@testable import WebPBridge
 
 @Suite(.timeLimit(.suiteBound)) struct CachePolicyTests {
     let now = Date(timeIntervalSince1970: 1_700_000_000)

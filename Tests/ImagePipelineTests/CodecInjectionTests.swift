@@ -1,11 +1,9 @@
 import Foundation
-import ImageCodecs
-import ImagePipeline
 import PipelineTestSupport
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
+import WebPBridge
 
 /// The pipeline decodes only through the codec its configuration names (on
 /// Apple platforms ImageIO, here the C libraries), and a platform without

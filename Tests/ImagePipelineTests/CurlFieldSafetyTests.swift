@@ -1,9 +1,8 @@
 import Foundation
-import HTTPFields
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// What libcurl writes upstream and what it relays back obey the same field
 /// grammar as the server's requests: a field that would become two lines

@@ -3,7 +3,7 @@ import TestSupport
 import TestTraits
 import Testing
 
-@testable import ImagePipeline
+@testable import WebPBridge
 
 /// libcurl that could not be set up gives every load a typed error with
 /// libcurl's message; it never crashes and never sends a request.

@@ -1,10 +1,8 @@
-import ConcurrencySupport
 import Foundation
-import HTTPFields
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// The ``DataLoading`` contract, against a live origin on 127.0.0.1, for
 /// every loader. One test at a time: the machine has two cores and some

@@ -1,6 +1,6 @@
-import ImagePipeline
 import TestTraits
 import Testing
+import WebPBridge
 
 @Suite(.timeLimit(.suiteBound)) struct DataLoadersTests {
     @Test func platformDefaultIsCurlOnLinuxAndURLSessionElsewhere() {

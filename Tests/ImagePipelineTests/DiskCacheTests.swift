@@ -1,11 +1,9 @@
-import ConcurrencySupport
 import Foundation
-import HTTPFields
 import TestSupport
 import TestTraits
 import Testing
 
-@testable import ImagePipeline
+@testable import WebPBridge
 
 /// A clock that moves only when told to, one second per reading by default,
 /// so every use has its own time and LRU order is deterministic.

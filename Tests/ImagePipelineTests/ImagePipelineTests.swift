@@ -1,13 +1,10 @@
-import ConcurrencySupport
 import Foundation
-import ImageCodecs
 import PipelineTestSupport
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
 
-@testable import ImagePipeline
+@testable import WebPBridge
 
 /// The pipeline against a live `ImageOrigin` on 127.0.0.1, fetched with the
 /// default loader (`CurlDataLoader` on Linux); faults are injected at the

@@ -1,8 +1,7 @@
 import Foundation
-import HTTPFields
-import ImagePipeline
 import TestTraits
 import Testing
+import WebPBridge
 
 /// The in-memory bytes cache the proxy uses without `--cache-dir`.
 @Suite(.timeLimit(.suiteBound))

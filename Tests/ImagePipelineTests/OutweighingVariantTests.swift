@@ -1,12 +1,8 @@
-import ConcurrencySupport
 import Foundation
-import HTTPFields
-import ImageCodecs
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
+import WebPBridge
 
 /// A variant that turns out larger than the original the cache holds is
 /// not asked for again for a while: the original is, from the cache.

@@ -1,10 +1,8 @@
-import ConcurrencySupport
 import Foundation
-import ImageCodecs
 import TestTraits
 import Testing
 
-@testable import ImagePipeline
+@testable import WebPBridge
 
 /// The one error type the pipeline's entry points throw, whatever failed inside.
 @Suite(.timeLimit(.suiteBound))

@@ -1,10 +1,9 @@
 import Foundation
-import ImageCodecs
-import ImagePipeline
 import PipelineTestSupport
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// The pipeline follows redirects itself, hop by hop, asking its
 /// ``RedirectPolicy`` before each one: a hop the policy refuses, or one past

@@ -1,10 +1,9 @@
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// The shared `DataLoading` double keeps the loader contract the suites
 /// rely on: the first scripted fragment wins, a fragment scripted again is

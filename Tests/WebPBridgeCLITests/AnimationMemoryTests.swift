@@ -1,8 +1,8 @@
 import Foundation
-import ImageCodecs
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// `webp-bridge convert` on animations far larger decoded than encoded: the
 /// built binary converts frame by frame, so its peak resident memory (GNU

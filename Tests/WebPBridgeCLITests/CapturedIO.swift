@@ -1,5 +1,5 @@
-import ConcurrencySupport
 import Foundation
+import WebPBridge
 import WebPBridgeCLI
 
 /// A `CommandIO` that records what a command writes, for in-process tests.

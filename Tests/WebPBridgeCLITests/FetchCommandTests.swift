@@ -1,12 +1,10 @@
-import ConcurrencySupport
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImageCodecs
 import ImageOrigin
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 /// `fetch` against a live origin on loopback that knows the legacy app's
 /// style, as the original app's CDN did. Serialized: each run registers a

@@ -1,10 +1,10 @@
 import BridgeProxy
 import Foundation
 import ImageOrigin
-import ImagePipeline
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 @testable import WebPBridgeCLI
 

@@ -1,9 +1,9 @@
 import Foundation
-import ImageCodecs
 import ImageOrigin
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 @testable import WebPBridgeCLI
 

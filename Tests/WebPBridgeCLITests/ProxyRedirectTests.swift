@@ -1,11 +1,10 @@
 import BridgeProxy
-import ConcurrencySupport
 import Foundation
-import HTTPFields
 import HTTPServer
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 @testable import WebPBridgeCLI
 

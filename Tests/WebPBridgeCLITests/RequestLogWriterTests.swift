@@ -1,9 +1,9 @@
-import ConcurrencySupport
 import Dispatch
 import Foundation
 import HTTPServer
 import TestTraits
 import Testing
+import WebPBridge
 
 @testable import WebPBridgeCLI
 

@@ -1,8 +1,8 @@
-import ConcurrencySupport
 import Foundation
 import TestSupport
 import TestTraits
 import Testing
+import WebPBridge
 
 @testable import WebPBridgeCLI
 

@@ -1,12 +1,8 @@
 import Foundation
-import ImageCodecs
-import ImageCoding
-import ImageDelivery
-import ImagePipeline
 import PipelineTestSupport
 import TestSupport
 import Testing
-import URLRewriting
+import WebPBridge
 
 @testable import WebPURLProtocol
 

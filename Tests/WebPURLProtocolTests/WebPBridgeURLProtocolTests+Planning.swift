@@ -1,8 +1,7 @@
 import Foundation
-import ImageDelivery
-import ImagePipeline
 import PipelineTestSupport
 import Testing
+import WebPBridge
 
 @testable import WebPURLProtocol
 

@@ -1,13 +1,9 @@
-import ConcurrencySupport
 import Foundation
-import ImageCodecs
-import ImageDelivery
-import ImagePipeline
 import PipelineTestSupport
 import TestSupport
 import TestTraits
 import Testing
-import URLRewriting
+import WebPBridge
 
 @testable import WebPURLProtocol
 

@@ -1,4 +1,4 @@
-import ConcurrencySupport
+import WebPBridge
 
 /// Holds every caller of ``arrive()`` until `count` of them have arrived,
 /// then lets them all through: a test waits for "all of them are running at

@@ -1,7 +1,7 @@
-import ConcurrencySupport
 import Foundation
 import TestSupport
 import TestTraits
+import WebPBridge
 
 @testable import HTTPServer
 

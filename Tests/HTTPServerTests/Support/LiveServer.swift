@@ -1,8 +1,8 @@
-import ConcurrencySupport
 import Foundation
 import HTTPServer
 import TestSupport
 import Testing
+import WebPBridge
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

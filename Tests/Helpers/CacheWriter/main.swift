@@ -10,9 +10,8 @@
 // before it is published, which also keeps the temporary file open much
 // longer, so more kills land in the middle of a write.
 import Foundation
-import HTTPFields
-import ImagePipeline
 import TestSupport
+import WebPBridge
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3, let run = Int(arguments[2]) else {

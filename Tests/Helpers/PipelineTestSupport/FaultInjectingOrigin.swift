@@ -1,9 +1,8 @@
-import ConcurrencySupport
 import Foundation
-import HTTPFields
 public import HTTPServer
 public import ImageOrigin
 import TestSupport
+import WebPBridge
 
 /// An `ImageOrigin` handler wrapped so that tests see what reached the
 /// server and can make chosen requests misbehave: every request's target is

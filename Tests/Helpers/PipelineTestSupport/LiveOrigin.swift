@@ -1,9 +1,7 @@
 public import Foundation
-import ImageCodecs
 import ImageOrigin
-public import ImagePipeline
 public import TestSupport
-import URLRewriting
+public import WebPBridge
 
 /// A live image origin on 127.0.0.1, port 0: an `ImageOrigin` over a
 /// temporary folder of generated images (`photo.jpg`, 1200×800; `logo.png`,

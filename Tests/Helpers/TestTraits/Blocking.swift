@@ -1,5 +1,5 @@
-import ConcurrencySupport
 public import Foundation
+import WebPBridge
 
 /// Runs blocking work (sockets, ``RawHTTPConnection``, child processes) on a
 /// thread of its own, and resumes the caller when it is done.

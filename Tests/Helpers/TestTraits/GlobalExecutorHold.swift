@@ -1,5 +1,5 @@
-import ConcurrencySupport
 import Foundation
+import WebPBridge
 
 /// The global executor could not be held: other work kept its threads busy
 /// through every attempt.

@@ -1,6 +1,6 @@
-import ConcurrencySupport
 import Foundation
 public import Testing
+import WebPBridge
 
 /// Runs each test of a suite on threads of their own rather than on Swift's
 /// global executor.

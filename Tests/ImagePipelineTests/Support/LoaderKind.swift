@@ -1,4 +1,4 @@
-import ImagePipeline
+import WebPBridge
 
 /// The loaders the contract tests run against.
 enum LoaderKind: String, CaseIterable, CustomStringConvertible {

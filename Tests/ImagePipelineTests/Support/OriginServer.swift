@@ -1,10 +1,8 @@
-import ConcurrencySupport
 import Foundation
-import HTTPFields
 import HTTPServer
-import ImagePipeline
 import TestSupport
 import Testing
+import WebPBridge
 
 /// A live origin on 127.0.0.1, port 0, with one route per behaviour the
 /// loaders are tested against.

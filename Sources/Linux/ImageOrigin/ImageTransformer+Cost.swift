@@ -1,0 +1,134 @@
+public import Foundation
+public import WebPBridge
+
+extension ImageTransformer {
+    /// What making a variant will take, estimated from the source's headers
+    /// before any pixel is decoded.
+    public struct Cost: Sendable, Equatable {
+        /// Pixels processed: every frame decoded, every resampled frame
+        /// made, every frame encoded; a lossless try of a graphic counts
+        /// ``ImageTransformer/losslessWorkWeight`` times its pixels.
+        /// Bounded by ``DecodingLimits/maxWorkPixels``.
+        public var workPixels: Int
+        /// The most bytes held at once: the source, then the larger of the
+        /// decoded image with the first resample's output, a resample's
+        /// input with its output, and the output with the encoder's memory.
+        public var peakBytes: Int
+    }
+
+    /// What one pixel of a lossless WebP try counts in ``Cost/workPixels``:
+    /// 6, since libwebp's lossless took about 0.2 µs of CPU a pixel here
+    /// against 0.02–0.04 µs for a resample or a lossy encode
+    /// (docs/work-budget.md), so the budget bounds time, not only pixels.
+    static let losslessWorkWeight = 6
+
+    /// Bytes an encoder holds per output pixel besides the RGBA image,
+    /// measured as the growth of peak RSS when encoding a 4998×4998 image
+    /// (docs/work-budget.md): libwebp lossy holds its Y′CbCr(A) picture
+    /// and per-macroblock state; lossless holds the ARGB picture, its
+    /// transformed copy, hash chains and backward references.
+    static func encoderBytesPerPixel(_ format: ImageFormat, lossless: Bool) -> Int {
+        switch format {
+        case .webp: lossless ? 24 : 4
+        case .avif: 12
+        case .jpeg: 3
+        case .png, .apng, .gif: 5
+        }
+    }
+
+    /// The cost of ``transform(_:pipeline:format:)`` on these arguments,
+    /// from the source's headers.
+    ///
+    /// - Throws: ``TransformError/tooLarge(_:)`` when the source or output
+    ///   passes a limit, the work passes
+    ///   ``DecodingLimits/maxWorkPixels``, or a step enlarges past
+    ///   Qiniu's limits; another ``TransformError`` when the source is not
+    ///   an image.
+    public func cost(
+        of source: Data, pipeline: ProcessingPipeline, format requestedFormat: ImageFormat? = nil
+    ) throws(TransformError) -> Cost {
+        do {
+            let info = try ImageInfo(source, limits: configuration.limits)
+            let format = requestedFormat ?? pipeline.outputFormat ?? Self.encodableFormat(for: info.format)
+            let cost = try Self.cost(
+                of: info, pipeline: pipeline, format: format, triesLossless: configuration.triesLosslessForGraphics,
+                animationContent: VariantEncoding.content(ofAnimation: source, format: info.format))
+            try configuration.limits.checkWork(
+                pixels: cost.workPixels,
+                "making \(format) of \(pipeline.steps.count)-step pipeline from \(info.format)"
+                    + " of \(info.frames) frame\(info.frames == 1 ? "" : "s") at \(info.width)x\(info.height)")
+            return cost
+        } catch let error as TransformError {
+            throw error
+        } catch let error as ImageCodecError {
+            throw TransformError(codecError: error)
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+
+    static func cost(
+        of info: ImageInfo, pipeline: ProcessingPipeline, format: ImageFormat, triesLossless: Bool,
+        animationContent: VariantEncoding.Content
+    ) throws(TransformError) -> Cost {
+        let outputSize = try outputSize(of: pipeline, width: info.width, height: info.height)
+        let stages = ResampleStage.stages(of: pipeline, width: info.width, height: info.height)
+        let outputPixels = outputSize.width * outputSize.height
+        let sourceBytes = info.bytes
+        if format == .webp, info.frames > 1 {
+            // Frame by frame: a few canvases held, and libwebp's animation encoder keeps about four
+            // output frames. A graphic is encoded twice, lossy and mixed, each pass decoding every frame.
+            let passes = triesLossless && animationContent == .graphic ? 2 : 1
+            let canvas = info.width * info.height
+            let perPass = canvas + stages.reduce(0) { $0 + $1.outputPixels }
+            let perFrame = perPass + outputPixels + (passes == 2 ? perPass + outputPixels * losslessWorkWeight : 0)
+            let work = info.frames.multipliedReportingOverflow(by: perFrame)
+            let peak =
+                sourceBytes + 3 * canvas * 4 + stages.reduce(0) { $0 + $1.outputPixels * 4 }
+                + outputPixels * (4 * 4 + encoderBytesPerPixel(.webp, lossless: passes == 2))
+            return Cost(workPixels: work.overflow ? .max : work.partialValue, peakBytes: peak)
+        }
+        let decoded = decodedPixels(of: info, firstStage: stages.first)
+        var work = decoded.pixels
+        var peak = decoded.pixels * 4
+        var input = (width: decoded.width, height: decoded.height)
+        for stage in stages {
+            work += stage.outputPixels
+            let working = stage.workingBytes(inputWidth: input.width, inputHeight: input.height)
+            peak = max(peak, (input.width * input.height + stage.outputPixels) * 4 + working)
+            input = (stage.outputWidth, stage.outputHeight)
+        }
+        let lossless = triesLossless && format == .webp && info.format != .jpeg && info.format != .avif
+        work += outputPixels * (lossless ? 1 + losslessWorkWeight : 1)
+        peak = max(peak, outputPixels * (4 + encoderBytesPerPixel(format, lossless: lossless)))
+        return Cost(workPixels: work, peakBytes: sourceBytes + peak)
+    }
+
+    /// The size a still is decoded at for `stage`: TurboJPEG scales by
+    /// n/8 and libwebp to any size; the other decoders decode whole (and
+    /// then reduce to the box, counted as a second image).
+    private static func decodedPixels(
+        of info: ImageInfo, firstStage stage: ResampleStage?
+    ) -> (pixels: Int, width: Int, height: Int) {
+        let whole = info.width * info.height
+        guard let stage else { return (whole, info.width, info.height) }
+        let box = ThumbnailGeometry(scaledWidth: stage.width, scaledHeight: stage.height)
+            .decodingBox(width: info.width, height: info.height)
+        guard box.width < info.width || box.height < info.height else { return (whole, info.width, info.height) }
+        switch info.format {
+        case .webp:
+            return (box.width * box.height, box.width, box.height)
+        case .jpeg:
+            for eighths in 1...8 {
+                let width = (info.width * eighths + 7) / 8
+                let height = (info.height * eighths + 7) / 8
+                if width >= box.width && height >= box.height { return (width * height, width, height) }
+            }
+            return (whole, info.width, info.height)
+        default:
+            let fitted = ImageResizer.fittingSize(
+                width: info.width, height: info.height, maxWidth: box.width, maxHeight: box.height)
+            return (whole + fitted.width * fitted.height, fitted.width, fitted.height)
+        }
+    }
+}

@@ -1,0 +1,245 @@
+public import Foundation
+public import WebPBridge
+
+/// Runs a ``ProcessingPipeline`` on a source image: decode once (at the
+/// smallest size the first step needs, through libwebp's scaler or
+/// TurboJPEG's DCT scaling), resize and crop per step, encode once.
+public struct ImageTransformer: Sendable {
+    /// Defaults and limits; documented values follow the CDN's.
+    public struct Configuration: Sendable, Equatable {
+        /// WebP quality when the request names none. Default 80: over the 24
+        /// Kodak photos published as JPEG q90 it saves 47% of the bytes at a
+        /// mean luma SSIM of 0.965 (q75 saves 56% but at 0.952, too close to
+        /// the 0.95 bar the project holds variants to).
+        public var defaultWebPQuality: Int
+        /// JPEG quality when the request names none. Default 75, Qiniu's.
+        public var defaultJPEGQuality: Int
+        /// AVIF quality when the request names none. Default
+        /// ``AVIFEncoder/defaultQuality`` (chosen by measurement, docs/benchmarks.md: AVIF settings).
+        public var defaultAVIFQuality = AVIFEncoder.defaultQuality
+        /// AVIF encoder speed, 0 (slowest) to 10. Default ``AVIFEncoder/defaultSpeed``.
+        public var avifSpeed = AVIFEncoder.defaultSpeed
+        /// Largest source file, in bytes. Default 20 MB, Qiniu's.
+        public var maxSourceBytes: Int
+        /// Limits on the decoded source and on the work of one variant.
+        /// Default 50 megapixels, 1,000 frames, and
+        /// ``DecodingLimits/serverWorkPixels`` (60 megapixels) of work.
+        public var limits: DecodingLimits
+        /// Whether WebP variants of graphics are also tried lossless, keeping
+        /// the smaller (``VariantEncoding``). Default `true`; photos are
+        /// written lossy either way.
+        public var triesLosslessForGraphics = true
+        /// libwebp's `method` for lossy WebP variants, 0 (fastest) to 6
+        /// (smallest). Default ``VariantEncoding/defaultMethod`` (4). At the same
+        /// quality, method 2 took 39–47% of method 4's encode time for 2–4%
+        /// more bytes and 0.0015–0.0016 less mean luma SSIM (docs/benchmarks.md: "The
+        /// origin's WebP settings"). Out of 0–6, every lossy WebP variant
+        /// fails with ``TransformError``.
+        public var webpMethod = VariantEncoding.defaultMethod
+
+        /// The settings besides the request and the source that decide a
+        /// variant's bytes, in one string: part of every variant's ETag, so
+        /// origins set differently (say, a replica still on an older
+        /// `--quality`) never give different bytes the same strong tag.
+        /// The limits are not in it: they decide whether a variant is made,
+        /// not its bytes.
+        public var encodingFingerprint: String {
+            "webp-q\(defaultWebPQuality)-m\(webpMethod)\(triesLosslessForGraphics ? "-lossless-try" : ""),"
+                + "jpeg-q\(defaultJPEGQuality),"
+                + "avif-q\(defaultAVIFQuality)-s\(avifSpeed)"
+        }
+
+        public init(
+            defaultWebPQuality: Int = 80, defaultJPEGQuality: Int = 75, maxSourceBytes: Int = 20_000_000,
+            limits: DecodingLimits = DecodingLimits(
+                maxInputBytes: 20_000_000, maxWorkPixels: DecodingLimits.serverWorkPixels)
+        ) {
+            precondition((1...100).contains(defaultWebPQuality) && (1...100).contains(defaultJPEGQuality))
+            precondition(maxSourceBytes > 0)
+            self.defaultWebPQuality = defaultWebPQuality
+            self.defaultJPEGQuality = defaultJPEGQuality
+            self.maxSourceBytes = maxSourceBytes
+            self.limits = limits
+        }
+    }
+
+    /// A transformed image.
+    public struct Output: Sendable, Equatable {
+        public var data: Data
+        public var format: ImageFormat
+        /// `true` when the source bytes are returned as they are (the variant
+        /// would have been larger at the same size).
+        public var isSource: Bool
+    }
+
+    public var configuration: Configuration
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Transforms `source` by `pipeline`, or into `format` when the pipeline
+    /// is empty (used by Accept negotiation).
+    ///
+    /// - Throws: ``TransformError``.
+    public func transform(
+        _ source: Data, pipeline: ProcessingPipeline, format requestedFormat: ImageFormat? = nil
+    ) throws(TransformError) -> Output {
+        guard source.count <= configuration.maxSourceBytes else {
+            throw .tooLarge(
+                "source of \(source.count) bytes exceeds the \(configuration.maxSourceBytes)-byte limit")
+        }
+        do {
+            return try run(source, pipeline: pipeline, requestedFormat: requestedFormat)
+        } catch let error as TransformError {
+            throw error
+        } catch let error as ImageCodecError {
+            throw TransformError(codecError: error)
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+
+    private func run(_ source: Data, pipeline: ProcessingPipeline, requestedFormat: ImageFormat?) throws -> Output {
+        let info = try ImageInfo(source, limits: configuration.limits)
+        let format = requestedFormat ?? pipeline.outputFormat ?? Self.encodableFormat(for: info.format)
+        let decoder = ImageDecoder(limits: configuration.limits)
+
+        // What the output cannot hold, and work past the budget, are refused from the header, before
+        // anything is decoded.
+        let outputSize = try Self.outputSize(of: pipeline, width: info.width, height: info.height)
+        try format.checkEncodable(width: outputSize.width, height: outputSize.height)
+        _ = try cost(of: source, pipeline: pipeline, format: format)
+
+        if format == .webp, info.frames > 1, let reader = try AnimationReader(source, limits: configuration.limits) {
+            // Frame by frame: decode one, transform it, hand it to the encoder, drop it.
+            let stages = ResampleStage.stages(of: pipeline, width: reader.canvasWidth, height: reader.canvasHeight)
+            let size =
+                stages.last.map { ($0.outputWidth, $0.outputHeight) } ?? (reader.canvasWidth, reader.canvasHeight)
+            let transformed = MappedAnimation(reader, canvasWidth: size.0, canvasHeight: size.1) {
+                frame throws(ImageCodecError) in
+                var image = frame
+                for stage in stages { image = try stage.apply(to: image) }
+                return image
+            }
+            let data = try variantEncoding(pipeline)
+                .encode(transformed, content: VariantEncoding.content(ofAnimation: source, format: info.format))
+            return smaller(data, format: .webp, than: source, info: info, width: size.0, height: size.1)
+        }
+
+        if let output = try planarVariant(source, pipeline: pipeline, format: format, info: info) {
+            return output
+        }
+        // The steps composed, so no intermediate is larger than needed (``ResampleStage``).
+        let stages = ResampleStage.stages(of: pipeline, width: info.width, height: info.height)
+        var image: Image
+        if let first = stages.first {
+            // Decode straight at the first stage's scaled size where the codec can.
+            let box = ThumbnailGeometry(scaledWidth: first.width, scaledHeight: first.height)
+                .decodingBox(width: info.width, height: info.height)
+            image = try decoder.decodeStill(source, fittingWidth: box.width, height: box.height)
+            for stage in stages { image = try stage.apply(to: image) }
+        } else {
+            image = try decoder.decodeStill(source)
+        }
+        let data: Data
+        switch format {
+        case .webp:
+            data = try variantEncoding(pipeline).encode(image, sourceFormat: info.format)
+        case .jpeg:
+            let options = JPEGEncoder.Options(
+                quality: pipeline.quality ?? configuration.defaultJPEGQuality, progressive: pipeline.interlace)
+            data = try JPEGEncoder(options: options).encode(image)
+        case .avif:
+            let options = AVIFEncoder.Options(
+                quality: pipeline.quality ?? configuration.defaultAVIFQuality, speed: configuration.avifSpeed)
+            data = try AVIFEncoder(options: options).encode(image)
+        default:
+            data = try PNGEncoder().encode(image)
+        }
+        return smaller(data, format: format, than: source, info: info, width: image.width, height: image.height)
+    }
+
+    /// The commonest variant, a JPEG photo scaled into a WebP, made from the
+    /// JPEG's own Y′CbCr planes and never converted to RGB
+    /// (``JPEGDecoder/decodeYUV420(_:width:height:)``): at most one step and
+    /// no crop. `nil` when it does not apply (and the RGBA path runs).
+    private func planarVariant(
+        _ source: Data, pipeline: ProcessingPipeline, format: ImageFormat, info: ImageInfo
+    ) throws -> Output? {
+        guard format == .webp, info.format == .jpeg, pipeline.steps.count <= 1 else { return nil }
+        var size = (width: info.width, height: info.height)
+        if let step = pipeline.steps.first {
+            let geometry = Self.geometry(of: step, width: info.width, height: info.height)
+            guard geometry.cropWidth == nil, geometry.cropHeight == nil else { return nil }
+            size = (geometry.scaledWidth, geometry.scaledHeight)
+        }
+        let decoder = JPEGDecoder(limits: configuration.limits)
+        guard let planes = try decoder.decodeYUV420(source, width: size.width, height: size.height) else {
+            return nil
+        }
+        let data = try variantEncoding(pipeline).encode(planes)
+        return smaller(data, format: .webp, than: source, info: info, width: planes.width, height: planes.height)
+    }
+
+    /// How `pipeline`'s WebP is written: lossy, or the smaller of lossy and
+    /// lossless for graphics (``VariantEncoding``).
+    private func variantEncoding(_ pipeline: ProcessingPipeline) -> VariantEncoding {
+        VariantEncoding(
+            quality: pipeline.quality ?? configuration.defaultWebPQuality, method: configuration.webpMethod,
+            triesLossless: configuration.triesLosslessForGraphics)
+    }
+
+    /// Never make an image bigger than needed: at the source's own size, a
+    /// WebP (already the smaller of lossy and lossless for graphics) or an
+    /// AVIF not smaller than the source is replaced by the source (clients sniff the
+    /// bytes, as with `ignore-error/1`). An explicitly requested JPEG or PNG
+    /// is always delivered in that format.
+    private func smaller(
+        _ data: Data, format: ImageFormat, than source: Data, info: ImageInfo, width: Int, height: Int
+    ) -> Output {
+        if format == .webp || format == .avif, width == info.width, height == info.height, data.count >= source.count {
+            return Output(data: source, format: info.format, isSource: true)
+        }
+        return Output(data: data, format: format, isSource: false)
+    }
+
+    /// The size `pipeline` makes of a `width`×`height` source.
+    ///
+    /// - Throws: ``TransformError/tooLarge(_:)`` when a step would enlarge
+    ///   past Qiniu's output limits (``ThumbnailGeometry/enlargementRefusal(fromWidth:height:)``).
+    static func outputSize(
+        of pipeline: ProcessingPipeline, width: Int, height: Int
+    ) throws(TransformError) -> (width: Int, height: Int) {
+        var size = (width: width, height: height)
+        for step in pipeline.steps {
+            let geometry = geometry(of: step, width: size.width, height: size.height)
+            if let refusal = geometry.enlargementRefusal(fromWidth: size.width, height: size.height) {
+                throw .tooLarge(refusal)
+            }
+            size = (geometry.outputWidth, geometry.outputHeight)
+        }
+        return size
+    }
+
+    static func geometry(of step: ImageOperation, width: Int, height: Int) -> ThumbnailGeometry {
+        switch step {
+        case .imageView2(let view):
+            return ThumbnailGeometry.imageView2(view, width: width, height: height)
+        case .imageMogr2(let mogr):
+            guard let thumbnail = mogr.thumbnail else {
+                return ThumbnailGeometry(scaledWidth: width, scaledHeight: height)
+            }
+            return ThumbnailGeometry.thumbnail(thumbnail, width: width, height: height)
+        }
+    }
+
+    /// What a transformation without `format` writes: the source's format
+    /// where there is an encoder for it (AVIF included), PNG for GIF and APNG.
+    static func encodableFormat(for format: ImageFormat) -> ImageFormat {
+        switch format {
+        case .jpeg, .png, .webp, .avif: format
+        case .gif, .apng: .png
+        }
+    }
+}

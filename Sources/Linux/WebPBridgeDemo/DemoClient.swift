@@ -1,0 +1,285 @@
+package import Foundation
+import WebPBridge
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Loads the demo's front page through a bridge, then every image on it
+/// once for each kind of client in ``profiles`` — a WebView that cannot
+/// decode WebP, a WebP client, an AVIF client — then the same images
+/// directly from the origin, and measures each one.
+///
+/// A short-lived `URLSession` does the loading: the client runs once per demo.
+package struct DemoClient: Sendable {
+    /// A kind of client: what it sends, so the bridge tells it apart.
+    package struct Profile: Sendable, Hashable {
+        /// Short name for scripts (`demo-report.json`): `legacy-webview`, `webp`, `avif`.
+        package var name: String
+        /// What the report calls it.
+        package var label: String
+        /// The `User-Agent` it sends.
+        package var userAgent: String
+        /// The `Accept` it sends for `<img>`.
+        package var imageAccept: String
+
+        /// iOS 13's WebView: WebKit without WebP (it came in iOS 14); the
+        /// bridge transcodes the WebP variant for it. The demo's first
+        /// client, which also loads the page.
+        package static let legacyWebView = Profile(
+            name: "legacy-webview", label: "iOS 13 WebView, no WebP (transcoded)",
+            userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 13_7 like Mac OS X) AppleWebKit/605.1.15"
+                + " (KHTML, like Gecko) Version/13.1.2 Mobile/15E148 Safari/604.1",
+            imageAccept: "image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5")
+        /// Safari 14 on iOS 14: WebP, no AVIF.
+        package static let webP = Profile(
+            name: "webp", label: "iOS 14 Safari (WebP)",
+            userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 14_8 like Mac OS X) AppleWebKit/605.1.15"
+                + " (KHTML, like Gecko) Version/14.1.2 Mobile/15E148 Safari/604.1",
+            imageAccept: "image/webp,image/png,image/svg+xml,image/*;q=0.8,video/*;q=0.8,*/*;q=0.5")
+        /// Chrome, which names AVIF first.
+        package static let avif = Profile(
+            name: "avif", label: "Chrome (AVIF)",
+            userAgent: "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko)"
+                + " Chrome/131.0.0.0 Safari/537.36",
+            imageAccept: "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8")
+
+        /// The three, in the report's order.
+        package static let all = [legacyWebView, webP, avif]
+    }
+
+    /// What a browser sends for a page.
+    static let pageAccept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+    /// Where the site is loaded through the bridge.
+    var bridge: URL
+    /// Where each of ``profiles`` loads the images, in the same order (each
+    /// bridge with its own cache); ``bridge`` for a profile without one.
+    var clientBridges: [URL] = []
+    /// Where the same images are loaded directly (the original cost).
+    var origin: URL
+    /// Requests in flight at once, as a browser opens six connections a host.
+    var connections = 6
+    /// Each request's time limit, in seconds.
+    var timeout: TimeInterval = 60
+    /// The clients the images are loaded as, each once; the first also
+    /// loads the page, and the originals are loaded as it.
+    var profiles = Profile.all
+
+    /// Loads and measures everything.
+    ///
+    /// - Throws: ``DemoFailure`` when the front page cannot be loaded or
+    ///   references no image.
+    package func run() async throws -> DemoReport {
+        let session = URLSession(configuration: sessionConfiguration())
+        defer { session.finishTasksAndInvalidate() }
+        let clock = ContinuousClock()
+        guard let first = profiles.first else { throw DemoFailure("the demo has no client to load the page as") }
+
+        let pageURL = URL(string: "/", relativeTo: bridge)?.absoluteURL ?? bridge
+        let page = try await fetch(pageURL, accept: Self.pageAccept, as: first, session: session)
+        guard page.status == 200 else {
+            throw DemoFailure("the front page at \(pageURL.absoluteString) answered \(page.status)")
+        }
+        let html = String(decoding: page.body, as: UTF8.self)
+        let references = DemoPageReferences(html: html)
+        guard !references.images.isEmpty else {
+            throw DemoFailure("the front page at \(pageURL.absoluteString) references no image")
+        }
+        let assets = try await fetchAll(
+            references.stylesheets + references.scripts, base: bridge, accept: "*/*", as: first, session: session)
+        let passedThrough = assets.map(\.body.count).reduce(page.body.count, +)
+
+        var loads: [(profile: Profile, images: [Fetched], time: Duration)] = []
+        for (index, profile) in profiles.enumerated() {
+            let start = clock.now
+            let base = index < clientBridges.count ? clientBridges[index] : bridge
+            let images = try await fetchAll(
+                references.images, base: base, accept: profile.imageAccept, as: profile, session: session)
+            loads.append((profile, images, clock.now - start))
+        }
+
+        let directStart = clock.now
+        let direct = try await fetchAll(
+            references.images, base: origin, accept: first.imageAccept, as: first, session: session)
+        let directTime = clock.now - directStart
+
+        var clients: [DemoReport.ClientRun] = []
+        for load in loads {
+            let results = await Self.measureAll(paths: references.images, originals: direct, delivered: load.images)
+            clients.append(.init(profile: load.profile, images: results, bridgeTime: load.time))
+        }
+        return DemoReport(
+            clients: clients, pageBytes: passedThrough, directTime: directTime,
+            bridgeURL: bridge.absoluteString, originURL: origin.absoluteString)
+    }
+
+    // MARK: Loading
+
+    struct Fetched: Sendable {
+        var status: Int
+        var contentType: String
+        var body: Data
+        /// What the bridge says it received from the upstream for this
+        /// response (`X-WebPBridge-Wire-Bytes`); `nil` from the origin.
+        var upstreamBytes: Int? = nil
+    }
+
+    private func sessionConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = connections
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        return configuration
+    }
+
+    private func fetch(
+        _ url: URL, accept: String, as profile: Profile, session: URLSession
+    ) async throws -> Fetched {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        request.setValue(profile.userAgent, forHTTPHeaderField: "User-Agent")
+        request.setValue(accept, forHTTPHeaderField: "Accept")
+        do {
+            let (body, response) = try await session.data(for: request)
+            let http = response as? HTTPURLResponse
+            return Fetched(
+                status: http?.statusCode ?? 0, contentType: http?.value(forHTTPHeaderField: "Content-Type") ?? "",
+                body: body,
+                upstreamBytes: http?.value(forHTTPHeaderField: BridgeDiagnosticHeader.wireBytes).flatMap { Int($0) })
+        } catch {
+            throw DemoFailure("\(url.absoluteString): \(error.localizedDescription)")
+        }
+    }
+
+    /// Fetches every path (root-relative, as the page names them) from
+    /// `base`, at most ``connections`` at once, in the order given.
+    private func fetchAll(
+        _ paths: [String], base: URL, accept: String, as profile: Profile, session: URLSession
+    ) async throws -> [Fetched] {
+        try await withThrowingTaskGroup(of: (Int, Fetched).self) { group in
+            var results = [Fetched?](repeating: nil, count: paths.count)
+            for (index, path) in paths.enumerated() {
+                if index >= connections, let (done, fetched) = try await group.next() { results[done] = fetched }
+                guard let url = URL(string: path, relativeTo: base)?.absoluteURL else {
+                    throw DemoFailure("the page references '\(path)', which is not a URL")
+                }
+                group.addTask { (index, try await fetch(url, accept: accept, as: profile, session: session)) }
+            }
+            for try await (done, fetched) in group { results[done] = fetched }
+            return results.map { $0! }
+        }
+    }
+
+    // MARK: Measuring
+
+    /// Measures every image, on every core.
+    static func measureAll(paths: [String], originals: [Fetched], delivered: [Fetched]) async -> [DemoImageResult] {
+        let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        return await withTaskGroup(of: (Int, DemoImageResult).self) { group in
+            var results = [DemoImageResult?](repeating: nil, count: paths.count)
+            for index in paths.indices {
+                if index >= cores, let (done, result) = await group.next() { results[done] = result }
+                group.addTask {
+                    (index, measure(path: paths[index], original: originals[index], delivered: delivered[index]))
+                }
+            }
+            for await (done, result) in group { results[done] = result }
+            return results.map { $0! }
+        }
+    }
+
+    /// Compares one delivered image with its original: both decoded (first
+    /// frame), over white, the original scaled with ``ImageResizer`` to the
+    /// delivered size, then luma SSIM. Images under SSIM's 11×11 window
+    /// count as 1 when their pixels match and 0 otherwise.
+    static func measure(path: String, original: Fetched, delivered: Fetched) -> DemoImageResult {
+        // A bridge that does not say what it fetched is counted at the size it delivered.
+        var result = DemoImageResult(
+            path: path, original: original.body, delivered: delivered.body,
+            wireBytes: delivered.upstreamBytes ?? delivered.body.count, originalType: original.contentType,
+            deliveredType: delivered.contentType)
+        guard original.status == 200 else {
+            result.failure = "the origin answered \(original.status)"
+            return result
+        }
+        guard delivered.status == 200 else {
+            result.failure = "the bridge answered \(delivered.status)"
+            return result
+        }
+        let decoder = ImageDecoder()
+        func firstFrame(_ body: Data, _ what: String) -> Image? {
+            do {
+                return try decoder.decode(body).firstFrame
+            } catch {
+                result.failure = "\(what) does not decode: \(error)"
+                return nil
+            }
+        }
+        guard let before = firstFrame(original.body, "the original") else { return result }
+        result.originalSize = (before.width, before.height)
+        guard let after = firstFrame(delivered.body, "the delivered image") else { return result }
+        result.deliveredSize = (after.width, after.height)
+        do {
+            let scaled = try ImageResizer().resize(before, width: after.width, height: after.height)
+            result.resizedBytes = try resizedBytes(
+                original: original.body, scaled: scaled,
+                resized: (before.width, before.height) != (after.width, after.height))
+            let reference = overWhite(scaled)
+            let candidate = overWhite(after)
+            if after.width < 11 || after.height < 11 {
+                result.ssim = reference.pixels == candidate.pixels ? 1 : 0
+            } else {
+                result.ssim = try SSIM.luma(reference, candidate)
+            }
+        } catch {
+            result.failure = "cannot compare: \(error)"
+        }
+        return result
+    }
+
+    /// What resizing alone would have cost, with no change of format: the
+    /// original unchanged when it was not resized, else a JPEG original as
+    /// JPEG at quality 90 and a PNG as PNG at the delivered size; `nil` for
+    /// other formats (an animated GIF is not re-encoded), which count at
+    /// their original bytes.
+    static func resizedBytes(original: Data, scaled: Image, resized: Bool) throws -> Int? {
+        guard resized else { return original.count }
+        switch ImageFormat.sniffIfImage(original) {
+        case .jpeg: return try JPEGEncoder(options: .init(quality: 90)).encode(scaled).count
+        case .png: return try PNGEncoder().encode(scaled).count
+        default: return nil
+        }
+    }
+
+    /// `image` composited over opaque white, so transparent pixels compare
+    /// as a page shows them, whatever colour they hide.
+    static func overWhite(_ image: Image) -> Image {
+        guard !image.isOpaque else { return image }
+        var result = image
+        result.pixels.withUnsafeMutableBufferPointer { pixels in
+            for offset in stride(from: 0, to: pixels.count, by: 4) {
+                let alpha = UInt32(pixels[offset + 3])
+                for channel in 0..<3 {
+                    pixels[offset + channel] = UInt8(
+                        (UInt32(pixels[offset + channel]) * alpha + 255 * (255 - alpha) + 127) / 255)
+                }
+                pixels[offset + 3] = 255
+            }
+        }
+        result.hasAlpha = false
+        return result
+    }
+}
+
+extension DemoClient {
+    /// A client loading the site through `bridge` and directly from `origin`,
+    /// six connections at once, 60 seconds a request; each profile loads
+    /// the images through its own bridge of `clientBridges` when given.
+    package init(bridge: URL, origin: URL, clientBridges: [URL] = []) {
+        self.bridge = bridge
+        self.origin = origin
+        self.clientBridges = clientBridges
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+
+extension ImagePipeline {
+    /// Disk, then network; the variant first unless it failed recently or is
+    /// known to outweigh the original, then the original. Runs once per cache
+    /// key at a time (coalesced). Under
+    /// ``RedirectHandling/report`` a redirect of either is thrown as it is:
+    /// it says where the image lives, not that the variant failed.
+    func fetchData(_ plan: RequestPlan, redirects: RedirectHandling = .follow) async throws -> ImageDataResponse {
+        let now = configuration.now()
+        guard let variantURL = plan.variantURL else {
+            return try await fetchOne(
+                plan.originalURL, key: plan.cacheKey, isVariant: false, isFallback: false, redirects: redirects)
+        }
+        if !negativeCache.contains(plan.cacheKey, now: now) {
+            do {
+                let variant = try await fetchOne(
+                    variantURL, key: plan.cacheKey, isVariant: true, isFallback: false, redirects: redirects)
+                rememberIfOutweighing(variant, plan)
+                return variant
+            } catch let error as ImagePipelineError where !error.isCancellation && error.redirect == nil {
+                markVariantFailed(plan)
+            }
+        }
+        trafficMeter.recordFallback()
+        return try await fetchOne(
+            plan.originalURL, key: plan.originalCacheKey, isVariant: false, isFallback: true, redirects: redirects)
+    }
+
+    /// A variant just fetched that is larger than the original the data cache
+    /// holds (the bytes show it) is not worth asking for: for the negative
+    /// cache's lifetime the original is asked for instead — from the cache,
+    /// at no cost on the wire — rather than the variant again. The variant
+    /// already paid for is still delivered this time.
+    func rememberIfOutweighing(_ variant: ImageDataResponse, _ plan: RequestPlan) {
+        guard variant.source == .network || variant.source == .revalidated,
+            let original = configuration.dataCache?.entry(for: plan.originalCacheKey),
+            original.data.count < variant.data.count
+        else { return }
+        negativeCache.insert(plan.cacheKey, now: configuration.now())
+        trafficMeter.recordOutweighingVariant()
+    }
+
+    /// Remembers that a variant failed and forgets anything cached for it.
+    func markVariantFailed(_ plan: RequestPlan) {
+        negativeCache.insert(plan.cacheKey, now: configuration.now())
+        configuration.dataCache?.remove(plan.cacheKey)
+        configuration.memoryCache?.remove(plan.cacheKey)
+    }
+
+    /// One URL through the disk cache and the network.
+    private func fetchOne(
+        _ url: URL, key: String, isVariant: Bool, isFallback: Bool, redirects: RedirectHandling
+    ) async throws -> ImageDataResponse {
+        let now = configuration.now()
+        var conditionalHeaders = HTTPFieldList()
+        let cached = configuration.dataCache?.entry(for: key)
+        if let cached {
+            if let hit = freshHit(cached, url: url, key: key, isVariant: isVariant, isFallback: isFallback, now: now) {
+                recordHit(hit)
+                return hit
+            }
+            conditionalHeaders = CachePolicy().revalidationHeaders(for: cached)
+        }
+
+        var headers = conditionalHeaders
+        headers["Accept"] = isVariant ? configuration.variantAccept : configuration.originalAccept
+        let loaded = try await load(url, headers: headers, isVariant: isVariant, redirects: redirects)
+        let host = loaded.url.host?.lowercased() ?? "-"
+
+        if loaded.statusCode == 304, let cached {
+            trafficMeter.recordNetwork(host: host, format: "not-modified", bytes: loaded.body.count)
+            trafficMeter.recordRevalidation()
+            let refreshed = configuration.dataCache?.refresh(key, with: loaded, now: now) ?? cached
+            guard case .success(let format) = ImageCompleteness.check(refreshed.data) else {
+                configuration.dataCache?.remove(key)
+                throw ImagePipelineError.notAnImage("cached entry is damaged", url: url.absoluteString)
+            }
+            trafficMeter.recordDelivery(variant: isVariant)
+            return response(
+                refreshed.data, format: format, refreshed.response, url: url, key: key,
+                isVariant: isVariant, isFallback: isFallback, source: .revalidated,
+                networkBytes: loaded.body.count)
+        }
+
+        let format: ImageFormat
+        switch ImageCompleteness.check(loaded.body) {
+        case .success(let sniffed): format = sniffed
+        case .failure(let failure):
+            trafficMeter.recordNetwork(host: host, format: "other", bytes: loaded.body.count)
+            guard loaded.statusCode == 200 else {
+                throw ImagePipelineError.http(loaded.statusCode, url: url.absoluteString)
+            }
+            throw ImagePipelineError.notAnImage(failure.message, url: url.absoluteString)
+        }
+        trafficMeter.recordNetwork(host: host, format: format.rawValue, bytes: loaded.body.count)
+        guard loaded.statusCode == 200 else {
+            throw ImagePipelineError.http(loaded.statusCode, url: url.absoluteString)
+        }
+        _ = configuration.dataCache?.store(loaded, for: key, now: now)
+        trafficMeter.recordDelivery(variant: isVariant)
+        return response(
+            loaded.body, format: format, loaded, url: url, key: key, isVariant: isVariant,
+            isFallback: isFallback, source: .network, networkBytes: loaded.body.count)
+    }
+
+    /// `url` from the network, following redirect hops the configuration's
+    /// ``RedirectPolicy`` allows (loaders never follow them themselves), all
+    /// within one ``Configuration/requestTimeout``. Under
+    /// ``RedirectHandling/report`` the first redirect is thrown as it is.
+    /// A hop the policy refuses, or one past its bound, is never fetched:
+    /// the fetch fails with ``ImagePipelineError/refusedRedirect`` set.
+    private func load(
+        _ url: URL, headers: HTTPFieldList, isVariant: Bool, redirects: RedirectHandling
+    ) async throws -> DataResponse {
+        let policy = configuration.redirectPolicy
+        let deadline = ContinuousClock.now + configuration.requestTimeout
+        var hopURL = url
+        var hops = 0
+        while true {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else {
+                throw ImagePipelineError.loading(
+                    DataLoadingError(.timedOut, "GET \(hopURL.absoluteString): timed out after redirects"),
+                    url: url.absoluteString)
+            }
+            let request = DataRequest(
+                url: hopURL, headers: headers, timeout: remaining, maxBodyBytes: configuration.maxBodyBytes)
+            let loaded: DataResponse
+            do {
+                loaded = try await configuration.dataLoader.load(request)
+            } catch {
+                throw ImagePipelineError.loading(error, url: hopURL.absoluteString)
+            }
+            try Task.checkCancellation()
+            guard let redirect = ImageRedirect(loaded, requested: hopURL, isVariant: isVariant) else { return loaded }
+            trafficMeter.recordNetwork(
+                host: hopURL.host?.lowercased() ?? "-", format: "redirect", bytes: loaded.body.count)
+            if redirects == .report { throw ImagePipelineError.redirect(redirect) }
+            guard hops < policy.maxHops else {
+                throw ImagePipelineError.refusedRedirect(redirect, reason: "more than \(policy.maxHops) redirects")
+            }
+            guard policy.allows(redirect.location) else {
+                throw ImagePipelineError.refusedRedirect(redirect, reason: "the target is outside \(policy.name)")
+            }
+            hops += 1
+            hopURL = redirect.location
+        }
+    }
+
+    /// `cached` as a response when it is fresh and complete, else `nil`.
+    func freshHit(
+        _ cached: CachedEntry, url: URL, key: String, isVariant: Bool, isFallback: Bool, now: Date
+    ) -> ImageDataResponse? {
+        guard cached.isFresh(now: now), case .success(let format) = ImageCompleteness.check(cached.data) else {
+            return nil
+        }
+        var hit = response(
+            cached.data, format: format, cached.response, url: url, key: key,
+            isVariant: isVariant, isFallback: isFallback, source: .disk, networkBytes: 0)
+        hit.storedAt = cached.storedAt
+        return hit
+    }
+
+    /// Counts a cache hit that is being delivered.
+    func recordHit(_ hit: ImageDataResponse) {
+        recordHit(bytes: hit.data.count, isVariant: hit.isVariant)
+    }
+
+    func recordHit(bytes: Int, isVariant: Bool) {
+        trafficMeter.recordDiskHit(bytes: bytes)
+        trafficMeter.recordDelivery(variant: isVariant)
+    }
+
+    /// The upstream fields an image response keeps: what caching and
+    /// relaying it need.
+    private static let keptFields = ["Content-Type", "Cache-Control", "ETag", "Last-Modified", "Expires"]
+
+    private func response(
+        _ data: Data, format: ImageFormat, _ upstream: DataResponse, url: URL, key: String, isVariant: Bool,
+        isFallback: Bool, source: ImageSource, networkBytes: Int
+    ) -> ImageDataResponse {
+        var headers = upstream.headers
+        headers.removeAll { field in !Self.keptFields.contains { HTTPFieldList.namesMatch($0, field.name) } }
+        return ImageDataResponse(
+            data: data, format: format, fetchedURL: upstream.url, cacheKey: key, isVariant: isVariant,
+            isFallback: isFallback, source: source, statusCode: 200, headers: headers, networkBytes: networkBytes)
+    }
+}

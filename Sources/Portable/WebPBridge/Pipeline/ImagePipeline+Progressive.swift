@@ -1,0 +1,106 @@
+public import Foundation
+
+extension ImagePipeline {
+    /// The image for `url`, progressively: while a WebP arrives from the
+    /// network, partial images (decoded rows, the rest transparent) as each
+    /// further eighth of the rows decodes; then the final image, exactly what
+    /// ``image(for:)`` returns. A cached image yields only its final image.
+    ///
+    /// The stream ends with an ``ImagePipelineError`` when no image can be
+    /// had; cancelling the consuming task cancels the load.
+    public func images(for url: URL) -> AsyncThrowingStream<ImageResponse, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task { [self] in
+                do {
+                    try await loadProgressively(url, continuation: continuation)
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func loadProgressively(
+        _ url: URL, continuation: AsyncThrowingStream<ImageResponse, any Error>.Continuation
+    ) async throws {
+        let plan = plan(for: url)
+        let cached =
+            configuration.memoryCache?.image(for: plan.cacheKey) != nil
+            || configuration.dataCache?.entry(for: plan.cacheKey)?.isFresh(now: configuration.now()) == true
+        guard !cached, let variantURL = plan.variantURL,
+            !negativeCache.contains(plan.cacheKey, now: configuration.now())
+        else {
+            continuation.yield(try await image(for: url))
+            return
+        }
+        // Stream the variant's bytes into an incremental decoder; partial
+        // images are a preview only, so any failure here just skips them.
+        let decoder = configuration.codec.makeProgressiveDecoder(limits: configuration.decodingLimits)
+        let partials = PartialImageFeed(decoder: decoder) { image in
+            continuation.yield(
+                ImageResponse(
+                    image: .still(image), fetchedURL: variantURL, cacheKey: plan.cacheKey, isVariant: true,
+                    isFallback: false, source: .network, isFinal: false))
+        }
+        let request = DataRequest(
+            url: variantURL, headers: ["Accept": configuration.variantAccept], timeout: configuration.requestTimeout,
+            maxBodyBytes: configuration.maxBodyBytes)
+        if let loaded = try? await configuration.dataLoader.load(request, onChunk: { partials.append($0) }),
+            loaded.statusCode == 200, case .success = ImageCompleteness.check(loaded.body)
+        {
+            // Hand the bytes to the caches so the final image costs no second fetch.
+            trafficMeter.recordNetwork(
+                host: variantURL.host?.lowercased() ?? "-",
+                format: ImageFormat.sniffIfImage(loaded.body)?.rawValue ?? "other",
+                bytes: loaded.body.count)
+            _ = configuration.dataCache?.store(loaded, for: plan.cacheKey, now: configuration.now())
+            if let image = try? await decode(loaded.body) {
+                configuration.memoryCache?.insert(image, for: plan.cacheKey)
+                trafficMeter.recordDelivery(variant: true)
+                continuation.yield(
+                    ImageResponse(
+                        image: image, fetchedURL: variantURL, cacheKey: plan.cacheKey, isVariant: true,
+                        isFallback: false, source: .network, isFinal: true))
+                return
+            }
+        }
+        try Task.checkCancellation()
+        continuation.yield(try await image(for: url))
+    }
+}
+
+/// Feeds chunks to the codec's progressive decoder and reports a partial
+/// image each time another eighth of the rows is decoded; without such a
+/// decoder (ImageIO's codec has none) it reports nothing. Chunks arrive one
+/// at a time from the loader, so a lock only guards against misuse.
+private final class PartialImageFeed: @unchecked Sendable {
+    // @unchecked: the decoder is used only under `lock`.
+    private let lock = NSLock()
+    private let decoder: (any ProgressiveImageDecoder)?
+    private var reportedRows = 0
+    private var failed = false
+    private let report: (Image) -> Void
+
+    init(decoder: (any ProgressiveImageDecoder)?, report: @escaping (Image) -> Void) {
+        self.decoder = decoder
+        failed = decoder == nil
+        self.report = report
+    }
+
+    func append(_ chunk: Data) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !failed, let decoder else { return }
+        do {
+            guard let (rows, height) = try decoder.feed(chunk), height > 0 else { return }
+            if rows - reportedRows >= max(1, height / 8), let image = decoder.partialImage() {
+                reportedRows = rows
+                report(image)
+            }
+        } catch {
+            failed = true
+        }
+    }
+}
