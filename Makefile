@@ -42,11 +42,15 @@ lint: ## swift format lint --strict (the checked-in .swift-format), then no line
 	@find Sources Tests Tools Benchmarks $(wildcard Fuzz) -name '*.swift' -print0 | xargs -0 awk -v limit=$(LINE_LIMIT) \
 	  'length > limit { printf "%s:%d: %d columns (limit %d)\n", FILENAME, FNR, length, limit; long = 1 } END { exit long }'
 
-# The Apple products, as WEBP_BRIDGE_MANIFEST_PLATFORM=apple makes the manifest show them: no system library,
-# no unguarded Glibc/FoundationNetworking/Synchronization import, no API above the declared floor.
-portability: ## Check that the products for Apple platforms would build there (docs/development.md: Portability check)
+# The Apple view of the manifest (WEBP_BRIDGE_MANIFEST_PLATFORM=apple): every target an Apple build compiles is
+# scanned (no system library, no unguarded Linux import, no API above the floor, no Swift above the tools
+# version); then every Apple-only file is compiled against the SDK stand-ins in Tests/StandIns, and the
+# stand-in check must catch each mutation of Tests/StandIns/mutations.sh (docs/platforms.md).
+portability: ## Check that what an Apple build compiles would build there (docs/development.md: Portability check)
 	$(SWIFT) build --product portability-check
 	"$$($(SWIFT) build --show-bin-path)/portability-check" --swift "$(SWIFT)"
+	SWIFTC="$(SWIFT)c" Tests/StandIns/typecheck.sh
+	SWIFTC="$(SWIFT)c" Tests/StandIns/mutations.sh
 
 test: deps lint portability test-scripts ## Run the whole test suite (corpus suites need ../shared/corpus); lint, portability and test-scripts first
 	$(SWIFT) test

@@ -20,8 +20,9 @@ struct PortabilityCommandTests {
         #expect(
             lines.first?.hasPrefix("Sources/A/File.swift:2: unguarded import of Glibc") == true, "\(outcome.stdout)")
         #expect(
-            lines.last
-                == "portability check: 1 products, 1 targets, 1 Swift files; floor iOS 16.0, macOS 13.0; 1 violation")
+            lines.last.map(String.init)
+                == "portability check: 1 products, 1 targets, 1 Swift files; floor iOS 16.0, macOS 13.0, Swift 6.0; "
+                + "1 violation")
     }
 
     @Test func aCleanPackageExitsZero() throws {

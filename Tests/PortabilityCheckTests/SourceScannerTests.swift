@@ -150,6 +150,42 @@ struct SourceScannerTests {
         Row(label: "regex literal at iOS 16", source: "let r = #/a\"+b/#\nlet s = \"x\"\n"),
         Row(label: "@Observable", source: "@Observable final class Model {}\n", expected: [1: .newerAPI]),
         Row(label: "InlineArray", source: "let a: InlineArray<3, Int> = [1, 2, 3]\n", expected: [1: .newerAPI]),
+        Row(
+            label: "task executors", source: "let t = Task(executorPreference: e) {}\nclass E: TaskExecutor {}\n",
+            expected: [1: .newerAPI, 2: .newerAPI]),
+        Row(
+            label: "task executors under if #available",
+            source: "if #available(iOS 18, macOS 15, *) { await withTaskExecutorPreference(e) {} }\n"),
+        Row(label: "TestScoping on Swift 6.0", source: "struct T: TestScoping {}\n", expected: [1: .newerSwift]),
+        Row(
+            label: "TestScoping under compiler(>=6.1)",
+            source: "#if compiler(>=6.1)\nstruct T: TestScoping {}\n#else\nstruct T {}\n#endif\n"),
+        Row(
+            label: "TestScoping under swift(>=6.1) && os(macOS)",
+            source: "#if swift(>=6.1) && os(macOS)\nstruct T: TestScoping {}\n#endif\n"),
+        Row(
+            label: "the error #expect(throws:) returns, on Swift 6.0",
+            source: """
+                let error = #expect(throws: E.self) { try f() }
+                let other = try #require(throws: E.self) { try f() }
+                #expect(throws: E.self) { try f() }
+
+                """,
+            expected: [1: .newerSwift, 2: .newerSwift]),
+        Row(
+            label: "compiler(>=6.1) does not cover a 6.2 feature",
+            source: "#if compiler(>=6.1)\n@concurrent func f() async {}\n#endif\n", expected: [2: .newerSwift]),
+        Row(
+            label: "Swift 6.2 features",
+            source: """
+                nonisolated(nonsending) func f() async {}
+                weak let w: AnyObject?
+                @Test func `a raw identifier`() {}
+                nonisolated struct S {}
+                func `default`() {}
+
+                """,
+            expected: [1: .newerSwift, 2: .newerSwift, 3: .newerSwift, 4: .newerSwift]),
         Row(label: "a longer name is another API", source: "let m = PthreadMutex()\nlet a = AtomicCounter()\n"),
         Row(
             label: "#if without #endif", source: "#if os(Linux)\nimport Glibc\n",

@@ -89,6 +89,17 @@ package struct APIAvailability: Sendable {
                 [".", "appending", "(", "component", ":"], ["URL", ".", "temporaryDirectory"],
             ],
             introduced: both(OSVersion(16, 0), OSVersion(13, 0))),
+        // stdlib/public/Concurrency/Executor.swift (`TaskExecutor`, `UnownedTaskExecutor`,
+        // `asUnownedTaskExecutor`), TaskExecutorPreference.swift (`withTaskExecutorPreference`) and
+        // Task+TaskExecutor.swift (`Task(executorPreference:)`, `Task.detached(executorPreference:)`):
+        // all @available(SwiftStdlib 6.0, *) (SE-0417).
+        APIAvailability(
+            name: "task executors (SE-0417)",
+            patterns: [
+                ["TaskExecutor"], ["UnownedTaskExecutor"], ["asUnownedTaskExecutor"], ["withTaskExecutorPreference"],
+                ["executorPreference", ":"], ["globalConcurrentExecutor"],
+            ],
+            introduced: both(OSVersion(18, 0), OSVersion(15, 0))),
         // os: OSAllocatedUnfairLock: iOS 16.0, macOS 13.0.
         APIAvailability(
             name: "OSAllocatedUnfairLock", patterns: [["OSAllocatedUnfairLock"]],

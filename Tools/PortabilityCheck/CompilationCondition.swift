@@ -109,6 +109,25 @@ indirect enum CompilationCondition: Equatable {
         }
     }
 
+    /// The compiler version a branch under this condition is certainly
+    /// compiled with at least: `X` for `compiler(>=X)` or `swift(>=X)`, the
+    /// higher of two under `&&`, the lower of two under `||`; `nil` when the
+    /// condition says nothing about it.
+    var minimumCompiler: OSVersion? {
+        switch self {
+        case .atom(let name, let argument):
+            guard name == "compiler" || name == "swift", let argument, argument.hasPrefix(">=") else { return nil }
+            return OSVersion(parsing: argument.dropFirst(2))
+        case .and(let left, let right):
+            return [left.minimumCompiler, right.minimumCompiler].compactMap { $0 }.max()
+        case .or(let left, let right):
+            guard let a = left.minimumCompiler, let b = right.minimumCompiler else { return nil }
+            return min(a, b)
+        default:
+            return nil
+        }
+    }
+
     /// A recursive-descent parser: or := and ('||' and)*; and := unary ('&&' unary)*;
     /// unary := '!' unary | '(' or ')' | name [ '(' arguments ')' ].
     private struct Parser {
@@ -164,7 +183,14 @@ indirect enum CompilationCondition: Equatable {
                     if next == "(" { depth += 1 }
                     if next == ")" { depth -= 1 }
                     if depth == 0 { return .atom(name: token, argument: arguments.first ?? "") }
-                    arguments.append(next)
+                    // An argument is its tokens up to a comma: `>=6.1` for `compiler(>=6.1)`.
+                    if next == ",", depth == 1 {
+                        arguments.append("")
+                    } else if arguments.isEmpty {
+                        arguments.append(next)
+                    } else {
+                        arguments[arguments.count - 1] += next
+                    }
                 }
                 return nil
             }

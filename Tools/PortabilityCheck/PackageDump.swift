@@ -71,7 +71,13 @@ struct PackageDump: Decodable {
         }
     }
 
+    /// `"toolsVersion": {"_version": "6.0.0"}`: the manifest's `swift-tools-version`.
+    struct ToolsVersion: Decodable {
+        var _version: String
+    }
+
     var name: String
+    var toolsVersion: ToolsVersion?
     var platforms: [Platform]
     var products: [Product]
     var targets: [Target]

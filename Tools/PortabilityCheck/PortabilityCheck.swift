@@ -1,6 +1,6 @@
 package import Foundation
 
-/// The portability check of the products an Apple app adds: reads the
+/// The portability check of what an Apple build compiles: reads the
 /// manifest as an Apple build sees it (`swift package dump-package` with
 /// `WEBP_BRIDGE_MANIFEST_PLATFORM=apple`) and reports what would not build
 /// there.
@@ -10,9 +10,13 @@ package import Foundation
 ///    names no Apple platform does not count) and reports a `systemLibrary`
 ///    target, a target the Apple view does not hold, or a product of another
 ///    package (the project has none; the check cannot look inside).
-/// 2. It scans the Swift files of every target reached with ``SourceScanner``
-///    against the floor the manifest declares for iOS and macOS (SwiftPM's
-///    default, iOS 12 / macOS 10.13, when it declares none).
+/// 2. It scans the Swift files of every target an Apple `swift build
+///    --build-tests` compiles (every target of the Apple view but system
+///    libraries and binaries: test targets and their helpers too, not only
+///    what the products reach) with ``SourceScanner``, against the floor the
+///    manifest declares for iOS and macOS (SwiftPM's default, iOS 12 / macOS
+///    10.13, when it declares none) and against the oldest Swift compiler the
+///    manifest's `swift-tools-version` admits.
 package struct PortabilityCheck: Sendable {
     /// The package folder the dump's relative paths start from.
     package var packageRoot: URL
@@ -20,6 +24,8 @@ package struct PortabilityCheck: Sendable {
     package var apis: [APIAvailability] = APIAvailability.standard
     /// The modules that must be imported under a guard.
     package var modules: [GuardedModule] = GuardedModule.standard
+    /// The language and library features checked against the oldest compiler.
+    package var features: [LanguageFeature] = LanguageFeature.standard
     /// Files larger than this are reported, not read (bounded memory).
     package var maximumFileBytes = 4 << 20
 
@@ -47,6 +53,10 @@ package struct PortabilityCheck: Sendable {
             floors[platform] = platform.swiftPMDefaultFloor
         }
 
+        // The tools version is the oldest Swift that reads the manifest: `6.0.0` → 6.0.
+        let tools = package.toolsVersion.flatMap { OSVersion(parsing: $0._version) } ?? OSVersion(6, 0)
+        let oldestCompiler = OSVersion(tools.components.first ?? 6, tools.components.dropFirst().first ?? 0)
+
         let targets = Dictionary(package.targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var violations: [PortabilityViolation] = []
         var reached: Set<String> = []
@@ -55,6 +65,8 @@ package struct PortabilityCheck: Sendable {
             violations += walk.violations
             reached.formUnion(walk.reached)
         }
+        // `swift build --build-tests` compiles every target, not only the products' closure.
+        reached.formUnion(package.targets.filter { !["system", "binary", "plugin"].contains($0.type) }.map(\.name))
 
         var scannedFiles = 0
         for name in reached.sorted() {
@@ -63,12 +75,13 @@ package struct PortabilityCheck: Sendable {
             violations += files.problems
             for file in files.paths {
                 scannedFiles += 1
-                violations += scan(file: file, floors: floors)
+                violations += scan(file: file, floors: floors, oldestCompiler: oldestCompiler)
             }
         }
         return PortabilityReport(
             violations: violations.sorted(), products: package.products.map(\.name).sorted(),
-            scannedTargets: reached.sorted(), scannedFiles: scannedFiles, floors: floors)
+            scannedTargets: reached.sorted(), scannedFiles: scannedFiles, floors: floors,
+            oldestCompiler: oldestCompiler)
     }
 
     /// Breadth first, so a report shows the shortest chain to the culprit.
@@ -161,7 +174,9 @@ package struct PortabilityCheck: Sendable {
         return (Array(Set(kept)).sorted(), [])
     }
 
-    private func scan(file: String, floors: [ApplePlatform: OSVersion]) -> [PortabilityViolation] {
+    private func scan(file: String, floors: [ApplePlatform: OSVersion], oldestCompiler: OSVersion)
+        -> [PortabilityViolation]
+    {
         let url = packageRoot.appendingPathComponent(file)
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         guard size <= maximumFileBytes else {
@@ -174,7 +189,9 @@ package struct PortabilityCheck: Sendable {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             return [.init(rule: .unreadableSource, file: file, reason: "cannot be read")]
         }
-        let scanner = SourceScanner(file: file, floors: floors, apis: apis, modules: modules)
+        let scanner = SourceScanner(
+            file: file, floors: floors, apis: apis, modules: modules, features: features,
+            oldestCompiler: oldestCompiler)
         return scanner.scan(Array(data))
     }
 
@@ -196,6 +213,8 @@ package struct PortabilityReport: Sendable {
     package var scannedFiles: Int
     /// The floor per platform (declared, or SwiftPM's default).
     package var floors: [ApplePlatform: OSVersion]
+    /// The oldest Swift compiler checked against (the manifest's tools version).
+    package var oldestCompiler = OSVersion(6, 0)
 
     /// Whether the Apple products are portable by the check's rules.
     package var passed: Bool { violations.isEmpty }
@@ -206,7 +225,7 @@ package struct PortabilityReport: Sendable {
             .joined(separator: ", ")
         let summary =
             "portability check: \(products.count) products, \(scannedTargets.count) targets, "
-            + "\(scannedFiles) Swift files; floor \(floorText); "
+            + "\(scannedFiles) Swift files; floor \(floorText), Swift \(oldestCompiler); "
             + (passed ? "no violations" : "\(violations.count) violation\(violations.count == 1 ? "" : "s")")
         return (violations.map(\.description) + [summary]).joined(separator: "\n")
     }

@@ -10,6 +10,8 @@ package struct PortabilityViolation: Sendable, Hashable, CustomStringConvertible
         case unguardedImport
         /// An API newer than the declared floor used outside an availability guard.
         case newerAPI
+        /// A language or library feature newer than the oldest supported Swift, outside `#if compiler(>=…)`.
+        case newerSwift
         /// Source the check cannot read: unbalanced `#if`, a file too large, a missing folder.
         case unreadableSource
 

@@ -20,6 +20,10 @@ struct SourceScanner {
     var floors: [ApplePlatform: OSVersion]
     var apis: [APIAvailability]
     var modules: [GuardedModule]
+    /// The features checked against ``oldestCompiler``.
+    var features: [LanguageFeature] = []
+    /// The oldest Swift compiler the package supports.
+    var oldestCompiler = OSVersion(6, 0)
 
     /// One `#if` chain being read: the conditions of its earlier branches and
     /// of the current one (`nil` for `#else`).
@@ -67,6 +71,12 @@ struct SourceScanner {
         let found = order.map { finding in
             let platforms = byFinding[finding] ?? []
             switch finding.rule {
+            case .newerSwift:
+                return PortabilityViolation(
+                    rule: .newerSwift, file: file, line: finding.line,
+                    reason: "\(finding.subject) needs Swift \(platforms.first?.1 ?? oldestCompiler), newer than the "
+                        + "oldest supported Swift \(oldestCompiler) (swift-tools-version), and no "
+                        + "#if compiler(>=…) covers this use")
             case .newerAPI:
                 let needs = platforms.map { "\($0.0.displayName) \($0.1)" }.joined(separator: " / ")
                 let floors = platforms.map { "\($0.0.displayName) \($0.2)" }.joined(separator: " / ")
@@ -153,6 +163,18 @@ struct SourceScanner {
                     position = end
                     continue
                 default:
+                    let compilerGuard = blocks.compactMap { $0.current?.minimumCompiler }.max() ?? oldestCompiler
+                    for feature in features where feature.introduced > compilerGuard {
+                        let raw = feature.matchesRawIdentifiers && Self.isRawIdentifier(tokens[position])
+                        if raw || feature.patterns.contains(where: { Self.tokens(tokens, at: position, match: $0) }) {
+                            findings.append(
+                                (
+                                    Finding(line: lineNumber, rule: .newerSwift, subject: feature.name),
+                                    feature.introduced
+                                )
+                            )
+                        }
+                    }
                     let guarded = (scopes.map(\.version) + pending).max() ?? floor
                     for api in apis {
                         guard let needed = api.introduced[platform], needed > max(floor, guarded) else { continue }
@@ -196,6 +218,16 @@ struct SourceScanner {
         position += 1
         if position < tokens.count, kinds.contains(tokens[position].text) { position += 1 }
         return position < tokens.count ? tokens[position].text : nil
+    }
+
+    /// A backquoted name that only SE-0451 allows: one holding a character
+    /// an identifier cannot (a space, a dash) or starting with a digit.
+    private static func isRawIdentifier(_ token: SwiftToken) -> Bool {
+        guard token.wasBackquoted, let first = token.text.unicodeScalars.first else { return token.wasBackquoted }
+        if first.properties.numericType != nil { return true }
+        return token.text.unicodeScalars.contains {
+            !($0 == "_" || $0.properties.isAlphabetic || $0.properties.numericType != nil)
+        }
     }
 
     private static func tokens(_ tokens: [SwiftToken], at position: Int, match pattern: [String]) -> Bool {

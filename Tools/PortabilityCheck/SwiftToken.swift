@@ -5,6 +5,8 @@ struct SwiftToken: Equatable {
     var text: String
     /// The 0-based byte column.
     var column: Int
+    /// Whether it was written between backquotes (`` `default` ``).
+    var wasBackquoted = false
 
     /// Splits one blanked line into tokens.
     static func tokens(of line: [UInt8]) -> [SwiftToken] {
@@ -41,7 +43,7 @@ struct SwiftToken: Equatable {
             } else if byte == UInt8(ascii: "`") {
                 index += 1
                 while index < line.count, line[index] != UInt8(ascii: "`") { index += 1 }
-                tokens.append(SwiftToken(text: text(start + 1..<index), column: start))
+                tokens.append(SwiftToken(text: text(start + 1..<index), column: start, wasBackquoted: true))
                 index = min(index + 1, line.count)
                 continue
             } else if index + 1 < line.count,

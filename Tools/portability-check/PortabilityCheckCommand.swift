@@ -2,9 +2,9 @@ import Foundation
 import PortabilityCheck
 
 /// `portability-check [--package-path DIR] [--dump-file FILE] [--swift PATH]`:
-/// checks that the products an Apple app adds would build there (see
-/// ``PortabilityCheck``). Exit 0 when they would, 1 on a violation or a
-/// failure, 2 on a usage error. Run by `make portability` (and so `make test`).
+/// checks that what an Apple `swift build --build-tests` compiles would build
+/// there (see ``PortabilityCheck``). Exit 0 when it would, 1 on a violation or
+/// a failure, 2 on a usage error. Run by `make portability` (and so `make test`).
 @main
 struct PortabilityCheckCommand {
     static let usage = """

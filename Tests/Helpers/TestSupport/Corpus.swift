@@ -26,11 +26,18 @@ public enum Corpus {
     public static let unavailableReason =
         "corpus not found: set WEBP_BRIDGE_CORPUS or place shared/corpus beside the project"
 
-    /// The project's root folder (the one holding `Package.swift`).
-    public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // TestSupport
-        .deletingLastPathComponent()  // Sources
-        .deletingLastPathComponent()
+    /// The project's root folder: the nearest folder above this file that holds `Package.swift`
+    /// (found by walking up, so moving this file cannot silently point the corpus elsewhere).
+    public static let packageRoot: URL = {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.path != "/" {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+                return folder
+            }
+            folder.deleteLastPathComponent()
+        }
+        preconditionFailure("no Package.swift above \(#filePath)")
+    }()
 
     /// The URL of a corpus file, e.g. `url("kodak/kodim01.png")`.
     public static func url(_ relativePath: String) throws -> URL {

@@ -11,19 +11,34 @@ import WebPBridge
 /// other suite's tasks (their waits, their clients, their coalesced
 /// fetches) for as long as they run, which under a sanitizer is minutes.
 /// On threads of their own the kernel time-slices them with everything else.
-public struct OffTheGlobalExecutor: SuiteTrait, TestTrait, TestScoping {
-    /// At most this many tests of such suites run at once; the rest wait
-    /// their turn in order.
-    static let threads = WorkerThreads(limit: 4, name: "test.cpu")
+#if compiler(>=6.1)
+    public struct OffTheGlobalExecutor: SuiteTrait, TestTrait, TestScoping {
+        /// At most this many tests of such suites run at once; the rest wait
+        /// their turn in order.
+        static let threads = WorkerThreads(limit: 4, name: "test.cpu")
 
-    public var isRecursive: Bool { true }
+        public var isRecursive: Bool { true }
 
-    public func provideScope(
-        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
-    ) async throws {
-        try await withTaskExecutorPreference(Self.threads) { try await function() }
+        public func provideScope(
+            for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+        ) async throws {
+            // A task executor preference needs iOS 18 / macOS 15. Below that the
+            // test runs on the global executor, as it would without the trait:
+            // the trait decides where a test runs, never what it checks.
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+                try await withTaskExecutorPreference(Self.threads) { try await function() }
+            } else {
+                try await function()
+            }
+        }
     }
-}
+#else
+    /// Swift 6.0 (Xcode 16.0–16.2) has no `TestScoping`: the trait is
+    /// accepted and changes nothing there.
+    public struct OffTheGlobalExecutor: SuiteTrait, TestTrait {
+        public var isRecursive: Bool { true }
+    }
+#endif
 
 extension Trait where Self == OffTheGlobalExecutor {
     /// Runs each test on threads of its own (see ``OffTheGlobalExecutor``).

@@ -73,15 +73,24 @@ struct WorkerThreadsTests {
                 names.withLock { $0.append(threads.isCurrentThread) }
                 finished.signal()
             }
-            Task(executorPreference: threads) {
-                await Task.yield()
-                names.withLock { $0.append(threads.isCurrentThread) }
-                // An unstructured task started here stays on the threads.
-                let inner = WorkerThreads.$current.withValue(threads) {
-                    Task.onCurrentThreads { names.withLock { $0.append(threads.isCurrentThread) } }
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+                Task(executorPreference: threads) {
+                    await Task.yield()
+                    names.withLock { $0.append(threads.isCurrentThread) }
+                    // An unstructured task started here stays on the threads.
+                    let inner = WorkerThreads.$current.withValue(threads) {
+                        Task.onCurrentThreads { names.withLock { $0.append(threads.isCurrentThread) } }
+                    }
+                    await inner.value
+                    finished.signal()
                 }
-                await inner.value
-                finished.signal()
+            } else {
+                // No task executors below iOS 18 / macOS 15: only jobs can prefer the
+                // threads there, so one more job stands for the task and its child.
+                threads.submit {
+                    names.withLock { $0 += [threads.isCurrentThread, threads.isCurrentThread] }
+                    finished.signal()
+                }
             }
             let inTime = [finished.wait(timeout: .now() + 30), finished.wait(timeout: .now() + 30)]
             return (inTime, names.withLock { $0 })

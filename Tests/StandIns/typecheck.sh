@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Type-checks every Apple-only Swift file against the SDK stand-ins in this folder (part of
+# `make portability`; docs/platforms.md says what that proves and what it does not).
+#
+# Apple-only files are found, not listed: every Swift file of the Apple view's targets whose code
+# sits under `#if canImport(X)` for an Apple SDK framework (ImageIO, WebKit, UIKit, AppKit,
+# SwiftUI, Network, CoreGraphics). A framework with no stand-in here fails the run.
+#
+# 1. The stand-in modules (Darwin, CoreGraphics, ImageIO, WebKit) are built with swiftc. With the
+#    Darwin stand-in importable, `canImport(Darwin)` holds: files that test Darwin before Glibc
+#    (Lock, WorkerThreads) compile their Darwin branch.
+# 2. The core module WebPBridge is compiled from its sources with the stand-ins importable, so
+#    `canImport(ImageIO)` holds and its Apple-only code (ImageIOCodec, the ImageIO branch of
+#    PlatformCodec) is compiled; every body is type-checked (-wmo, no body skipping).
+# 3. The adapters WebPURLProtocol and WebViewBridge are type-checked against that core module,
+#    WebPBridgeSchemeHandler (canImport(WebKit)) among them.
+# 4. Apple-only test files are type-checked one by one against the core and TestTraits.
+# Compiler settings are the package's: Swift 6 language mode, ExistentialAny,
+# InternalImportsByDefault, MemberImportVisibility.
+#
+# usage: Tests/StandIns/typecheck.sh [--root DIR] [--scratch DIR]
+#   --root DIR     the package tree to check (default: this checkout; the mutation script
+#                  passes a mutated copy)
+#   --scratch DIR  where modules are written (default: DIR/.build/portability-standins)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+scratch=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --root) root="$(cd "$2" && pwd)"; shift 2 ;;
+    --scratch) scratch="$2"; shift 2 ;;
+    *) echo "usage: $0 [--root DIR] [--scratch DIR]" >&2; exit 2 ;;
+  esac
+done
+scratch="${scratch:-$root/.build/portability-standins}"
+standins="$root/Tests/StandIns"
+SWIFTC="${SWIFTC:-swiftc}"
+rm -rf "$scratch"
+mkdir -p "$scratch"
+
+settings=(-swift-version 6 -package-name webpbridge
+  -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
+  -enable-upcoming-feature MemberImportVisibility -I "$scratch")
+
+# Every Swift file under the folders an Apple build compiles (the Apple view's portable targets).
+portable_sources=(Sources/Portable Tests/WebPBridgeTests Tests/Helpers/TestTraits)
+sdk_frameworks='ImageIO|WebKit|UIKit|AppKit|SwiftUI|Network|CoreGraphics'
+cd "$root"
+mapfile -t apple_only < <(grep -rlE "^[[:space:]]*#(if|elseif) .*canImport\(($sdk_frameworks)\)" \
+  --include='*.swift' "${portable_sources[@]}" | sort)
+frameworks="$(grep -rhoE "canImport\(($sdk_frameworks)\)" "${apple_only[@]}" | sort -u \
+  | sed -E 's/canImport\((.*)\)/\1/')"
+for framework in $frameworks; do
+  if [ ! -d "$standins/$framework" ]; then
+    echo "typecheck: $framework is used under canImport($framework) but has no stand-in in Tests/StandIns" >&2
+    exit 1
+  fi
+done
+
+# 1. The stand-ins, in dependency order.
+for module in Darwin CoreGraphics ImageIO WebKit; do
+  "$SWIFTC" -emit-module -parse-as-library -swift-version 6 -I "$scratch" -module-name "$module" \
+    -emit-module-path "$scratch/$module.swiftmodule" "$standins/$module"/*.swift
+done
+
+# 2. The core, every body type-checked.
+mapfile -t core < <(find Sources/Portable/WebPBridge -name '*.swift' | sort)
+"$SWIFTC" -emit-module -wmo -parse-as-library "${settings[@]}" -module-name WebPBridge \
+  -emit-module-path "$scratch/WebPBridge.swiftmodule" "${core[@]}"
+
+# 3. The adapters.
+for module in WebPURLProtocol WebViewBridge; do
+  mapfile -t files < <(find "Sources/Portable/$module" -name '*.swift' | sort)
+  "$SWIFTC" -typecheck -parse-as-library "${settings[@]}" -module-name "$module" "${files[@]}"
+done
+
+# 4. Apple-only test files, against the core and the test traits built from source.
+mapfile -t traits < <(find Tests/Helpers/TestTraits -name '*.swift' | sort)
+"$SWIFTC" -emit-module -wmo -parse-as-library "${settings[@]}" -module-name TestTraits \
+  -emit-module-path "$scratch/TestTraits.swiftmodule" "${traits[@]}"
+tests=0
+for file in "${apple_only[@]}"; do
+  case "$file" in
+    Tests/*)
+      "$SWIFTC" -typecheck -parse-as-library "${settings[@]}" -module-name AppleOnlyTest "$file"
+      tests=$((tests + 1)) ;;
+  esac
+done
+
+echo "typecheck: ${#apple_only[@]} Apple-only files compiled against the stand-ins of" \
+  "$(echo $frameworks | tr '\n' ' ' | sed 's/ $//') (with the core's ${#core[@]} files; $tests test files):"
+printf '    %s\n' "${apple_only[@]}"
+mapfile -t darwin_first < <(grep -rlE '^[[:space:]]*#if canImport\(Darwin\)' --include='*.swift' \
+  "${portable_sources[@]}" | sort)
+echo "typecheck: the Darwin branch of ${#darwin_first[@]} files that test canImport(Darwin) first:"
+printf '    %s\n' "${darwin_first[@]}"
