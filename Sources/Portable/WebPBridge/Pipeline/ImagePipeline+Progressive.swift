@@ -76,31 +76,34 @@ extension ImagePipeline {
 /// decoder (ImageIO's codec has none) it reports nothing. Chunks arrive one
 /// at a time from the loader, so a lock only guards against misuse.
 private final class PartialImageFeed: @unchecked Sendable {
-    // @unchecked: the decoder is used only under `lock`.
-    private let lock = NSLock()
+    private struct Progress {
+        var reportedRows = 0
+        var failed: Bool
+    }
+
+    // @unchecked: the decoder and `report` are only used inside `progress.withLock`.
     private let decoder: (any ProgressiveImageDecoder)?
-    private var reportedRows = 0
-    private var failed = false
+    private let progress: Lock<Progress>
     private let report: (Image) -> Void
 
     init(decoder: (any ProgressiveImageDecoder)?, report: @escaping (Image) -> Void) {
         self.decoder = decoder
-        failed = decoder == nil
+        progress = Lock(Progress(failed: decoder == nil))
         self.report = report
     }
 
     func append(_ chunk: Data) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !failed, let decoder else { return }
-        do {
-            guard let (rows, height) = try decoder.feed(chunk), height > 0 else { return }
-            if rows - reportedRows >= max(1, height / 8), let image = decoder.partialImage() {
-                reportedRows = rows
-                report(image)
+        progress.withLock { progress in
+            guard !progress.failed, let decoder else { return }
+            do {
+                guard let (rows, height) = try decoder.feed(chunk), height > 0 else { return }
+                if rows - progress.reportedRows >= max(1, height / 8), let image = decoder.partialImage() {
+                    progress.reportedRows = rows
+                    report(image)
+                }
+            } catch {
+                progress.failed = true
             }
-        } catch {
-            failed = true
         }
     }
 }
