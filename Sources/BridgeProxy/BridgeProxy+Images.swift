@@ -9,10 +9,12 @@ extension BridgeProxy {
     /// The image path: the core's ``ImageBridge/deliver(_:decision:redirects:)``
     /// as an HTTP response — the image, a 304, the original passed through,
     /// a 503 when the transcode queue is full, a 502 when the upstream did
-    /// not answer.
-    func serveImage(_ request: HTTPRequest, facts: DeliveryRequest, decision: ClientDecision) async -> Reply {
+    /// not answer; with the pipeline's response it was made from.
+    func serveImage(
+        _ request: HTTPRequest, facts: DeliveryRequest, decision: ClientDecision
+    ) async -> (Reply, ImageDataResponse?) {
         let delivery = await imageBridge.deliver(facts, decision: decision)
-        return await reply(to: request, delivery)
+        return (await reply(to: request, delivery), delivery.image)
     }
 
     /// The image path's answer from the pipeline's data cache alone (see

@@ -92,6 +92,20 @@ extension BridgeProxy {
     static let rewrittenPagesBytesFamily = MetricsRegistry.Family(
         "webpbridge_proxy_rewritten_pages_bytes",
         help: "Bytes held by the rewritten pages kept for the next client (--rewrite-html), keys included.")
+    static let transcodeCacheBytesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_transcode_cache_bytes",
+        help: "Bytes held by the finished transcodes kept in memory, keys and metadata included.")
+    static let transcodeCacheEntriesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_transcode_cache_entries", help: "Finished transcodes kept in memory.")
+    static let transcodeCacheMemoryHitsFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_transcode_cache_memory_hits",
+        help: "Answers given from a finished transcode kept in memory, since start.")
+    static let transcodeCacheDiskHitsFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_transcode_cache_disk_hits",
+        help: "Answers given from a finished transcode kept on the disk cache, since start.")
+    static let transcodeCacheMissesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_transcode_cache_misses",
+        help: "Transcodes run because none was kept for the image's version and the client's formats, since start.")
     static let memoryBudgetFamily = MetricsRegistry.Family(
         "webpbridge_proxy_memory_budget_bytes", help: "The configured memory budget the caches are shares of.")
     static let residentBytesFamily = MetricsRegistry.Family(
@@ -207,6 +221,12 @@ extension BridgeProxy {
         metrics.set(Self.dataCacheBytesFamily, to: Double(dataCacheBytes))
         metrics.set(Self.hitMemoBytesFamily, to: Double(hitMemo.usage.bytes))
         metrics.set(Self.failedVariantsBytesFamily, to: Double(pipeline.negativeCacheBytes))
+        let transcodes = imageBridge.transcodes.usage
+        metrics.set(Self.transcodeCacheBytesFamily, to: Double(transcodes.bytes))
+        metrics.set(Self.transcodeCacheEntriesFamily, to: Double(transcodes.entries))
+        metrics.set(Self.transcodeCacheMemoryHitsFamily, to: Double(transcodes.memoryHits))
+        metrics.set(Self.transcodeCacheDiskHitsFamily, to: Double(transcodes.diskHits))
+        metrics.set(Self.transcodeCacheMissesFamily, to: Double(transcodes.misses))
         if let rewrittenPages { metrics.set(Self.rewrittenPagesBytesFamily, to: Double(rewrittenPages.usageBytes)) }
         metrics.set(Self.memoryBudgetFamily, to: Double(configuration.memoryBudget.totalBytes))
         if let resident = ResidentMemory.currentBytes { metrics.set(Self.residentBytesFamily, to: Double(resident)) }

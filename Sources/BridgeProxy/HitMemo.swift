@@ -80,10 +80,12 @@ final class HitMemo: Sendable {
         }
     }
 
-    /// One version of one image in the data cache.
+    /// One version of one image in the data cache, as delivered in one
+    /// `Content-Type`: the WebP as received, or its transcode.
     fileprivate struct ImageVersion: Hashable {
         var cacheKey: String
         var storedAt: Date
+        var contentType: String?
     }
 
     /// The body every answer built from one image version shares, and how
@@ -196,7 +198,8 @@ final class HitMemo: Sendable {
         guard let storedAt = image.storedAt else {
             return Hit(reply: reply, image: image, imageBytes: image.data.count)
         }
-        let version = ImageVersion(cacheKey: image.cacheKey, storedAt: storedAt)
+        let version = ImageVersion(
+            cacheKey: image.cacheKey, storedAt: storedAt, contentType: reply.response.headers["Content-Type"])
         var kept = image
         kept.data = Data()
         var reply = reply

@@ -50,6 +50,10 @@ public final class ImageBridge: Sendable {
         public var maxTranscodeInputBytes: Int
         /// The `Retry-After` of an overloaded answer, in seconds. Default 1.
         public var retryAfterSeconds: Int
+        /// The most bytes of finished transcodes kept in memory
+        /// (``TranscodeCache``; also kept on the pipeline's ``DiskCache``
+        /// when it has one); 0 keeps none. Default 8 MiB.
+        public var transcodeCacheBytes: Int
 
         /// Creates a configuration; every parameter after `pipeline` has the
         /// documented default.
@@ -66,6 +70,7 @@ public final class ImageBridge: Sendable {
             transcodeQueueLimit = max(8, 4 * cores)
             maxTranscodeInputBytes = 16 << 20
             retryAfterSeconds = 1
+            transcodeCacheBytes = TranscodeCache.defaultCapacityBytes
         }
 
         /// Checks the invariants: at least one transcode at once, a
@@ -96,6 +101,8 @@ public final class ImageBridge: Sendable {
     /// AVIF variants that failed recently (bounded: 1,024 keys of ≤ 4 KiB),
     /// remembered for the pipeline's negative-cache lifetime.
     let failedVariants: FailedVariants
+    /// Finished transcodes, by source version and client class.
+    public let transcodes: TranscodeCache
     /// The `Vary` of every answer on the image path (and of the originals
     /// other clients of a claimed URL get).
     public let vary: String
@@ -123,6 +130,9 @@ public final class ImageBridge: Sendable {
         transcoder = Transcoder(
             codec: configuration.pipeline.configuration.codec, configuration: configuration.transcoder)
         vary = configuration.clientPolicy.varyFields
+        transcodes = TranscodeCache(
+            capacityBytes: configuration.transcodeCacheBytes,
+            disk: configuration.pipeline.configuration.dataCache as? DiskCache, transcoder: configuration.transcoder)
         failedVariants = FailedVariants(lifetime: configuration.pipeline.configuration.negativeCacheLifetime)
     }
 
@@ -233,15 +243,20 @@ public final class ImageBridge: Sendable {
         let source = image.data
         let consumer = capabilities
         do {
-            let (output, seconds) = try await transcodeQueue.run { () throws -> (Transcoder.Output, Double) in
-                let start = ContinuousClock.now
-                let output = try transcoder.transcode(source, for: consumer)
-                let elapsed = (ContinuousClock.now - start).components
-                return (output, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+            // A transcode made before for this source version and client class answers without one.
+            let answer = try await transcodes.answer(of: image, for: consumer) {
+                try await transcodeQueue.run { () throws -> (Transcoder.Output, Double) in
+                    let start = ContinuousClock.now
+                    let output = try transcoder.transcode(source, for: consumer)
+                    let elapsed = (ContinuousClock.now - start).components
+                    return (output, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+                }
             }
-            return imageDelivery(
-                request, image: image, body: output.data, format: output.format,
-                transcodeSeconds: output.isTranscoded ? seconds : nil)
+            var delivery = imageDelivery(
+                request, image: image, body: answer.data, format: answer.format,
+                transcodeSeconds: answer.transcodeSeconds)
+            delivery.isKeptTranscode = answer.wasKept
+            return delivery
         } catch is WorkQueue.Full {
             return delivery(request, .overloaded(retryAfterSeconds: configuration.retryAfterSeconds), image: image)
         } catch is CancellationError {

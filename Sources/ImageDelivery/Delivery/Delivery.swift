@@ -47,6 +47,8 @@ public struct Delivery: Sendable {
     public var image: ImageDataResponse?
     /// Seconds spent transcoding, when the image was transcoded.
     public var transcodeSeconds: Double?
+    /// Whether the body is a transcode kept from an earlier request (``TranscodeCache``).
+    public var isKeptTranscode = false
 
     /// How the request ended, for metrics and logs.
     public var outcome: Outcome {
@@ -54,7 +56,7 @@ public struct Delivery: Sendable {
         case .image(_, let format):
             guard let image else { return .untouched }
             if image.isFallback { return .fallback }
-            if transcodeSeconds != nil { return .transcoded }
+            if transcodeSeconds != nil || isKeptTranscode { return .transcoded }
             if format == .webp { return .webp }
             return format.rawValue == VariantFormat.avif.rawValue ? .avif : .untouched
         case .notModified: return .notModified
