@@ -112,7 +112,7 @@ public final class BridgeProxy: HTTPHandler {
         case .image(let facts, let decision):
             let (served, image) = await serveImage(request, facts: facts, decision: decision)
             // A transcode of a data-cache entry is this client's ready answer next time, as a WebP hit is.
-            if served.outcome == .transcoded, let image, !image.isFallback,
+            if served.outcome == .transcoded, configuration.keepsTranscodes, let image, !image.isFallback,
                 let memoKey = pipelineKeepsData ? HitMemo.key(for: request) : nil
             {
                 let kept = hitMemo.insert(stamped(served), image: image, for: memoKey)
