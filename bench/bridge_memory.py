@@ -99,7 +99,8 @@ def main():
             photos.append(photo)
         origin, drain, origin_url = start_origin(binary, root)
         processes += [origin, drain]
-        bridge, bridge_url = start_bridge(binary, origin_url)
+        # Every request transcoded afresh: the transcode path is what is watched for growth.
+        bridge, bridge_url = start_bridge(binary, origin_url, ["--no-transcode-cache"])
         processes.append(bridge)
         sizes = []
         for photo in photos:

@@ -8,7 +8,8 @@ import ImagePipeline
 /// Ready answers to repeated cache hits, so that the same client asking
 /// for the same image again skips routing, rewriting and building the
 /// response: a browser asks for every image of a page with one
-/// `User-Agent` and one `Accept`.
+/// `User-Agent` and one `Accept`. A transcode made from a data-cache entry
+/// (for a client that cannot show the variant) is such an answer too.
 ///
 /// Keyed by everything the answer can depend on — method, `Host`, target,
 /// `Accept`, `User-Agent` — so no knowledge of the client policy is
@@ -20,8 +21,9 @@ import ImagePipeline
 /// full path again.
 ///
 /// A memoised answer's body is ``BodyBytes``, filled once per image
-/// version (cache key and `storedAt`) and shared by every answer built
-/// from that version, so a memo hit is sent without copying the body. The
+/// version (cache key and `storedAt`) and `Content-Type` (the WebP, or its
+/// transcode) and shared by every answer built from that version in that
+/// type, so a memo hit is sent without copying the body. The
 /// shared bodies are found through a table holding one entry per image
 /// version some answer holds, dropped with the last such answer: it is
 /// never larger than the memo.
