@@ -473,7 +473,7 @@ def main():
                   f"{', '.join(f'{run[0]:.1f}' for run in codec_runs)}  ({c_format}, {c_size} bytes)")
             transcodes = served.get("transcode_seconds_count", 0)
             print(f"  bridge metrics over the rounds: {served.get('requests_total:transcoded', 0):.0f} transcoded "
-                  f"answers, {transcodes:.0f} transcodes run (one per request: nothing caches the JPEG), "
+                  f"answers, {transcodes:.0f} transcodes run (one per request: this bridge keeps no transcode), "
                   f"{served.get('requests_total:overloaded', 0):.0f} refused as overloaded; "
                   f"wrk counted {sum(run.requests for run in bridge_runs)}")
             summary.append(("bridge transcode vs codec-only", b.rps, c_rps, "images/s",
