@@ -173,6 +173,8 @@ extension BridgeProxy {
     func record(_ reply: Reply, isHEAD: Bool) {
         if reply.outcome == .webp {
             hotCounters.webpRequests.increment()
+        } else if reply.outcome == .transcoded {
+            hotCounters.transcodedRequests.increment()
         } else {
             metrics.increment(Self.requestsFamily, labels: "outcome=\"\(reply.outcome.rawValue)\"")
         }
@@ -195,11 +197,15 @@ extension BridgeProxy {
     /// takes one small lock per series and builds no label.
     struct HotCounters: Sendable {
         let webpRequests: MetricsRegistry.Counter
+        /// A memoised transcode is a hit too (a legacy client's repeat).
+        let transcodedRequests: MetricsRegistry.Counter
         let imageClientBytes: MetricsRegistry.Counter
         let sources: [ImageSource: MetricsRegistry.Counter]
 
         init(_ metrics: MetricsRegistry) {
             webpRequests = metrics.counter(BridgeProxy.requestsFamily, labels: "outcome=\"\(Outcome.webp.rawValue)\"")
+            transcodedRequests = metrics.counter(
+                BridgeProxy.requestsFamily, labels: "outcome=\"\(Outcome.transcoded.rawValue)\"")
             imageClientBytes = metrics.counter(
                 BridgeProxy.clientBytesFamily, labels: "path=\"\(Path.image.rawValue)\"")
             var sources: [ImageSource: MetricsRegistry.Counter] = [:]
