@@ -153,7 +153,8 @@ final class HitMemo: Sendable {
             headers["If-Modified-Since"] == nil
         else { return nil }
         let host = headers["Host"] ?? ""
-        let accept = headers["Accept"] ?? ""
+        // All of it, as the policy reads it: a second `Accept` line can name WebP.
+        let accept = headers.combinedValue(for: "Accept") ?? ""
         let userAgent = headers["User-Agent"] ?? ""
         // A key the store would refuse is not even built: such requests take the full path.
         let length =

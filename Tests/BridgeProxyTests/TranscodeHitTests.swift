@@ -69,3 +69,22 @@ struct TranscodeHitTests {
         #expect(await Self.metrics(bridge).contains("webpbridge_proxy_transcode_seconds_count 3"))
     }
 }
+
+extension TranscodeHitTests {
+    /// The memo's key holds the whole `Accept` the policy decides on: a
+    /// client whose second `Accept` line names WebP and one with only the
+    /// first line are different clients, never given each other's answer.
+    @Test func aSecondAcceptLineMakesAnotherClient() async throws {
+        let fixture = try BridgeFixture()
+        let bridge = try fixture.bridge(policy: .standard)
+        var twoLines = HTTPRequest(target: "/photo.jpg", headers: ["User-Agent": "client", "Accept": "image/png"])
+        twoLines.headers.add(name: "Accept", value: "image/webp")
+        let oneLine = HTTPRequest(target: "/photo.jpg", headers: ["User-Agent": "client", "Accept": "image/png"])
+        #expect(await bridge.handle(twoLines).headers["Content-Type"] == "image/webp")
+        #expect(try #require(bridge.immediateResponse(to: twoLines)).headers["Content-Type"] == "image/webp")
+        #expect(await bridge.handle(oneLine).headers["Content-Type"] == "image/jpeg")
+        #expect(await bridge.handle(oneLine).headers["Content-Type"] == "image/jpeg")
+        #expect(try #require(bridge.immediateResponse(to: oneLine)).headers["Content-Type"] == "image/jpeg")
+        #expect(try #require(bridge.immediateResponse(to: twoLines)).headers["Content-Type"] == "image/webp")
+    }
+}
