@@ -4,7 +4,7 @@ against nginx serving the same bytes from disk, and the bridge's transcode
 path against the codec-only limit, side by side in one run, on loopback only.
 
 Every load is bounded: `wrk -t2 -c32 -d<DURATION>s` per case and round.
-BENCH_CASES (origin,bridge,transcode,bare by default) picks the parts run.
+BENCH_CASES (origin,bridge,legacy,transcode,bare by default) picks the parts run.
 Origin and nginx take turns, BENCH_ROUNDS times (3 by default), and the
 medians are reported: on a machine shared with other work a single pass
 can swing by 2x either way. Besides requests/s and p99 latency, each
@@ -19,8 +19,12 @@ The bridge (`webp-bridge proxy` in front of the origin, qiniu preset, width
 - cache hit: a client that accepts WebP asks for one photo over and over; the
   pipeline's data cache answers, and nginx serves exactly the bytes the bridge
   returned. Same wrk settings as the origin rows.
-- transcode: a WebKit client without image/webp in Accept; the bridge decodes
-  the cached WebP and encodes JPEG q90 on every request. Its reference is the
+- legacy repeat: a WebKit client without image/webp in Accept asking for the
+  same photo again; the bridge keeps its transcode and memoises the answer, so
+  it is a hit; nginx serves exactly the JPEG the bridge returned.
+- transcode: the same client, against a second bridge started with
+  --no-transcode-cache, which decodes the cached WebP and encodes JPEG q90 on
+  every request. Its reference is the
   codec-only limit: the same `Transcoder` call on the same bytes on one
   thread per core, as the bridge runs its transcodes (`codecs-benchmark
   --transcoder`, fourth argument), no HTTP. wrk uses
@@ -55,8 +59,9 @@ from scripts.bridgekit import (bridge_metrics, cpu_seconds, fetch, free_port, gr
 DURATION = int(os.environ.get("BENCH_SECONDS", "10"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "32"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
-# Which parts run: origin (cached variant, plain file), bridge (cache hit), transcode, bare.
-PARTS = ("origin", "bridge", "transcode", "bare")
+# Which parts run: origin (cached variant, plain file), bridge (cache hit), legacy (a legacy
+# client's repeat), transcode, bare.
+PARTS = ("origin", "bridge", "legacy", "transcode", "bare")
 CASES = [part.strip() for part in os.environ.get("BENCH_CASES", ",".join(PARTS)).split(",") if part.strip()]
 # The bridge transcodes on one thread per core (ProcessInfo.activeProcessorCount, which on
 # Linux follows the CPU affinity), so the codec-only limit uses as many threads.
@@ -143,7 +148,7 @@ def start_origin(binary, root):
     return process, wait_listening(process, name="origin")
 
 
-def start_bridge(binary, upstream):
+def start_bridge(binary, upstream, extra=()):
     """`webp-bridge proxy` in reverse mode in front of `upstream`, rewriting
     its JPEGs to `?imageView2/2/w/750/format/webp` as the qiniu preset does.
     Its per-request log goes to /dev/null: a pipe and a reader would take a
@@ -152,7 +157,7 @@ def start_bridge(binary, upstream):
     port = free_port()
     host = re.match(r"http://([^:/]+)", upstream).group(1)
     process = start([binary, "proxy", "--upstream", upstream, "--preset", "qiniu", "--host", host, "--width", "750",
-                     "--listen", f"127.0.0.1:{port}"])
+                     "--listen", f"127.0.0.1:{port}", *extra])
     url = f"http://127.0.0.1:{port}"
     fetch(url + "/__bridge/healthz", process=process)
     return process, url
@@ -303,6 +308,39 @@ def bridge_hit(bridge, bridge_url, hit, nginx_url, nginx_pids, summary):
     summary.append(("bridge cache hit vs nginx", b.rps, n.rps, "req/s", n.cpu / b.cpu if b.cpu else 0, 0.8, 1.0))
 
 
+def legacy_repeat(bridge, bridge_url, root, nginx_url, nginx_pids, summary):
+    """A legacy client (iOS 13 WebKit, no image/webp) asking for the same
+    photo again: the bridge keeps the transcode and memoises the answer, so
+    a repeat is a hit; nginx serves the very JPEG the bridge returned."""
+    for _ in range(2):  # the transcode, then the kept transcode (memoised)
+        body, body_type = fetch(bridge_url + "/photo.jpg", NON_WEBP_CLIENT)
+    if body_type != "image/jpeg":
+        sys.exit(f"the bridge answered a non-WebP client with {body_type!r}, not image/jpeg")
+    with open(os.path.join(root, "legacy-hit.jpg"), "wb") as f:
+        f.write(body)
+    print(f"\nbridge legacy repeat (iOS 13 WebKit, Accept: {NON_WEBP_CLIENT['Accept']}), {len(body)} bytes of "
+          f"JPEG kept from one transcode; nginx serves the same bytes; wrk -t2 -c{CONNECTIONS} -d{DURATION}s, "
+          f"{ROUNDS} alternating rounds, medians")
+    before = bridge_metrics(bridge_url)
+    bridge_runs, nginx_runs = [], []
+    for _ in range(ROUNDS):
+        bridge_runs.append(wrk(bridge_url + "/photo.jpg", [bridge.pid], headers=NON_WEBP_CLIENT))
+        nginx_runs.append(wrk(nginx_url + "/legacy-hit.jpg", nginx_pids, headers=NON_WEBP_CLIENT))
+    served = metrics_delta(before, bridge_metrics(bridge_url))
+    b = median_of(bridge_runs)
+    n = median_of(nginx_runs)
+    pairs = paired_cpu_ratios(bridge_runs, nginx_runs)
+    print(f"  {'':<8}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'cpu us':>9}{'errors':>8}   req/s per round")
+    for name, r, runs in [("bridge", b, bridge_runs), ("nginx", n, nginx_runs)]:
+        print(f"  {name:<8}{r.rps:>10.0f}{r.p50:>9.2f}{r.p99:>9.2f}{r.cpu:>9.1f}{r.errors:>8.0f}   "
+              f"{', '.join(f'{run.rps:.0f}' for run in runs)}")
+    print(f"  bridge metrics over the rounds: {served.get('requests_total:transcoded', 0):.0f} transcoded answers, "
+          f"{served.get('transcode_seconds_count', 0):.0f} transcodes run; "
+          f"wrk counted {sum(run.requests for run in bridge_runs)}")
+    print(f"  cpu ratio per round: {', '.join(f'{ratio:.2f}x' for ratio in pairs)}; median {statistics.median(pairs):.2f}x")
+    summary.append(("bridge legacy repeat vs nginx", b.rps, n.rps, "req/s", n.cpu / b.cpu if b.cpu else 0, 0.8, 1.0))
+
+
 def main():
     binary, corpus = sys.argv[1:3]
     bare_binary = sys.argv[3] if len(sys.argv) > 3 else None
@@ -348,7 +386,13 @@ def main():
         if "bridge" in CASES:
             bridge_hit(bridge, bridge_url, hit, nginx_url, nginx_pids, summary)
 
+        if "legacy" in CASES:
+            legacy_repeat(bridge, bridge_url, setup.root, nginx_url, nginx_pids, summary)
+
         if codecs_binary and "transcode" in CASES:
+            # A bridge that keeps no transcode, so that every request is transcoded afresh.
+            bridge, bridge_url = start_bridge(binary, origin_url, ["--no-transcode-cache"])
+            processes.append(bridge)
             transcoded, transcoded_type = fetch(bridge_url + "/photo.jpg", NON_WEBP_CLIENT)
             print(f"\nbridge transcode path (iOS 13 WebKit, Accept: {NON_WEBP_CLIENT['Accept']}): "
                   f"{len(hit)} bytes of WebP -> {transcoded_type}, {len(transcoded)} bytes; "
@@ -375,7 +419,7 @@ def main():
                   f"{', '.join(f'{run[0]:.1f}' for run in codec_runs)}  ({c_format}, {c_size} bytes)")
             transcodes = served.get("transcode_seconds_count", 0)
             print(f"  bridge metrics over the rounds: {served.get('requests_total:transcoded', 0):.0f} transcoded "
-                  f"answers, {transcodes:.0f} transcodes run (one per request: nothing caches the JPEG), "
+                  f"answers, {transcodes:.0f} transcodes run (one per request: this bridge keeps no transcode), "
                   f"{served.get('requests_total:overloaded', 0):.0f} refused as overloaded; "
                   f"wrk counted {sum(run.requests for run in bridge_runs)}")
             summary.append(("bridge transcode vs codec-only", b.rps, c_rps, "images/s",

@@ -93,7 +93,8 @@ def main():
             photos.append(photo)
         origin, origin_url = start_origin(binary, root)
         processes.append(origin)
-        bridge, bridge_url = start_bridge(binary, origin_url)
+        # Every request transcoded afresh: the transcode path is what is watched for growth.
+        bridge, bridge_url = start_bridge(binary, origin_url, ["--no-transcode-cache"])
         processes.append(bridge)
         sizes = []
         for photo in photos:

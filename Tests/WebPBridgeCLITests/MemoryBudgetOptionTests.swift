@@ -32,13 +32,18 @@ struct MemoryBudgetOptionTests {
         let pipeline = bridge.configuration.pipeline.configuration
         #expect((pipeline.dataCache as? MemoryDataCache)?.capacity == 16 << 20, "1/4 of the budget")
         #expect(pipeline.negativeCacheBytes == 1 << 20, "1/64 of the budget")
+        #expect(bridge.configuration.keepsTranscodes)
+        #expect(bridge.configuration.memoryBudget.transcodeCacheBytes == 2 << 20, "1/32 of the budget")
+        let off = try ProxyCommand(
+            parsed: ParsedArguments(arguments + ["--no-transcode-cache"], configuration: ProxyCommand.configuration))
+        #expect(try !off.makeBridge(io: io).configuration.keepsTranscodes)
         let defaults = try ProxyCommand(
             parsed: ParsedArguments(["--upstream", "http://a.test"], configuration: ProxyCommand.configuration))
         #expect(defaults.memoryBudget.totalBytes == 256 << 20)
         let budget = defaults.memoryBudget
         let shares = [
-            budget.dataCacheBytes, budget.hitMemoBytes, budget.failedVariantsBytes,
-            budget.requestBodyBytes,
+            budget.dataCacheBytes, budget.hitMemoBytes, budget.failedVariantsBytes, budget.rewrittenPagesBytes,
+            budget.transcodeCacheBytes, budget.requestBodyBytes,
         ]
         #expect(shares.reduce(0, +) <= budget.totalBytes, "the shares fit the budget")
     }

@@ -85,6 +85,12 @@ extension BridgeProxy {
         public var transcodeQueueLimit: Int
         /// The `Retry-After` of a 503, in seconds. Default 1.
         public var retryAfterSeconds: Int
+        /// Whether finished transcodes are kept (``ImageDelivery/TranscodeCache``:
+        /// the budget's ``MemoryBudget/transcodeCacheBytes`` in memory, and the
+        /// pipeline's disk cache when it has one), so a repeated request from
+        /// a client that cannot show WebP is not transcoded again. Default
+        /// `true`; `false` transcodes every request, for measuring it.
+        public var keepsTranscodes: Bool
         /// The bridge's name in `Via` (`Via: 1.1 webp-bridge`). A request that
         /// already carries it has looped back and gets 508. Two bridges in a
         /// chain need different tokens. Default `webp-bridge`.
@@ -120,6 +126,7 @@ extension BridgeProxy {
             transcodeConcurrency = cores
             transcodeQueueLimit = max(8, 4 * cores)
             retryAfterSeconds = 1
+            keepsTranscodes = true
             viaToken = "webp-bridge"
             log = nil
         }
@@ -185,6 +192,7 @@ extension BridgeProxy.Configuration {
         image.transcodeQueueLimit = transcodeQueueLimit
         image.maxTranscodeInputBytes = limits.maxTranscodeInputBytes
         image.retryAfterSeconds = retryAfterSeconds
+        image.transcodeCacheBytes = keepsTranscodes ? memoryBudget.transcodeCacheBytes : 0
         return image
     }
 

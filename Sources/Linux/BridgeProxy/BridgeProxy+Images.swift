@@ -4,8 +4,9 @@ import WebPBridge
 
 extension BridgeProxy {
     /// The image path: the core's finished answer to `plan` as an HTTP response.
-    func serveImage(_ request: HTTPRequest, plan: DeliveryPlan) async -> Reply {
-        reply(to: request, await imageBridge.deliver(plan))
+    func serveImage(_ request: HTTPRequest, plan: DeliveryPlan) async -> (Reply, ImageDataResponse?) {
+        let delivery = await imageBridge.deliver(plan)
+        return (reply(to: request, delivery), delivery.image)
     }
 
     /// The image path's answer from the pipeline's data cache alone (see

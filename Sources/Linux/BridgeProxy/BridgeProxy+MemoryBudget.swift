@@ -9,9 +9,9 @@ extension BridgeProxy {
     /// The shares of the default 256 MiB: the in-memory data cache 1/4
     /// (64 MiB; none with a disk cache), the hit memo 1/8 (32 MiB), the
     /// pipeline's failed-variant cache 1/64 (4 MiB), rewritten pages 1/32
-    /// (8 MiB, with `--rewrite-html`), routes kept from the immediate path
-    /// for the asynchronous one 1/256 (1 MiB), request bodies 1/2 (128 MiB);
-    /// 19/256 headroom.
+    /// (8 MiB, with `--rewrite-html`), finished transcodes 1/32 (8 MiB),
+    /// routes kept from the immediate path for the asynchronous one 1/256
+    /// (1 MiB), request bodies 1/2 (128 MiB); 11/256 headroom.
     public struct MemoryBudget: Sendable, Equatable {
         /// 256 MiB, the default ``totalBytes``.
         public static let defaultTotalBytes = 256 << 20
@@ -31,6 +31,9 @@ extension BridgeProxy {
         public var hitMemoBytes: Int { totalBytes / 8 }
         /// The pipeline's negative cache of failed variants: 1/64.
         public var failedVariantsBytes: Int { totalBytes / 64 }
+        /// Finished transcodes kept for the next client of the same class
+        /// (``TranscodeCache``'s memory tier): 1/32.
+        public var transcodeCacheBytes: Int { totalBytes / 32 }
         /// Rewritten pages kept for the next client (`--rewrite-html`): 1/32.
         public var rewrittenPagesBytes: Int { totalBytes / 32 }
         /// Routes the immediate path planned and kept for the asynchronous

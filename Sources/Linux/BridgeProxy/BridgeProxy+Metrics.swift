@@ -94,6 +94,20 @@ extension BridgeProxy {
     static let rewrittenPagesBytesFamily = MetricsRegistry.Family(
         "webpbridge_proxy_rewritten_pages_bytes",
         help: "Bytes held by the rewritten pages kept for the next client (--rewrite-html), keys included.")
+    static let transcodeCacheBytesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_transcode_cache_bytes",
+        help: "Bytes held by the finished transcodes kept in memory, keys and metadata included.")
+    static let transcodeCacheEntriesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_transcode_cache_entries", help: "Finished transcodes kept in memory.")
+    static let transcodeCacheMemoryHitsFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_transcode_cache_memory_hits",
+        help: "Answers given from a finished transcode kept in memory, since start.")
+    static let transcodeCacheDiskHitsFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_transcode_cache_disk_hits",
+        help: "Answers given from a finished transcode kept on the disk cache, since start.")
+    static let transcodeCacheMissesFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_transcode_cache_misses",
+        help: "Transcodes run because none was kept for the image's version and the client's formats, since start.")
     static let memoryBudgetFamily = MetricsRegistry.Family(
         "webpbridge_proxy_memory_budget_bytes", help: "The configured memory budget the caches are shares of.")
     static let residentBytesFamily = MetricsRegistry.Family(
@@ -161,6 +175,8 @@ extension BridgeProxy {
     func record(_ reply: Reply, isHEAD: Bool) {
         if reply.outcome == .webp {
             hotCounters.webpRequests.increment()
+        } else if reply.outcome == .transcoded {
+            hotCounters.transcodedRequests.increment()
         } else {
             metrics.increment(Self.requestsFamily, labels: "outcome=\"\(reply.outcome.rawValue)\"")
         }
@@ -183,11 +199,15 @@ extension BridgeProxy {
     /// takes one small lock per series and builds no label.
     struct HotCounters: Sendable {
         let webpRequests: MetricsRegistry.Counter
+        /// A memoised transcode is a hit too (a legacy client's repeat).
+        let transcodedRequests: MetricsRegistry.Counter
         let imageClientBytes: MetricsRegistry.Counter
         let sources: [ImageSource: MetricsRegistry.Counter]
 
         init(_ metrics: MetricsRegistry) {
             webpRequests = metrics.counter(BridgeProxy.requestsFamily, labels: "outcome=\"\(Outcome.webp.rawValue)\"")
+            transcodedRequests = metrics.counter(
+                BridgeProxy.requestsFamily, labels: "outcome=\"\(Outcome.transcoded.rawValue)\"")
             imageClientBytes = metrics.counter(
                 BridgeProxy.clientBytesFamily, labels: "path=\"\(Path.image.rawValue)\"")
             var sources: [ImageSource: MetricsRegistry.Counter] = [:]
@@ -212,6 +232,12 @@ extension BridgeProxy {
         metrics.set(Self.failedVariantsBytesFamily, to: Double(negative.bytes))
         metrics.set(Self.failedVariantsEntriesFamily, to: Double(negative.entries))
         metrics.set(Self.failedVariantsHitsFamily, to: Double(negative.hits))
+        let transcodes = imageBridge.transcodes.usage
+        metrics.set(Self.transcodeCacheBytesFamily, to: Double(transcodes.bytes))
+        metrics.set(Self.transcodeCacheEntriesFamily, to: Double(transcodes.entries))
+        metrics.set(Self.transcodeCacheMemoryHitsFamily, to: Double(transcodes.memoryHits))
+        metrics.set(Self.transcodeCacheDiskHitsFamily, to: Double(transcodes.diskHits))
+        metrics.set(Self.transcodeCacheMissesFamily, to: Double(transcodes.misses))
         if let rewrittenPages { metrics.set(Self.rewrittenPagesBytesFamily, to: Double(rewrittenPages.usageBytes)) }
         metrics.set(Self.memoryBudgetFamily, to: Double(configuration.memoryBudget.totalBytes))
         if let resident = ResidentMemory.currentBytes { metrics.set(Self.residentBytesFamily, to: Double(resident)) }

@@ -109,7 +109,17 @@ public final class BridgeProxy: HTTPHandler {
                 reply = await rewritingPage(
                     passed, for: request, forClient: forClient, asksIdentity: asksIdentity, url: url)
             }
-        case .image(let plan): reply = await serveImage(request, plan: plan)
+        case .image(let plan):
+            let (served, image) = await serveImage(request, plan: plan)
+            // A transcode of a data-cache entry is this client's ready answer next time, as a WebP hit is.
+            if served.outcome == .transcoded, configuration.keepsTranscodes, let image, !image.isFallback,
+                let memoKey = pipelineKeepsData ? HitMemo.key(for: request) : nil
+            {
+                let kept = hitMemo.insert(stamped(served), image: image, for: memoKey)
+                record(kept.reply, isHEAD: request.method == .head)
+                return kept.response
+            }
+            reply = served
         }
         return finish(reply, for: request)
     }
@@ -122,7 +132,7 @@ public final class BridgeProxy: HTTPHandler {
     /// - Returns: The response, or `nil` to answer asynchronously.
     public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
         let pipeline = configuration.pipeline
-        let memoKey = pipeline.configuration.dataCache == nil ? nil : HitMemo.key(for: request)
+        let memoKey = pipelineKeepsData ? HitMemo.key(for: request) : nil
         if let memoKey, let cache = pipeline.configuration.dataCache,
             let hit = hitMemo.hit(for: memoKey, in: cache, now: pipeline.configuration.now())
         {
@@ -150,6 +160,9 @@ public final class BridgeProxy: HTTPHandler {
             return nil
         }
     }
+
+    /// Whether the pipeline has a data cache, which the hit memo's answers are checked against.
+    private var pipelineKeepsData: Bool { configuration.pipeline.configuration.dataCache != nil }
 
     /// Stamps `Via` and the upstream cost on `reply` and records it.
     private func finish(_ reply: Reply, for request: HTTPRequest) -> HTTPResponse {

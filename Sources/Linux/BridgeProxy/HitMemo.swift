@@ -5,7 +5,8 @@ import WebPBridge
 /// Ready answers to repeated cache hits, so that the same client asking
 /// for the same image again skips routing, rewriting and building the
 /// response: a browser asks for every image of a page with one
-/// `User-Agent` and one `Accept`.
+/// `User-Agent` and one `Accept`. A transcode made from a data-cache entry
+/// (for a client that cannot show the variant) is such an answer too.
 ///
 /// Keyed by everything the answer can depend on — method, `Host`, target,
 /// `Accept`, `User-Agent` — so no knowledge of the client policy is
@@ -17,8 +18,9 @@ import WebPBridge
 /// full path again.
 ///
 /// A memoised answer's body is ``BodyBytes``, filled once per image
-/// version (cache key and `storedAt`) and shared by every answer built
-/// from that version, so a memo hit is sent without copying the body. The
+/// version (cache key and `storedAt`) and `Content-Type` (the WebP, or its
+/// transcode) and shared by every answer built from that version in that
+/// type, so a memo hit is sent without copying the body. The
 /// shared bodies are found through a table holding one entry per image
 /// version some answer holds, dropped with the last such answer: it is
 /// never larger than the memo.
@@ -77,10 +79,12 @@ final class HitMemo: Sendable {
         }
     }
 
-    /// One version of one image in the data cache.
+    /// One version of one image in the data cache, as delivered in one
+    /// `Content-Type`: the WebP as received, or its transcode.
     fileprivate struct ImageVersion: Hashable {
         var cacheKey: String
         var storedAt: Date
+        var contentType: String?
     }
 
     /// The body every answer built from one image version shares, and how
@@ -146,7 +150,8 @@ final class HitMemo: Sendable {
             headers["If-Modified-Since"] == nil
         else { return nil }
         let host = headers["Host"] ?? ""
-        let accept = headers["Accept"] ?? ""
+        // All of it, as the policy reads it: a second `Accept` line can name WebP.
+        let accept = headers.combinedValue(for: "Accept") ?? ""
         let userAgent = headers["User-Agent"] ?? ""
         // A key the store would refuse is not even built: such requests take the full path.
         let length =
@@ -193,7 +198,8 @@ final class HitMemo: Sendable {
         guard let storedAt = image.storedAt else {
             return Hit(reply: reply, image: image, imageBytes: image.data.count)
         }
-        let version = ImageVersion(cacheKey: image.cacheKey, storedAt: storedAt)
+        let version = ImageVersion(
+            cacheKey: image.cacheKey, storedAt: storedAt, contentType: reply.response.headers["Content-Type"])
         var kept = image
         kept.data = Data()
         var reply = reply

@@ -62,9 +62,16 @@ struct MHDRequestHead {
 
         mutating func add(name: UnsafePointer<CChar>, _ nameSize: Int, value: UnsafePointer<CChar>?, _ valueSize: Int) {
             let value = value ?? name + nameSize
-            fields.add(
-                HTTPFieldList.Field(
-                    name: Self.text(name, nameSize), valueBytes: Self.withoutTrailingOWS(value, valueSize)))
+            let valueBytes = Self.withoutTrailingOWS(value, valueSize)
+            // Nearly every value is ASCII, and so UTF-8 as it stands: made text
+            // directly, without the byte-for-byte check of `Field(name:valueBytes:)`,
+            // generic across the module boundary (5-7% of a cache hit's CPU, perf).
+            let field =
+                Self.isASCII(valueBytes)
+                ? HTTPFieldList.Field(
+                    name: Self.text(name, nameSize), value: String(decoding: valueBytes, as: UTF8.self))
+                : HTTPFieldList.Field(name: Self.text(name, nameSize), valueBytes: valueBytes)
+            fields.add(field)
             guard wellFormed else { return }
             // The name in place, its colon overwritten; the value in the same
             // line (libmicrohttpd skipped only spaces and tabs before it);
@@ -76,6 +83,11 @@ struct MHDRequestHead {
                 return
             }
             expected = value + valueSize + 2
+        }
+
+        private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+            for byte in bytes where byte >= 0x80 { return false }
+            return true
         }
 
         private static func text(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {

@@ -13,7 +13,7 @@ struct ProxyCommand: BridgeCommand {
             "(--upstream URL | --forward) [--listen HOST:PORT] [--config FILE | --preset NAME --host HOST --width W] "
                 + "[--quality Q] [--formats LIST] [--cache-dir DIR] [--allow-host HOST[:PORT]]... "
                 + "[--memory-budget SIZE] [--work-budget MP] "
-                + "[--rewrite-html]"
+                + "[--rewrite-html] [--no-transcode-cache]"
         ],
         discussion: """
             Image requests that a rewrite rule matches are fetched as the CDN's variant through one
@@ -59,6 +59,9 @@ struct ProxyCommand: BridgeCommand {
             .flag(
                 "--rewrite-html",
                 help: "Rewrite image URLs in HTML pages to their variants for clients whose images get variants."),
+            .flag(
+                "--no-transcode-cache",
+                help: "Transcode every request afresh instead of keeping finished transcodes (for measuring)."),
         ] + ServerLimitOptions.specs)
 
     /// The port `--listen` defaults to (on 127.0.0.1).
@@ -82,6 +85,8 @@ struct ProxyCommand: BridgeCommand {
     let serverLimits: ServerLimitOptions
     /// `--rewrite-html`: pages name the variants (``BridgeProxy/Configuration/rewritesHTML``).
     let rewritesHTML: Bool
+    /// `--no-transcode-cache`: every transcode made afresh (``BridgeProxy/Configuration/keepsTranscodes``).
+    let keepsTranscodes: Bool
 
     init(parsed: ParsedArguments) throws(UsageError) {
         try parsed.requirePositionals(0...0, describing: "")
@@ -107,6 +112,7 @@ struct ProxyCommand: BridgeCommand {
         workBudgetPixels = try WorkBudgetOption.pixels(parsed)
         serverLimits = try ServerLimitOptions(parsed: parsed)
         rewritesHTML = parsed.flag("--rewrite-html")
+        keepsTranscodes = !parsed.flag("--no-transcode-cache")
         if rewritesHTML, rules == nil {
             throw UsageError("--rewrite-html needs --config or --preset: pages name the variants the rules give")
         }
@@ -172,6 +178,7 @@ struct ProxyCommand: BridgeCommand {
         configuration.log = { line in io.printError("proxy: " + line) }
         configuration.memoryBudget = memoryBudget
         configuration.rewritesHTML = rewritesHTML
+        configuration.keepsTranscodes = keepsTranscodes
         if let workBudgetPixels { configuration.transcoder.limits.maxWorkPixels = workBudgetPixels }
         do {
             return try BridgeProxy(configuration: configuration)

@@ -67,6 +67,8 @@ public struct Delivery: Sendable {
         self.transcodeSeconds = transcodeSeconds
         self.relayLimits = relayLimits
     }
+    /// Whether the body is a transcode kept from an earlier request (``TranscodeCache``).
+    public var isKeptTranscode = false
 
     /// How the request ended, for metrics and logs.
     public var outcome: Outcome {
@@ -74,7 +76,7 @@ public struct Delivery: Sendable {
         case .image(_, let format):
             guard let image else { return .untouched }
             if image.isFallback { return .fallback }
-            if transcodeSeconds != nil { return .transcoded }
+            if transcodeSeconds != nil || isKeptTranscode { return .transcoded }
             if format == .webp { return .webp }
             return format.rawValue == VariantFormat.avif.rawValue ? .avif : .untouched
         case .notModified: return .notModified

@@ -23,6 +23,10 @@ extension ImageBridge {
         public var maxTranscodeInputBytes: Int
         /// The `Retry-After` of an overloaded answer, in seconds. Default 1.
         public var retryAfterSeconds: Int
+        /// The most bytes of finished transcodes kept in memory
+        /// (``TranscodeCache``; also kept on the pipeline's ``DiskCache``
+        /// when it has one); 0 keeps none. Default 8 MiB.
+        public var transcodeCacheBytes: Int
         /// How the original is fetched when the core hands it over.
         public var relay: Relay
 
@@ -40,6 +44,7 @@ extension ImageBridge {
             transcodeQueueLimit = max(8, 4 * cores)
             maxTranscodeInputBytes = 16 << 20
             retryAfterSeconds = 1
+            transcodeCacheBytes = TranscodeCache.defaultCapacityBytes
             relay = Relay(
                 limits: .init(
                     maxBodyBytes: pipeline.configuration.maxBodyBytes, timeout: pipeline.configuration.requestTimeout))

@@ -66,15 +66,20 @@ extension ImageBridge {
         let transcoder = self.transcoder
         let source = image.data
         do {
-            let (output, seconds) = try await transcodeQueue.run { () throws -> (Transcoder.Output, Double) in
-                let start = ContinuousClock.now
-                let output = try transcoder.transcode(source, for: capabilities)
-                let elapsed = (ContinuousClock.now - start).components
-                return (output, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+            // A transcode made before for this source version and client class answers without one.
+            let answer = try await transcodes.answer(of: image, for: capabilities) {
+                try await transcodeQueue.run { () throws -> (Transcoder.Output, Double) in
+                    let start = ContinuousClock.now
+                    let output = try transcoder.transcode(source, for: capabilities)
+                    let elapsed = (ContinuousClock.now - start).components
+                    return (output, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+                }
             }
-            return imageDelivery(
-                request, image: image, body: output.data, format: output.format,
-                transcodeSeconds: output.isTranscoded ? seconds : nil)
+            var delivery = imageDelivery(
+                request, image: image, body: answer.data, format: answer.format,
+                transcodeSeconds: answer.transcodeSeconds)
+            delivery.isKeptTranscode = answer.wasKept
+            return delivery
         } catch is WorkQueue.Full {
             return delivery(request, .overloaded(retryAfterSeconds: configuration.retryAfterSeconds), image: image)
         } catch is CancellationError {

@@ -37,6 +37,8 @@ public final class ImageBridge: Sendable {
     /// The `Vary` of every answer on the image path (and of the originals
     /// other clients of a claimed URL get).
     public let vary: String
+    /// Finished transcodes, by source version and client class.
+    public let transcodes: TranscodeCache
     /// Requests routed and image requests planned so far (a test hook; one
     /// lock, uncontended).
     private let counts = Lock((routes: 0, plans: 0))
@@ -64,6 +66,9 @@ public final class ImageBridge: Sendable {
         transcoder = Transcoder(
             codec: configuration.pipeline.configuration.codec, configuration: configuration.transcoder)
         vary = configuration.clientPolicy.varyFields
+        transcodes = TranscodeCache(
+            capacityBytes: configuration.transcodeCacheBytes,
+            disk: configuration.pipeline.configuration.dataCache as? DiskCache, transcoder: configuration.transcoder)
     }
 
     /// The one rewriter: the pipeline's.
