@@ -283,23 +283,31 @@ def stop_all(processes, work):
     shutil.rmtree(work, ignore_errors=True)
 
 
-def bridge_hit(bridge, bridge_url, hit, nginx_url, nginx_pids, summary):
-    """The bridge answering a WebP client from its cache against nginx sending the same bytes."""
-    print(f"\nbridge cache hit (Accept: image/webp), {len(hit)} bytes of WebP; nginx serves the same bytes; "
-          f"wrk -t2 -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} alternating rounds, medians")
+def bridge_against_nginx(bridge, bridge_url, nginx_file_url, nginx_pids, headers):
+    """ROUNDS alternating wrk rounds: the bridge's /photo.jpg, then nginx sending the same bytes from
+    `nginx_file_url`, both for a client sending `headers`. Prints the table; returns the bridge's
+    metrics over the rounds, both medians, the paired CPU ratios and the bridge's runs."""
     before = bridge_metrics(bridge_url)
     bridge_runs, nginx_runs = [], []
     for _ in range(ROUNDS):
-        bridge_runs.append(wrk(bridge_url + "/photo.jpg", [bridge.pid], headers=WEBP_CLIENT))
-        nginx_runs.append(wrk(nginx_url + "/bridge-hit.webp", nginx_pids, headers=WEBP_CLIENT))
+        bridge_runs.append(wrk(bridge_url + "/photo.jpg", [bridge.pid], headers=headers))
+        nginx_runs.append(wrk(nginx_file_url, nginx_pids, headers=headers))
     served = metrics_delta(before, bridge_metrics(bridge_url))
     b = median_of(bridge_runs)
     n = median_of(nginx_runs)
-    pairs = paired_cpu_ratios(bridge_runs, nginx_runs)
     print(f"  {'':<8}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'cpu us':>9}{'errors':>8}   req/s per round")
     for name, r, runs in [("bridge", b, bridge_runs), ("nginx", n, nginx_runs)]:
         print(f"  {name:<8}{r.rps:>10.0f}{r.p50:>9.2f}{r.p99:>9.2f}{r.cpu:>9.1f}{r.errors:>8.0f}   "
               f"{', '.join(f'{run.rps:.0f}' for run in runs)}")
+    return served, b, n, paired_cpu_ratios(bridge_runs, nginx_runs), bridge_runs
+
+
+def bridge_hit(bridge, bridge_url, hit, nginx_url, nginx_pids, summary):
+    """The bridge answering a WebP client from its cache against nginx sending the same bytes."""
+    print(f"\nbridge cache hit (Accept: image/webp), {len(hit)} bytes of WebP; nginx serves the same bytes; "
+          f"wrk -t2 -c{CONNECTIONS} -d{DURATION}s, {ROUNDS} alternating rounds, medians")
+    served, b, n, pairs, bridge_runs = bridge_against_nginx(
+        bridge, bridge_url, nginx_url + "/bridge-hit.webp", nginx_pids, WEBP_CLIENT)
     print(f"  bridge metrics over the rounds: {served.get('requests_total:webp', 0):.0f} WebP answers, "
           f"{served.get('image_source_total:disk', 0):.0f} from the data cache, "
           f"{served.get('image_source_total:network', 0) + served.get('image_source_total:revalidated', 0):.0f} "
@@ -321,19 +329,8 @@ def legacy_repeat(bridge, bridge_url, root, nginx_url, nginx_pids, summary):
     print(f"\nbridge legacy repeat (iOS 13 WebKit, Accept: {NON_WEBP_CLIENT['Accept']}), {len(body)} bytes of "
           f"JPEG kept from one transcode; nginx serves the same bytes; wrk -t2 -c{CONNECTIONS} -d{DURATION}s, "
           f"{ROUNDS} alternating rounds, medians")
-    before = bridge_metrics(bridge_url)
-    bridge_runs, nginx_runs = [], []
-    for _ in range(ROUNDS):
-        bridge_runs.append(wrk(bridge_url + "/photo.jpg", [bridge.pid], headers=NON_WEBP_CLIENT))
-        nginx_runs.append(wrk(nginx_url + "/legacy-hit.jpg", nginx_pids, headers=NON_WEBP_CLIENT))
-    served = metrics_delta(before, bridge_metrics(bridge_url))
-    b = median_of(bridge_runs)
-    n = median_of(nginx_runs)
-    pairs = paired_cpu_ratios(bridge_runs, nginx_runs)
-    print(f"  {'':<8}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'cpu us':>9}{'errors':>8}   req/s per round")
-    for name, r, runs in [("bridge", b, bridge_runs), ("nginx", n, nginx_runs)]:
-        print(f"  {name:<8}{r.rps:>10.0f}{r.p50:>9.2f}{r.p99:>9.2f}{r.cpu:>9.1f}{r.errors:>8.0f}   "
-              f"{', '.join(f'{run.rps:.0f}' for run in runs)}")
+    served, b, n, pairs, bridge_runs = bridge_against_nginx(
+        bridge, bridge_url, nginx_url + "/legacy-hit.jpg", nginx_pids, NON_WEBP_CLIENT)
     print(f"  bridge metrics over the rounds: {served.get('requests_total:transcoded', 0):.0f} transcoded answers, "
           f"{served.get('transcode_seconds_count', 0):.0f} transcodes run; "
           f"wrk counted {sum(run.requests for run in bridge_runs)}")
