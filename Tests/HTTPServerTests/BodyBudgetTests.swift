@@ -73,9 +73,11 @@ extension LiveTests {
                 #expect(held.count == budget / body.count)
                 #expect(refused == 40 - held.count)
                 #expect(answers.allSatisfy { $0 == 200 })
-                // The process's RSS also moves with the suites running beside this one; without the
-                // budget all 40 bodies (600 MiB) would be held, so 160 MiB of slack still fails that.
-                #expect(during - before < budget + (160 << 20))
+                // The process's RSS also moves with the suites running beside this one (under
+                // ThreadSanitizer their growth reached 273 MiB here), so the bar is halfway between
+                // the two outcomes: the budget's bodies, or all 40 (600 MiB) held without it.
+                let unbounded = 40 * body.count
+                #expect(during - before < budget + (unbounded - budget) / 2)
             }
         }
 
