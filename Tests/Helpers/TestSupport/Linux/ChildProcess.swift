@@ -1,4 +1,5 @@
 public import Foundation
+import WebPBridge
 
 #if canImport(Glibc)
     import Glibc
@@ -94,18 +95,7 @@ public struct ChildProcess {
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "posix_spawn failed: \(spawned)"])
         }
 
-        var status: Int32 = 0
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid { break }
-            if Date() > deadline {
-                kill(pid, SIGKILL)
-                _ = waitpid(pid, &status, 0)
-                break
-            }
-            usleep(2_000)
-        }
+        let status = Self.waitForExit(of: pid, killingAfter: timeout)
         let signalled = (status & 0x7F) != 0 && (status & 0x7F) != 0x7F
         return Outcome(
             exitStatus: signalled ? nil : (status >> 8) & 0xFF,
@@ -115,6 +105,25 @@ public struct ChildProcess {
             peakResidentKilobytes: measuringPeakMemory
                 ? (try? String(contentsOfFile: memoryPath, encoding: .utf8))
                     .flatMap { Int($0.split(separator: "\n").last ?? "") } : nil)
+    }
+
+    /// Waits for `pid` to exit, woken by its exit rather than polling; a
+    /// watchdog kills it with SIGKILL once `timeout` seconds pass. The child
+    /// is reaped only after the watchdog is disarmed (`waitid` with `WNOWAIT`
+    /// first), so the watchdog can never signal a reused pid.
+    private static func waitForExit(of pid: pid_t, killingAfter timeout: TimeInterval) -> Int32 {
+        let exited = Lock(false)
+        let watchdog = DispatchWorkItem {
+            exited.withLock { exited in if !exited { kill(pid, SIGKILL) } }
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+        exited.withLock { $0 = true }
+        watchdog.cancel()
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return status
     }
 
     /// This process's environment, with `quarantine_size_mb=0` added to
