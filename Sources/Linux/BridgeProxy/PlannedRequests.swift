@@ -61,15 +61,20 @@ final class PlannedRequests: Sendable {
         var length = request.method.rawValue.utf8.count + request.target.utf8.count + 2
         length += request.headers.encodedByteCount + 2 * request.headers.count
         guard length <= LRUStore<BridgeProxy.Route>.defaultMaxKeyBytes else { return nil }
-        var key = request.method.rawValue
-        key.reserveCapacity(length)
-        key += "\0" + request.target + "\0"
+        // One byte buffer made a string once, as HitMemo's key is (appending strings paid a growth
+        // check and a copy per piece); NUL between the pieces, which no request head holds.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(length)
+        bytes.appendUTF8(of: request.method.rawValue)
+        bytes.append(0)
+        bytes.appendUTF8(of: request.target)
+        bytes.append(0)
         for field in request.headers {
-            key += field.name
-            key += "\0"
-            key += field.value
-            key += "\0"
+            bytes.appendUTF8(of: field.name)
+            bytes.append(0)
+            bytes.appendUTF8(of: field.value)
+            bytes.append(0)
         }
-        return key
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
