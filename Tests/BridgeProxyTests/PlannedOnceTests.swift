@@ -60,7 +60,7 @@ struct PlannedOnceTests {
         let curl = try #require(ExternalTool.path("curl"))
         for step in Self.steps {
             let core = bridge.imageBridge
-            let (routes, plans, urlPlans) = (core.routeCount, core.planCount, pipeline.urlPlanCount)
+            let (routes, plans, urlPlans) = (core.routeCount, core.planCount, pipeline.planCount)
             var arguments = [
                 "-sS", "--max-time", "60", "-o", "/dev/null", "-w", "%{http_code}", "-H",
                 "User-Agent: \(step.userAgent)", "-H", "Accept: \(step.accept)",
@@ -70,7 +70,7 @@ struct PlannedOnceTests {
             #expect(result.stdout == "200", "\(step): \(result.stdout) \(result.stderr)")
             #expect(core.routeCount - routes == step.routes, "\(step)")
             #expect(core.planCount - plans == (step.claimed ? step.routes : 0), "\(step)")
-            #expect(pipeline.urlPlanCount == urlPlans, "\(step): the pipeline planned the URL again")
+            #expect(pipeline.planCount == urlPlans, "\(step): the pipeline planned the URL again")
         }
         // Nothing left behind: every kept plan was taken by its request.
         #expect(bridge.plannedRequestCount == 0)

@@ -225,7 +225,7 @@ struct ImagePipelineTests {
             origin.upstream.inject(.redirect(to: "/photo.jpg"), whereTargetContains: "/old.jpg")
             let old = origin.url("/old.jpg")
             let error = try await #require(throws: ImagePipelineError.self) {
-                try await pipeline.data(for: old, redirects: .report)
+                try await pipeline.data(for: ImageRequest(url: old, redirects: .report))
             }
             let redirect = try #require(error.redirect)
             #expect(redirect.statusCode == 302)

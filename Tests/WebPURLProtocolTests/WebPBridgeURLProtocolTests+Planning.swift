@@ -24,11 +24,11 @@ extension WebPBridgeURLProtocolTests {
                 session.finishTasksAndInvalidate()
             }
             for round in ["a miss", "a hit"] {
-                let (plans, urlPlans) = (imageBridge.planCount, pipeline.urlPlanCount)
+                let (plans, urlPlans) = (imageBridge.planCount, pipeline.planCount)
                 let (_, response) = try await session.data(for: request(origin.url("/photo.jpg", host: "localhost")))
                 #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(round)")
                 #expect(imageBridge.planCount - plans == 1, "\(round)")
-                #expect(pipeline.urlPlanCount == urlPlans, "\(round): the pipeline planned the URL again")
+                #expect(pipeline.planCount == urlPlans, "\(round): the pipeline planned the URL again")
             }
         }
     }

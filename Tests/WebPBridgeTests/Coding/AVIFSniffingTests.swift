@@ -56,3 +56,31 @@ struct AVIFSniffingTests {
         }
     }
 }
+
+/// Which headers say "more than one frame may follow" (a scaled decode
+/// keeps those whole).
+@Suite(.timeLimit(.suiteBound))
+struct AnimationSniffingTests {
+    /// A WebP `RIFF` header whose first chunk is `VP8X` with `flags`.
+    static func extendedWebP(flags: UInt8) -> Data {
+        Data("RIFF".utf8) + Data([30, 0, 0, 0]) + Data("WEBPVP8X".utf8) + Data([10, 0, 0, 0, flags])
+            + Data(repeating: 0, count: 9)
+    }
+
+    @Test func theWebPAnimationFlagAndTheAVIFSequenceBrandAreRead() {
+        #expect(ImageFormat.mayBeAnimated(Self.extendedWebP(flags: 0x02), format: .webp))
+        #expect(ImageFormat.mayBeAnimated(Self.extendedWebP(flags: 0x12), format: .webp))
+        #expect(!ImageFormat.mayBeAnimated(Self.extendedWebP(flags: 0x10), format: .webp), "alpha only")
+        let simple = Data("RIFF".utf8) + Data([30, 0, 0, 0]) + Data("WEBPVP8 ".utf8) + Data(repeating: 0xFF, count: 18)
+        #expect(!ImageFormat.mayBeAnimated(simple, format: .webp), "a VP8 chunk is a still")
+        #expect(!ImageFormat.mayBeAnimated(Self.extendedWebP(flags: 0x02).prefix(20), format: .webp), "truncated")
+        #expect(ImageFormat.mayBeAnimated(AVIFSniffingTests.ftyp("avis", ["msf1"]), format: .avif))
+        #expect(ImageFormat.mayBeAnimated(AVIFSniffingTests.ftyp("msf1", ["avis"]), format: .avif))
+        #expect(!ImageFormat.mayBeAnimated(AVIFSniffingTests.ftyp("avif", ["mif1"]), format: .avif))
+    }
+
+    @Test(arguments: [(ImageFormat.gif, true), (.apng, true), (.jpeg, false), (.png, false)])
+    func theFormatAloneDecidesForTheOthers(format: ImageFormat, animated: Bool) {
+        #expect(ImageFormat.mayBeAnimated(Data(repeating: 0, count: 32), format: format) == animated)
+    }
+}

@@ -1,7 +1,7 @@
 import Foundation
 import TestTraits
 import Testing
-import WebPBridge
+@testable import WebPBridge
 
 @Suite("WorkQueue", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct WorkQueueTests {
@@ -68,6 +68,37 @@ struct WorkQueueTests {
         #expect(outcomes.count == 200)
         #expect(outcomes.contains(true))
         #expect(load.withLock { $0.most } <= 2)
+        #expect(queue.load.running == 0 && queue.load.waiting == 0)
+    }
+
+    @Test("Waiting jobs start highest priority first, in order of arrival within a priority")
+    func waitingJobsStartByPriority() async throws {
+        let queue = WorkQueue(concurrency: 1, queueLimit: 8)
+        let order = Lock([String]())
+        // The first job holds the one slot until every other job waits (a
+        // stream keeps the signal should it come before the holder listens).
+        let (gate, open) = AsyncStream<Void>.makeStream()
+        let holder = Task {
+            try await queue.withSlot {
+                for await _ in gate { break }
+            }
+        }
+        await queue.waitUntilLoad { $0.running == 1 }
+        let arrivals: [(name: String, priority: Int)] = [
+            ("low", 0), ("high 1", 3), ("normal 1", 2), ("high 2", 3), ("very high", 4), ("normal 2", 2),
+        ]
+        var jobs: [Task<Void, any Error>] = []
+        for (index, arrival) in arrivals.enumerated() {
+            jobs.append(
+                Task {
+                    try await queue.run(priority: arrival.priority) { order.withLock { $0.append(arrival.name) } }
+                })
+            await queue.waitUntilLoad { $0.waiting == index + 1 }
+        }
+        open.yield()
+        try await holder.value
+        for job in jobs { try await job.value }
+        #expect(order.withLock { $0 } == ["very high", "high 1", "high 2", "normal 1", "normal 2", "low"])
         #expect(queue.load.running == 0 && queue.load.waiting == 0)
     }
 }

@@ -54,6 +54,18 @@ public final class MemoryCache: Sendable {
         entries.withLock { _ = $0.remove(key) }
     }
 
+    /// Removes `key`'s entry and those of the same image at other sizes
+    /// (``RequestPlan/imageCacheKey``: `key`, a space, a size). Walks every
+    /// key: for an explicit eviction, not for a hot path.
+    public func removeAllSizes(of key: String) {
+        let prefix = key + " "
+        entries.withLock { entries in
+            for stored in entries.keys where stored == key || stored.hasPrefix(prefix) {
+                entries.remove(stored)
+            }
+        }
+    }
+
     /// Removes everything.
     public func removeAll() {
         entries.withLock { $0.removeAll() }

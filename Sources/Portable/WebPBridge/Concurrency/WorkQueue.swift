@@ -1,5 +1,6 @@
 /// Bounds work such as decoding and encoding: at most `concurrency` jobs run
-/// at once, at most `queueLimit` wait in order; beyond that a job is refused
+/// at once, at most `queueLimit` wait — higher priority first, then in
+/// order of arrival; beyond that a job is refused
 /// at once (a server answers 503 with `Retry-After`) instead of piling up
 /// memory and latency. A waiter whose task is cancelled leaves the queue
 /// without running.
@@ -14,10 +15,13 @@ public final class WorkQueue: Sendable {
         public init() {}
     }
 
-    private struct State {
+    private struct State: WaitableState {
         var running = 0
-        var waiters: [(id: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
+        /// Highest priority first, first come first within a priority.
+        var queued: [(id: UInt64, priority: Int, continuation: CheckedContinuation<Bool, Never>)] = []
         var nextID: UInt64 = 0
+        /// Tests waiting for the queue's load (``waitUntilLoad(_:)``).
+        var waiters = StateWaiters<State>()
     }
 
     public let concurrency: Int
@@ -38,9 +42,13 @@ public final class WorkQueue: Sendable {
     /// thread of Swift's global executor (on Linux, one per core), which
     /// every other task in the process needs.
     ///
+    /// - Parameter priority: The order among waiting jobs: a higher one
+    ///   starts first (default 0). A job that is running is never preempted.
     /// - Throws: ``Full``, `CancellationError`, or what `job` throws.
-    public func run<T: Sendable>(_ job: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withSlot {
+    public func run<T: Sendable>(
+        priority: Int = 0, _ job: @escaping @Sendable () throws -> T
+    ) async throws -> T {
+        try await withSlot(priority: priority) {
             try await threads.run(job)
         }
     }
@@ -49,15 +57,15 @@ public final class WorkQueue: Sendable {
     ///
     /// - Throws: ``Full``, `CancellationError` (cancelled while waiting), or
     ///   what `body` throws.
-    public func withSlot<T: Sendable>(_ body: () async throws -> T) async throws -> T {
-        try await acquire()
+    public func withSlot<T: Sendable>(priority: Int = 0, _ body: () async throws -> T) async throws -> T {
+        try await acquire(priority: priority)
         defer { release() }
         return try await body()
     }
 
     private enum Admission { case run, wait, refuse, cancelled }
 
-    private func acquire() async throws {
+    private func acquire(priority: Int) async throws {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -65,14 +73,16 @@ public final class WorkQueue: Sendable {
         var refused = false
         let admitted = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let admission: Admission = state.withLock { state in
+                let admission: Admission = state.withLockWakingWaiters { state in
                     if Task.isCancelled { return .cancelled }
                     if state.running < concurrency {
                         state.running += 1
                         return .run
                     }
-                    guard state.waiters.count < queueLimit else { return .refuse }
-                    state.waiters.append((id, continuation))
+                    guard state.queued.count < queueLimit else { return .refuse }
+                    // After every waiter of the same or a higher priority.
+                    let index = state.queued.firstIndex { $0.priority < priority } ?? state.queued.endIndex
+                    state.queued.insert((id, priority, continuation), at: index)
                     return .wait
                 }
                 switch admission {
@@ -85,9 +95,9 @@ public final class WorkQueue: Sendable {
                 }
             }
         } onCancel: {
-            let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                return state.waiters.remove(at: index).continuation
+            let waiter = state.withLockWakingWaiters { state -> CheckedContinuation<Bool, Never>? in
+                guard let index = state.queued.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.queued.remove(at: index).continuation
             }
             waiter?.resume(returning: false)
         }
@@ -96,19 +106,25 @@ public final class WorkQueue: Sendable {
     }
 
     private func release() {
-        let next = state.withLock { state -> CheckedContinuation<Bool, Never>? in
-            if state.waiters.isEmpty {
+        let next = state.withLockWakingWaiters { state -> CheckedContinuation<Bool, Never>? in
+            if state.queued.isEmpty {
                 state.running -= 1
                 return nil
             }
             // The slot passes straight to the next waiter.
-            return state.waiters.removeFirst().continuation
+            return state.queued.removeFirst().continuation
         }
         next?.resume(returning: true)
     }
 
     /// Jobs running and waiting now.
     public var load: (running: Int, waiting: Int) {
-        state.withLock { ($0.running, $0.waiters.count) }
+        state.withLock { ($0.running, $0.queued.count) }
+    }
+
+    /// Returns once `condition` holds for ``load``, woken by the change that
+    /// makes it hold (no polling); returns early when the task is cancelled.
+    package func waitUntilLoad(_ condition: @escaping @Sendable ((running: Int, waiting: Int)) -> Bool) async {
+        await state.wait { condition(($0.running, $0.queued.count)) }
     }
 }

@@ -7,7 +7,9 @@ public import Foundation
 ///
 /// It goes in at the top once: ``ImageBridge/route(_:)`` plans it (rewrite,
 /// client decision, cache keys) into a ``DeliveryPlan`` that is carried
-/// down to the answer, never planned again.
+/// down to the answer, never planned again. Its ``image`` is the
+/// ``ImageRequest`` the pipeline fetches with — the same value an app
+/// builds — and the rest are the facts of the client that sent it.
 ///
 /// Header values are as received; ``accept``, ``userAgent``, ``cacheControl``
 /// and ``ifNoneMatch`` are read from ``fields`` when built with
@@ -18,8 +20,10 @@ public struct DeliveryRequest: Sendable, Equatable {
     /// The method, upper case (`GET`, `HEAD`, …). Only `GET` and `HEAD` take
     /// the image path.
     public var method: String
-    /// The image URL as the client asked for it (the original).
-    public var url: URL
+    /// The image request: the URL as the client asked for it (the
+    /// original) and the pipeline's options (redirect handling, cache
+    /// policy, priority).
+    public var image: ImageRequest
     /// `Accept`, if any.
     public var accept: String?
     /// `User-Agent`, if any.
@@ -36,10 +40,6 @@ public struct DeliveryRequest: Sendable, Equatable {
     /// `Host`, `Content-Length` and `Expect`), `Via` as the adapter leaves it
     /// (the proxy appends its own entry).
     public var fields: HTTPFieldList
-    /// Whether an upstream redirect is followed within the pipeline's
-    /// policy (the default) or answered as a redirect for the client to
-    /// follow (``RedirectHandling/report``: the URL protocol on Apple platforms).
-    public var redirects: RedirectHandling
 
     /// Creates the request from its facts; every parameter after `url` is
     /// optional. ``fields`` holds the facts given (`Accept`, `User-Agent`,
@@ -50,13 +50,12 @@ public struct DeliveryRequest: Sendable, Equatable {
         redirects: RedirectHandling = .follow
     ) {
         self.method = method
-        self.url = url
+        image = ImageRequest(url: url, redirects: redirects)
         self.accept = accept
         self.userAgent = userAgent
         self.cacheControl = cacheControl
         self.ifNoneMatch = ifNoneMatch
         self.deviceClass = deviceClass
-        self.redirects = redirects
         var fields = HTTPFieldList()
         if let accept { fields.add(name: "Accept", value: accept) }
         if let userAgent { fields.add(name: "User-Agent", value: userAgent) }
@@ -72,14 +71,28 @@ public struct DeliveryRequest: Sendable, Equatable {
         redirects: RedirectHandling = .follow
     ) {
         self.method = method.uppercased()
-        self.url = url
+        image = ImageRequest(url: url, redirects: redirects)
         self.fields = fields
         accept = fields.combinedValue(for: "Accept")
         userAgent = fields["User-Agent"]
         cacheControl = fields.values(for: "Cache-Control")
         ifNoneMatch = fields.combinedValue(for: "If-None-Match")
         self.deviceClass = deviceClass
-        self.redirects = redirects
+    }
+
+    /// The image URL as the client asked for it (the original): ``image``'s.
+    public var url: URL {
+        get { image.url }
+        set { image.url = newValue }
+    }
+
+    /// Whether an upstream redirect is followed within the pipeline's
+    /// policy (the default) or answered as a redirect for the client to
+    /// follow (``RedirectHandling/report``: the URL protocol on Apple
+    /// platforms): ``image``'s.
+    public var redirects: RedirectHandling {
+        get { image.redirects }
+        set { image.redirects = newValue }
     }
 
     /// Whether the method is `HEAD` (the answer carries no body).

@@ -108,16 +108,15 @@ extension ImageBridge {
         of plan: DeliveryPlan, decision: ClientDecision
     ) async throws(ImagePipelineError) -> ImageDataResponse {
         let pipeline = configuration.pipeline
-        let redirects = plan.request.redirects
         if let counterpart = plan.counterpart, decision.fetchURL(original: plan.request.url) == counterpart.originalURL
         {
             do {
-                return try await pipeline.data(for: counterpart, redirects: redirects)
+                return try await pipeline.data(for: counterpart)
             } catch {
                 if error.isCancellation || error.redirect != nil { throw error }
             }
         }
-        return try await pipeline.data(for: plan.fetch, redirects: redirects)
+        return try await pipeline.data(for: plan.fetch)
     }
 
     /// The variant in a format other than WebP, through the pipeline (its
@@ -135,7 +134,7 @@ extension ImageBridge {
         }
         let image: ImageDataResponse
         do {
-            image = try await pipeline.data(for: other.fetch, redirects: request.redirects)
+            image = try await pipeline.data(for: other.fetch)
         } catch {
             if error.isCancellation { return delivery(request, .cancelled) }
             pipeline.rememberFailedVariant(key)

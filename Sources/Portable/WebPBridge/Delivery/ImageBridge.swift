@@ -104,17 +104,19 @@ public final class ImageBridge: Sendable {
         if CacheControl.containsNoTransform(request.cacheControl) { return .passThrough(vary: vary) }
         var plan = DeliveryPlan(
             request: request, rewrite: rewrite, decision: decision,
-            fetch: RequestPlan(url: request.url, rewrite: rewrite))
+            fetch: RequestPlan(request: request.image, rewrite: rewrite))
         if case .serveVariant(let url, let format) = decision, format != .webp {
             let variant = rewrite.variants.first { $0.url == url && $0.format == format }
             plan.otherFormat = DeliveryPlan.OtherFormat(
                 format: format,
-                fetch: variant.map(RequestPlan.init(fetching:))
-                    ?? RequestPlan(url: url, rewrite: nil),
+                fetch: variant.map { RequestPlan(fetching: $0, for: request.image) }
+                    ?? RequestPlan(request: request.image.with(url: url), rewrite: nil),
                 fallback: policy.decision(for: client, rewrite: rewrite, excluding: [format]))
         }
         if plan.namesAVIF {
-            plan.counterpart = rewrite.variants.first { $0.format == .webp }.map(RequestPlan.init(fetching:))
+            plan.counterpart = rewrite.variants.first { $0.format == .webp }.map {
+                RequestPlan(fetching: $0, for: request.image)
+            }
         }
         counts.withLock { $0.plans += 1 }
         return .image(plan)

@@ -1,7 +1,7 @@
 public import Foundation
 
 extension ImagePipeline {
-    /// What ``data(for:)`` would deliver for `url` right now from the data
+    /// What ``data(for:)-(URL)`` would deliver for `url` right now from the data
     /// cache alone — a fresh, complete entry for the variant, or for the
     /// original while the variant is in the negative cache — or `nil` when
     /// answering needs the network (a miss, a stale entry to revalidate).
@@ -9,11 +9,11 @@ extension ImagePipeline {
     /// Synchronous and cheap, so a server can answer cache hits on its own
     /// thread (``HTTPServer``'s immediate path) without starting a task. A
     /// hit is counted by the ``TrafficMeter`` only when `usable` accepts it,
-    /// so a caller that declines and then calls ``data(for:)`` is not counted
+    /// so a caller that declines and then calls ``data(for:)-(URL)`` is not counted
     /// twice.
     ///
     /// - Parameters:
-    ///   - url: The original URL, as for ``data(for:)``.
+    ///   - url: The original URL, as for ``data(for:)-(URL)``.
     ///   - usable: Whether the caller will deliver this hit; default: always.
     /// - Returns: The cached bytes with their response metadata (`source`
     ///   `.disk`, 0 network bytes), or `nil`.
@@ -24,13 +24,16 @@ extension ImagePipeline {
         return cachedData(for: plan(for: url), ifUsable: usable)
     }
 
-    /// What ``data(for:redirects:)`` would deliver for `plan` right
+    /// What ``data(for:)-(RequestPlan)`` would deliver for `plan` right
     /// now from the data cache alone, as ``cachedData(for:ifUsable:)`` does
-    /// for a URL, without planning again.
+    /// for a URL, without planning again; always `nil` for a request that
+    /// reloads (``ImageRequest/CachePolicy/reloadIgnoringCache``).
     public func cachedData(
         for plan: RequestPlan, ifUsable usable: (ImageDataResponse) -> Bool = { _ in true }
     ) -> ImageDataResponse? {
-        guard let cache = configuration.dataCache else { return nil }
+        guard let cache = configuration.dataCache, plan.request.cachePolicy != .reloadIgnoringCache else {
+            return nil
+        }
         let now = configuration.now()
         let fallsBack = plan.variantURL != nil && negativeCache.contains(plan.cacheKey, now: now)
         let key = fallsBack ? plan.originalCacheKey : plan.cacheKey

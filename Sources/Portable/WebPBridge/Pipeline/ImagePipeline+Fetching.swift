@@ -1,30 +1,43 @@
 import Foundation
 
 extension ImagePipeline {
-    /// Disk, then network; the variant first unless it failed recently or is
-    /// known to outweigh the original, then the original. Runs once per cache
-    /// key at a time (coalesced). Under
-    /// ``RedirectHandling/report`` a redirect of either is thrown as it is:
-    /// it says where the image lives, not that the variant failed.
-    func fetchData(_ plan: RequestPlan, redirects: RedirectHandling = .follow) async throws -> ImageDataResponse {
+    /// ``fetchData(_:)``, shared by the concurrent callers of the same
+    /// ``RequestPlan/fetchKey``; a cache-only request has nothing to wait
+    /// for and runs alone.
+    func fetchShared(_ plan: RequestPlan) async throws -> ImageDataResponse {
+        if plan.request.cachePolicy == .cacheOnly { return try await fetchData(plan) }
+        return try await dataTasks.value(for: plan.fetchKey) { [self] in
+            try await fetchData(plan)
+        }
+    }
+
+    /// Disk, then network (as the request's cache policy allows); the
+    /// variant first unless it failed recently or is known to outweigh the
+    /// original, then the original. Under ``RedirectHandling/report`` a
+    /// redirect of either is thrown as it is: it says where the image
+    /// lives, not that the variant failed. Under
+    /// ``ImageRequest/CachePolicy/cacheOnly`` a miss is not a failed
+    /// variant either: nothing is remembered.
+    func fetchData(_ plan: RequestPlan) async throws -> ImageDataResponse {
         let now = configuration.now()
         guard let variantURL = plan.variantURL else {
             return try await fetchOne(
-                plan.originalURL, key: plan.cacheKey, isVariant: false, isFallback: false, redirects: redirects)
+                plan.originalURL, key: plan.cacheKey, isVariant: false, isFallback: false, request: plan.request)
         }
         if !negativeCache.contains(plan.cacheKey, now: now) {
             do {
                 let variant = try await fetchOne(
-                    variantURL, key: plan.cacheKey, isVariant: true, isFallback: false, redirects: redirects)
+                    variantURL, key: plan.cacheKey, isVariant: true, isFallback: false, request: plan.request)
                 rememberIfOutweighing(variant, plan)
                 return variant
             } catch let error as ImagePipelineError where !error.isCancellation && error.redirect == nil {
-                markVariantFailed(plan)
+                // A cache-only miss: the original may be cached instead.
+                if !error.isNotCached { markVariantFailed(plan) }
             }
         }
         trafficMeter.recordFallback()
         return try await fetchOne(
-            plan.originalURL, key: plan.originalCacheKey, isVariant: false, isFallback: true, redirects: redirects)
+            plan.originalURL, key: plan.originalCacheKey, isVariant: false, isFallback: true, request: plan.request)
     }
 
     /// A variant just fetched that is larger than the original the data cache
@@ -46,15 +59,26 @@ extension ImagePipeline {
         negativeCache.insert(plan.cacheKey, now: configuration.now())
         configuration.dataCache?.remove(plan.cacheKey)
         configuration.memoryCache?.remove(plan.cacheKey)
+        configuration.memoryCache?.remove(plan.imageCacheKey)
     }
 
-    /// One URL through the disk cache and the network.
+    /// One URL through the disk cache and the network, as `request`'s cache
+    /// policy allows: a fresh entry is a hit and a stale one is revalidated
+    /// (``ImageRequest/CachePolicy/useCache``); the entry is not read
+    /// (``ImageRequest/CachePolicy/reloadIgnoringCache``); any complete
+    /// entry is a hit and a miss throws (``ImageRequest/CachePolicy/cacheOnly``).
     private func fetchOne(
-        _ url: URL, key: String, isVariant: Bool, isFallback: Bool, redirects: RedirectHandling
+        _ url: URL, key: String, isVariant: Bool, isFallback: Bool, request: ImageRequest
     ) async throws -> ImageDataResponse {
         let now = configuration.now()
         var conditionalHeaders = HTTPFieldList()
-        let cached = configuration.dataCache?.entry(for: key)
+        let cached = request.cachePolicy == .reloadIgnoringCache ? nil : configuration.dataCache?.entry(for: key)
+        if request.cachePolicy == .cacheOnly {
+            guard let cached, let hit = anyHit(cached, url: url, key: key, isVariant: isVariant, isFallback: isFallback)
+            else { throw ImagePipelineError.notCached(url: url.absoluteString) }
+            recordHit(hit)
+            return hit
+        }
         if let cached {
             if let hit = freshHit(cached, url: url, key: key, isVariant: isVariant, isFallback: isFallback, now: now) {
                 recordHit(hit)
@@ -65,7 +89,7 @@ extension ImagePipeline {
 
         var headers = conditionalHeaders
         headers["Accept"] = isVariant ? configuration.variantAccept : configuration.originalAccept
-        let loaded = try await load(url, headers: headers, isVariant: isVariant, redirects: redirects)
+        let loaded = try await load(url, headers: headers, isVariant: isVariant, request: request)
         let host = loaded.url.host?.lowercased() ?? "-"
 
         if loaded.statusCode == 304, let cached {
@@ -111,7 +135,7 @@ extension ImagePipeline {
     /// A hop the policy refuses, or one past its bound, is never fetched:
     /// the fetch fails with ``ImagePipelineError/refusedRedirect`` set.
     private func load(
-        _ url: URL, headers: HTTPFieldList, isVariant: Bool, redirects: RedirectHandling
+        _ url: URL, headers: HTTPFieldList, isVariant: Bool, request imageRequest: ImageRequest
     ) async throws -> DataResponse {
         let policy = configuration.redirectPolicy
         let deadline = ContinuousClock.now + configuration.requestTimeout
@@ -125,7 +149,8 @@ extension ImagePipeline {
                     url: url.absoluteString)
             }
             let request = DataRequest(
-                url: hopURL, headers: headers, timeout: remaining, maxBodyBytes: configuration.maxBodyBytes)
+                url: hopURL, headers: headers, timeout: remaining, maxBodyBytes: configuration.maxBodyBytes,
+                priority: imageRequest.priority)
             let loaded: DataResponse
             do {
                 loaded = try await configuration.dataLoader.load(request)
@@ -136,7 +161,7 @@ extension ImagePipeline {
             guard let redirect = ImageRedirect(loaded, requested: hopURL, isVariant: isVariant) else { return loaded }
             trafficMeter.recordNetwork(
                 host: hopURL.host?.lowercased() ?? "-", format: "redirect", bytes: loaded.body.count)
-            if redirects == .report { throw ImagePipelineError.redirect(redirect) }
+            if imageRequest.redirects == .report { throw ImagePipelineError.redirect(redirect) }
             guard hops < policy.maxHops else {
                 throw ImagePipelineError.refusedRedirect(redirect, reason: "more than \(policy.maxHops) redirects")
             }
@@ -152,9 +177,15 @@ extension ImagePipeline {
     func freshHit(
         _ cached: CachedEntry, url: URL, key: String, isVariant: Bool, isFallback: Bool, now: Date
     ) -> ImageDataResponse? {
-        guard cached.isFresh(now: now), case .success(let format) = ImageCompleteness.check(cached.data) else {
-            return nil
-        }
+        guard cached.isFresh(now: now) else { return nil }
+        return anyHit(cached, url: url, key: key, isVariant: isVariant, isFallback: isFallback)
+    }
+
+    /// `cached` as a response when it is complete, fresh or not.
+    private func anyHit(
+        _ cached: CachedEntry, url: URL, key: String, isVariant: Bool, isFallback: Bool
+    ) -> ImageDataResponse? {
+        guard case .success(let format) = ImageCompleteness.check(cached.data) else { return nil }
         var hit = response(
             cached.data, format: format, cached.response, url: url, key: key,
             isVariant: isVariant, isFallback: isFallback, source: .disk, networkBytes: 0)

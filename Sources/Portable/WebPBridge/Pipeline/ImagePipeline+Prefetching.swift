@@ -9,18 +9,25 @@ extension ImagePipeline {
     /// cache hit later, and a display request during a prefetch shares its
     /// fetch.
     public func prefetch(_ urls: [URL]) {
-        for url in urls {
-            let plan = plan(for: url)
-            if configuration.memoryCache?.image(for: plan.cacheKey) != nil { continue }
+        prefetch(urls.map { ImageRequest(url: $0, priority: .low) })
+    }
+
+    /// Prefetches `requests` as ``prefetch(_:)-([URL])`` does, each with its
+    /// own options (a target size decodes at that size when there is no
+    /// disk cache; a priority orders the decodes).
+    public func prefetch(_ requests: [ImageRequest]) {
+        for request in requests {
+            let plan = plan(for: request)
+            if configuration.memoryCache?.image(for: plan.imageCacheKey) != nil { continue }
             if let entry = configuration.dataCache?.entry(for: plan.cacheKey), entry.isFresh(now: configuration.now()) {
                 continue
             }
             let hasDiskCache = configuration.dataCache != nil
-            prefetcher.start(plan.cacheKey) { [self] in
+            prefetcher.start(plan.imageCacheKey) { [self] in
                 if hasDiskCache {
-                    _ = try? await data(forPlan: plan)
+                    _ = try? await data(for: plan)
                 } else {
-                    _ = try? await image(for: url)
+                    _ = try? await image(for: plan)
                 }
             }
         }
@@ -29,7 +36,12 @@ extension ImagePipeline {
     /// Cancels the prefetches of `urls`; a display request sharing the same
     /// fetch keeps it alive.
     public func cancelPrefetch(_ urls: [URL]) {
-        for url in urls { prefetcher.cancel(plan(for: url).cacheKey) }
+        cancelPrefetch(urls.map { ImageRequest(url: $0, priority: .low) })
+    }
+
+    /// Cancels the prefetches of `requests` (matched by URL and target size).
+    public func cancelPrefetch(_ requests: [ImageRequest]) {
+        for request in requests { prefetcher.cancel(plan(for: request).imageCacheKey) }
     }
 
     /// Prefetches started and not yet finished.

@@ -1,18 +1,20 @@
 public import Foundation
 
 extension ImagePipeline {
-    /// The image for `url`, progressively: while a WebP arrives from the
-    /// network, partial images (decoded rows, the rest transparent) as each
-    /// further eighth of the rows decodes; then the final image, exactly what
-    /// ``image(for:)`` returns. A cached image yields only its final image.
+    /// The image for `request`, progressively: while a WebP arrives from the
+    /// network, partial images (decoded rows, the rest transparent, at the
+    /// full size) as each further eighth of the rows decodes; then the final
+    /// image, exactly what ``image(for:)-(ImageRequest)`` returns. A cached
+    /// image, or a request whose cache policy is not
+    /// ``ImageRequest/CachePolicy/useCache``, yields only its final image.
     ///
     /// The stream ends with an ``ImagePipelineError`` when no image can be
     /// had; cancelling the consuming task cancels the load.
-    public func images(for url: URL) -> AsyncThrowingStream<ImageResponse, any Error> {
+    public func images(for request: ImageRequest) -> AsyncThrowingStream<ImageResponse, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task { [self] in
                 do {
-                    try await loadProgressively(url, continuation: continuation)
+                    try await loadProgressively(plan(for: request), continuation: continuation)
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: error)
@@ -22,17 +24,21 @@ extension ImagePipeline {
         }
     }
 
+    /// ``images(for:)-(ImageRequest)`` for `url` with every default option.
+    public func images(for url: URL) -> AsyncThrowingStream<ImageResponse, any Error> {
+        images(for: ImageRequest(url: url))
+    }
+
     private func loadProgressively(
-        _ url: URL, continuation: AsyncThrowingStream<ImageResponse, any Error>.Continuation
+        _ plan: RequestPlan, continuation: AsyncThrowingStream<ImageResponse, any Error>.Continuation
     ) async throws {
-        let plan = plan(for: url)
         let cached =
-            configuration.memoryCache?.image(for: plan.cacheKey) != nil
+            configuration.memoryCache?.image(for: plan.imageCacheKey) != nil
             || configuration.dataCache?.entry(for: plan.cacheKey)?.isFresh(now: configuration.now()) == true
-        guard !cached, let variantURL = plan.variantURL,
+        guard plan.request.cachePolicy == .useCache, !cached, let variantURL = plan.variantURL,
             !negativeCache.contains(plan.cacheKey, now: configuration.now())
         else {
-            continuation.yield(try await image(for: url))
+            continuation.yield(try await image(for: plan))
             return
         }
         // Stream the variant's bytes into an incremental decoder; partial
@@ -46,7 +52,7 @@ extension ImagePipeline {
         }
         let request = DataRequest(
             url: variantURL, headers: ["Accept": configuration.variantAccept], timeout: configuration.requestTimeout,
-            maxBodyBytes: configuration.maxBodyBytes)
+            maxBodyBytes: configuration.maxBodyBytes, priority: plan.request.priority)
         if let loaded = try? await configuration.dataLoader.load(request, onChunk: { partials.append($0) }),
             loaded.statusCode == 200, case .success = ImageCompleteness.check(loaded.body)
         {
@@ -56,8 +62,8 @@ extension ImagePipeline {
                 format: ImageFormat.sniffIfImage(loaded.body)?.rawValue ?? "other",
                 bytes: loaded.body.count)
             _ = configuration.dataCache?.store(loaded, for: plan.cacheKey, now: configuration.now())
-            if let image = try? await decode(loaded.body) {
-                configuration.memoryCache?.insert(image, for: plan.cacheKey)
+            if let image = try? await decode(loaded.body, for: plan.request) {
+                configuration.memoryCache?.insert(image, for: plan.imageCacheKey)
                 trafficMeter.recordDelivery(variant: true)
                 continuation.yield(
                     ImageResponse(
@@ -67,7 +73,7 @@ extension ImagePipeline {
             }
         }
         try Task.checkCancellation()
-        continuation.yield(try await image(for: url))
+        continuation.yield(try await image(for: plan))
     }
 }
 

@@ -13,15 +13,13 @@ public final class ImagePipeline: Sendable {
     /// What crossed the network and what the caches saved.
     public let trafficMeter = TrafficMeter()
 
+    /// Fetches in flight, by ``RequestPlan/fetchKey``.
     let dataTasks = TaskCoalescer<ImageDataResponse>()
-    /// Fetches for callers that have redirects reported: kept apart from
-    /// `dataTasks`, whose fetches follow them.
-    let redirectReportingDataTasks = TaskCoalescer<ImageDataResponse>()
     let imageTasks = TaskCoalescer<ImageResponse>()
     let negativeCache: NegativeCache
     let decodeQueue: WorkQueue
     let prefetcher: Prefetcher
-    private let plannedFromURLs = Lock(0)
+    private let plannedRequests = Lock(0)
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -50,78 +48,95 @@ public final class ImagePipeline: Sendable {
         negativeCache.insert(key, now: configuration.now())
     }
 
-    /// What the pipeline will fetch for `url`, and the cache key it uses.
-    /// Public so an app can compute the key (e.g. to evict an image).
-    public func plan(for url: URL) -> RequestPlan {
-        plannedFromURLs.withLock { $0 += 1 }
-        return RequestPlan(url: url, rewrite: configuration.rewriter?.rewrite(url))
+    /// What the pipeline will fetch for `request`, and the cache keys it
+    /// uses: the one planning step, carried down from here.
+    public func plan(for request: ImageRequest) -> RequestPlan {
+        plannedRequests.withLock { $0 += 1 }
+        return RequestPlan(request: request, rewrite: configuration.rewriter?.rewrite(request.url))
     }
 
-    /// How many times a URL was planned here (``plan(for:)``, and the
-    /// URL-taking ``data(for:redirects:)``, ``cachedData(for:ifUsable:)``,
-    /// ``image(for:)``): a caller that plans once and passes the plan down
-    /// leaves it unchanged. A test hook.
-    package var urlPlanCount: Int { plannedFromURLs.withLock { $0 } }
+    /// The plan for `url` with every default option. Public so an app can
+    /// compute the key (e.g. to evict an image).
+    public func plan(for url: URL) -> RequestPlan { plan(for: ImageRequest(url: url)) }
+
+    /// How many times a request was planned here (``plan(for:)-(ImageRequest)``,
+    /// and every entry point that takes a request or a URL rather than a
+    /// plan): a caller that plans once and passes the plan down leaves it
+    /// unchanged. A test hook.
+    package var planCount: Int { plannedRequests.withLock { $0 } }
 
     /// The cache key of `url`: its rewritten URL, normalised.
     public func cacheKey(for url: URL) -> String { plan(for: url).cacheKey }
 
-    /// The encoded bytes for `url` (the original URL; the rewriter is applied
-    /// here), from the disk cache or the network.
+    /// The encoded bytes for `request` (its URL is the original; the
+    /// rewriter is applied here), from the disk cache or the network as its
+    /// ``ImageRequest/cachePolicy`` allows.
     ///
-    /// - Parameters:
-    ///   - url: The original URL.
-    ///   - redirects: Whether a redirect from the upstream is followed (the
-    ///     default) or reported as an ``ImagePipelineError`` with its
-    ///     ``ImagePipelineError/redirect`` set. Concurrent callers share one
-    ///     fetch per cache key and per choice: a reporting caller never gets
-    ///     a followed redirect's bytes, nor a following caller a redirect.
+    /// Concurrent callers share one fetch per cache key when they ask for the
+    /// same thing (``ImageRequest/redirects`` and ``ImageRequest/cachePolicy``
+    /// alike): a reporting caller never gets a followed redirect's bytes, nor
+    /// a reloading caller a cached entry.
+    ///
     /// - Throws: ``ImagePipelineError`` when neither the variant nor the
-    ///   original can be had, for a redirect under
-    ///   ``RedirectHandling/report``, and when cancelled
-    ///   (``ImagePipelineError/isCancellation``).
-    public func data(
-        for url: URL, redirects: RedirectHandling = .follow
-    ) async throws(ImagePipelineError) -> ImageDataResponse {
-        try await data(for: plan(for: url), redirects: redirects)
+    ///   original can be had, for a redirect under ``RedirectHandling/report``
+    ///   (``ImagePipelineError/redirect``), for a miss under
+    ///   ``ImageRequest/CachePolicy/cacheOnly`` (``ImagePipelineError/isNotCached``),
+    ///   and when cancelled (``ImagePipelineError/isCancellation``).
+    public func data(for request: ImageRequest) async throws(ImagePipelineError) -> ImageDataResponse {
+        try await data(for: plan(for: request))
+    }
+
+    /// ``data(for:)-(ImageRequest)`` for `url` with every default option.
+    public func data(for url: URL) async throws(ImagePipelineError) -> ImageDataResponse {
+        try await data(for: ImageRequest(url: url))
     }
 
     /// The encoded bytes `plan` names, planned by the caller once (see
-    /// ``RequestPlan/init(url:rewrite:)``): the same as ``data(for:redirects:)``
+    /// ``plan(for:)-(ImageRequest)``): the same as ``data(for:)-(ImageRequest)``
     /// without rewriting the URL again.
-    /// - Throws: As ``data(for:redirects:)``.
-    public func data(
-        for plan: RequestPlan, redirects: RedirectHandling = .follow
-    ) async throws(ImagePipelineError) -> ImageDataResponse {
-        let tasks = redirects == .follow ? dataTasks : redirectReportingDataTasks
+    /// - Throws: As ``data(for:)-(ImageRequest)``.
+    public func data(for plan: RequestPlan) async throws(ImagePipelineError) -> ImageDataResponse {
         do {
-            return try await tasks.value(for: plan.cacheKey) { [self] in
-                try await fetchData(plan, redirects: redirects)
-            }
+            return try await fetchShared(plan)
         } catch {
             throw ImagePipelineError(error, url: plan.originalURL.absoluteString)
         }
     }
 
-    /// The decoded image for `url`, from memory, disk or the network.
+    /// The decoded image for `request`, from memory, disk or the network as
+    /// its ``ImageRequest/cachePolicy`` allows, scaled to fit its
+    /// ``ImageRequest/targetSize`` when it has one.
     ///
     /// - Throws: ``ImagePipelineError``, also when cancelled
-    ///   (``ImagePipelineError/isCancellation``) or when the decode queue is
-    ///   full (``ImagePipelineError/isDecodeQueueFull``).
+    ///   (``ImagePipelineError/isCancellation``), when the decode queue is
+    ///   full (``ImagePipelineError/isDecodeQueueFull``), and for a miss
+    ///   under ``ImageRequest/CachePolicy/cacheOnly``.
+    public func image(for request: ImageRequest) async throws(ImagePipelineError) -> ImageResponse {
+        try await image(for: plan(for: request))
+    }
+
+    /// ``image(for:)-(ImageRequest)`` for `url` with every default option.
     public func image(for url: URL) async throws(ImagePipelineError) -> ImageResponse {
-        let plan = plan(for: url)
-        if let image = configuration.memoryCache?.image(for: plan.cacheKey) {
+        try await image(for: ImageRequest(url: url))
+    }
+
+    /// The decoded image `plan` names, planned by the caller once.
+    /// - Throws: As ``image(for:)-(ImageRequest)``.
+    public func image(for plan: RequestPlan) async throws(ImagePipelineError) -> ImageResponse {
+        if plan.request.cachePolicy != .reloadIgnoringCache,
+            let image = configuration.memoryCache?.image(for: plan.imageCacheKey)
+        {
             trafficMeter.recordMemoryHit()
             return ImageResponse(
-                image: image, fetchedURL: plan.variantURL ?? url, cacheKey: plan.cacheKey,
+                image: image, fetchedURL: plan.variantURL ?? plan.originalURL, cacheKey: plan.cacheKey,
                 isVariant: plan.variantURL != nil, isFallback: false, source: .memory, isFinal: true)
         }
         do {
-            return try await imageTasks.value(for: plan.cacheKey) { [self] in
+            return try await imageTasks.value(for: plan.imageFetchKey) { [self] in
                 try await loadImage(plan)
             }
         } catch {
-            throw ImagePipelineError(error, url: url.absoluteString)
+            throw ImagePipelineError(error, url: plan.originalURL.absoluteString)
         }
     }
 
@@ -129,18 +144,17 @@ public final class ImagePipeline: Sendable {
     /// many callers wait on them (prefetches included). Zero once every
     /// caller has finished or been cancelled: cancelled work does not linger.
     public var activeFetchCount: Int {
-        dataTasks.inFlightCount + redirectReportingDataTasks.inFlightCount + imageTasks.inFlightCount
+        dataTasks.inFlightCount + imageTasks.inFlightCount
     }
 
     /// Returns once ``activeFetchCount`` is 0, woken by the fetches ending
     /// (no polling); returns early when the task is cancelled.
     package func waitUntilNoActiveFetch() async {
         // One table at a time; an image run may start a data run, so look
-        // again until all three are empty at once.
+        // again until both are empty at once.
         repeat {
             await imageTasks.waitUntilInFlightCount { $0 == 0 }
             await dataTasks.waitUntilInFlightCount { $0 == 0 }
-            await redirectReportingDataTasks.waitUntilInFlightCount { $0 == 0 }
         } while activeFetchCount != 0 && !Task.isCancelled
     }
 
@@ -151,52 +165,11 @@ public final class ImagePipeline: Sendable {
         await imageTasks.waitUntilWaiterCount(for: cacheKey) { $0 == count }
     }
 
-    /// Removes `url`'s entries from both caches.
+    /// Removes `url`'s entries from both caches, at every target size.
     public func removeCached(_ url: URL) {
         let plan = plan(for: url)
-        configuration.memoryCache?.remove(plan.cacheKey)
+        configuration.memoryCache?.removeAllSizes(of: plan.cacheKey)
         configuration.dataCache?.remove(plan.cacheKey)
         configuration.dataCache?.remove(plan.originalCacheKey)
-    }
-}
-
-/// How the pipeline will serve one URL: planned once, from the rewriter's
-/// result, and carried down to the fetch.
-public struct RequestPlan: Sendable, Equatable {
-    /// The URL the caller asked for.
-    public var originalURL: URL
-    /// The WebP variant to fetch, or `nil` when no rule rewrites the URL.
-    public var variantURL: URL?
-    /// The key under which both caches keep the image.
-    public var cacheKey: String
-    /// The key of the original's bytes, used after a fallback.
-    public var originalCacheKey: String
-
-    /// Creates a plan from its parts.
-    public init(originalURL: URL, variantURL: URL?, cacheKey: String, originalCacheKey: String) {
-        self.originalURL = originalURL
-        self.variantURL = variantURL
-        self.cacheKey = cacheKey
-        self.originalCacheKey = originalCacheKey
-    }
-
-    /// The plan for `url` given the rewriter's result for it (`nil`: no
-    /// rewriter): the variant when rewritten, under the result's key.
-    public init(url: URL, rewrite: RewriteResult?) {
-        let original = Rewriter.normalizedCacheKey(for: url)
-        guard let rewrite else {
-            self.init(originalURL: url, variantURL: nil, cacheKey: original, originalCacheKey: original)
-            return
-        }
-        self.init(
-            originalURL: url, variantURL: rewrite.isRewritten ? rewrite.url : nil, cacheKey: rewrite.cacheKey,
-            originalCacheKey: original)
-    }
-
-    /// The plan that fetches `variant` as it is, under its own key (an
-    /// AVIF variant, or the WebP counterpart a page's AVIF URL names).
-    public init(fetching variant: FormatVariant) {
-        self.init(
-            originalURL: variant.url, variantURL: nil, cacheKey: variant.cacheKey, originalCacheKey: variant.cacheKey)
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// Why the pipeline could not deliver an image: both the variant and the
 /// original failed (or there was no variant and the original failed), the
 /// upstream redirected and the caller asked to be told
-/// (``RedirectHandling/report``), the caller was cancelled, or the decode
-/// queue was full. The one error type the pipeline's entry points throw.
+/// (``RedirectHandling/report``), the caller was cancelled, the decode
+/// queue was full, or a cache-only request missed. The one error type the pipeline's entry points throw.
 public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
     private enum Kind: Sendable {
         case http(Int)
@@ -15,6 +15,7 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         case refusedRedirect(ImageRedirect, reason: String)
         case cancelled
         case decodeQueueFull
+        case notCached
     }
 
     private let kind: Kind
@@ -36,6 +37,7 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
     static func decoding(_ error: ImageCodecError, url: String) -> ImagePipelineError {
         .init(kind: .decoding(error), url: url)
     }
+    static func notCached(url: String) -> ImagePipelineError { .init(kind: .notCached, url: url) }
     static func redirect(_ redirect: ImageRedirect) -> ImagePipelineError {
         .init(kind: .redirect(redirect), url: redirect.redirectedURL.absoluteString)
     }
@@ -111,6 +113,13 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// Whether the request was cache-only (``ImageRequest/CachePolicy/cacheOnly``)
+    /// and neither the variant nor the original was cached.
+    public var isNotCached: Bool {
+        if case .notCached = kind { return true }
+        return false
+    }
+
     public var description: String {
         switch kind {
         case .http(let status): "\(url): HTTP \(status)"
@@ -124,6 +133,7 @@ public struct ImagePipelineError: Error, Sendable, CustomStringConvertible {
                 + " not followed: \(reason)"
         case .cancelled: "\(url): cancelled"
         case .decodeQueueFull: "\(url): the decode queue is full"
+        case .notCached: "\(url): not cached, and the request is cache-only"
         }
     }
 }

@@ -1,9 +1,9 @@
 public import Foundation
 
-/// What ``ImagePipeline/data(for:redirects:)`` does when the upstream answers
+/// What ``ImageRequest/redirects`` does when the upstream answers
 /// a fetch with a redirect (`301`, `302`, `303`, `307` or `308` with a
 /// `Location`).
-public enum RedirectHandling: Sendable, Equatable {
+public enum RedirectHandling: Sendable, Hashable {
     /// Follow it, hop by hop, within the configuration's
     /// ``RedirectPolicy`` (five hops to any `http` or `https` URL by
     /// default) and return the target's bytes. The default, and what native
@@ -18,8 +18,8 @@ public enum RedirectHandling: Sendable, Equatable {
     case report
 }
 
-/// A redirect the upstream answered with, reported by
-/// ``ImagePipeline/data(for:redirects:)`` under ``RedirectHandling/report``.
+/// A redirect the upstream answered with, reported to a request whose
+/// ``ImageRequest/redirects`` is ``RedirectHandling/report``.
 public struct ImageRedirect: Sendable, Equatable {
     /// The redirect's status (`301`, `302`, `303`, `307`, `308`).
     public var statusCode: Int

@@ -44,22 +44,50 @@ extension ImageFormat {
         }
     }
 
+    /// Whether `data`, sniffed as `format`, may hold more than one frame,
+    /// read from its header alone: a GIF or an APNG; a WebP whose `VP8X`
+    /// chunk sets the animation flag (0x02 of its first byte, the WebP
+    /// container specification's "Extended File Format"); an AVIF whose
+    /// `ftyp` box names `avis` (an image sequence) as its major or a
+    /// compatible brand. A caller that scales
+    /// stills decodes these whole instead, keeping their frames.
+    public static func mayBeAnimated(_ data: Data, format: ImageFormat) -> Bool {
+        switch format {
+        case .gif, .apng: return true
+        case .jpeg, .png: return false
+        case .webp:
+            return data.withUnsafeBytes { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                return bytes.count > 20 && bytes[12..<16].elementsEqual(vp8xMagic) && bytes[20] & 0x02 != 0
+            }
+        case .avif:
+            return data.withUnsafeBytes { raw in
+                ftypNames(raw.bindMemory(to: UInt8.self)) { $0.elementsEqual(avisBrand) }
+            }
+        }
+    }
+
     /// Whether `bytes` starts with an `ftyp` box (size, `ftyp`, major brand,
     /// minor version, compatible brands) that names `avif` or `avis`. Only
     /// the box's bytes that are present are read.
     private static func isAVIF(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        ftypNames(bytes) { $0.elementsEqual(avifBrand) || $0.elementsEqual(avisBrand) }
+    }
+
+    /// Whether `bytes` starts with an `ftyp` box whose major brand or one
+    /// of whose compatible brands `isWanted`; only the box's bytes that are
+    /// present are read.
+    private static func ftypNames(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ isWanted: (Slice<UnsafeBufferPointer<UInt8>>) -> Bool
+    ) -> Bool {
         guard bytes.count >= 12, bytes[4..<8].elementsEqual(ftypMagic) else { return false }
         let declared = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
         guard declared >= 16 else { return false }
-        func isAVIFBrand(at offset: Int) -> Bool {
-            let brand = bytes[offset..<(offset + 4)]
-            return brand.elementsEqual(avifBrand) || brand.elementsEqual(avisBrand)
-        }
-        if isAVIFBrand(at: 8) { return true }
+        if isWanted(bytes[8..<12]) { return true }
         let end = min(declared, bytes.count)
         var offset = 16
         while offset + 4 <= end {
-            if isAVIFBrand(at: offset) { return true }
+            if isWanted(bytes[offset..<(offset + 4)]) { return true }
             offset += 4
         }
         return false
@@ -67,6 +95,7 @@ extension ImageFormat {
 
     package static let riffMagic: [UInt8] = Array("RIFF".utf8)
     package static let webpMagic: [UInt8] = Array("WEBP".utf8)
+    package static let vp8xMagic: [UInt8] = Array("VP8X".utf8)
     package static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
     package static let gif87Magic: [UInt8] = Array("GIF87a".utf8)
     package static let gif89Magic: [UInt8] = Array("GIF89a".utf8)

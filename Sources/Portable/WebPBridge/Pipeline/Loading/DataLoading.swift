@@ -48,11 +48,16 @@ public struct DataRequest: Sendable, Equatable {
     /// The request body to send (`POST`, `PUT`, `PATCH` passed through by the
     /// bridge), or `nil` (default) for none. Loaders must send it as is.
     public var body: Data?
+    /// How urgent the transfer is, for a loader that orders transfers
+    /// (`URLSessionTask.priority`); others may ignore it.
+    public var priority: ImageRequest.Priority
 
     public init(
         url: URL, method: String = "GET", headers: HTTPFieldList = [:], timeout: Duration = .seconds(30),
-        maxBodyBytes: Int = 32 << 20, responseFieldLimits: HTTPFieldList.Limits = .init(), body: Data? = nil
+        maxBodyBytes: Int = 32 << 20, responseFieldLimits: HTTPFieldList.Limits = .init(), body: Data? = nil,
+        priority: ImageRequest.Priority = .normal
     ) {
+        self.priority = priority
         self.url = url
         self.method = method
         self.headers = headers

@@ -76,6 +76,7 @@ public final class URLSessionDataLoader: DataLoading {
         // URLRequest keeps one value per name: repeated fields are joined there.
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         let task = session.dataTask(with: urlRequest)
+        task.priority = request.priority.transferPriority
         let handle = URLSessionLoaderDelegate.TaskHandle(task)
         let id = task.taskIdentifier
         let delegate = self.delegate

@@ -1,0 +1,75 @@
+public import Foundation
+
+/// How the pipeline will serve one ``ImageRequest``: planned once, from the
+/// rewriter's result, and carried down to the fetch and the decode with the
+/// request's options.
+public struct RequestPlan: Sendable, Equatable {
+    /// The request as the caller built it; its URL is the original.
+    public var request: ImageRequest
+    /// The WebP variant to fetch, or `nil` when no rule rewrites the URL.
+    public var variantURL: URL?
+    /// The key under which the data cache keeps the bytes (the variant's,
+    /// normalised), and the memory cache the image decoded whole.
+    public var cacheKey: String
+    /// The key of the original's bytes, used after a fallback.
+    public var originalCacheKey: String
+
+    /// Creates a plan from its parts.
+    public init(request: ImageRequest, variantURL: URL?, cacheKey: String, originalCacheKey: String) {
+        self.request = request
+        self.variantURL = variantURL
+        self.cacheKey = cacheKey
+        self.originalCacheKey = originalCacheKey
+    }
+
+    /// The plan for `request` given the rewriter's result for its URL
+    /// (`nil`: no rewriter): the variant when rewritten, under the result's key.
+    public init(request: ImageRequest, rewrite: RewriteResult?) {
+        let original = Rewriter.normalizedCacheKey(for: request.url)
+        guard let rewrite else {
+            self.init(request: request, variantURL: nil, cacheKey: original, originalCacheKey: original)
+            return
+        }
+        self.init(
+            request: request, variantURL: rewrite.isRewritten ? rewrite.url : nil, cacheKey: rewrite.cacheKey,
+            originalCacheKey: original)
+    }
+
+    /// The plan that fetches `variant` as it is, under its own key (an AVIF
+    /// variant, or the WebP counterpart a page's AVIF URL names), with the
+    /// options of `request`.
+    public init(fetching variant: FormatVariant, for request: ImageRequest) {
+        self.init(
+            request: request.with(url: variant.url), variantURL: nil, cacheKey: variant.cacheKey,
+            originalCacheKey: variant.cacheKey)
+    }
+
+    /// The URL the caller asked for.
+    public var originalURL: URL { request.url }
+
+    /// The memory cache's key for the decoded image: ``cacheKey``, with the
+    /// request's ``ImageRequest/targetSize`` when it has one, so that a
+    /// thumbnail and the whole image never stand in for each other. A
+    /// space cannot occur in a normalised URL, so no URL's key can collide.
+    public var imageCacheKey: String {
+        guard let size = request.targetSize else { return cacheKey }
+        return cacheKey + " " + size.description
+    }
+
+    /// The key concurrent fetches of this plan share: callers share a fetch
+    /// only when it would deliver each of them what they asked for (the
+    /// same bytes, the same redirect handling, the same use of the caches).
+    var fetchKey: String { cacheKey + optionsSuffix }
+
+    /// The key concurrent decodes of this plan share: as ``fetchKey``, at
+    /// the request's target size.
+    var imageFetchKey: String { imageCacheKey + optionsSuffix }
+
+    private var optionsSuffix: String {
+        switch (request.redirects, request.cachePolicy) {
+        case (.follow, .useCache): ""
+        case (.follow, let policy): " \(policy)"
+        case (.report, let policy): " report \(policy)"
+        }
+    }
+}
