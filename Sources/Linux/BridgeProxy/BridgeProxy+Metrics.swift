@@ -108,6 +108,9 @@ extension BridgeProxy {
     static let transcodeCacheMissesFamily = MetricsRegistry.Family(
         "webpbridge_proxy_transcode_cache_misses",
         help: "Transcodes run because none was kept for the image's version and the client's formats, since start.")
+    static let transcodeCacheJoinedFamily = MetricsRegistry.Family(
+        "webpbridge_proxy_transcode_cache_joined",
+        help: "Answers that waited for the same transcode another request had started, since start.")
     static let memoryBudgetFamily = MetricsRegistry.Family(
         "webpbridge_proxy_memory_budget_bytes", help: "The configured memory budget the caches are shares of.")
     static let residentBytesFamily = MetricsRegistry.Family(
@@ -238,6 +241,7 @@ extension BridgeProxy {
         metrics.set(Self.transcodeCacheMemoryHitsFamily, to: Double(transcodes.memoryHits))
         metrics.set(Self.transcodeCacheDiskHitsFamily, to: Double(transcodes.diskHits))
         metrics.set(Self.transcodeCacheMissesFamily, to: Double(transcodes.misses))
+        metrics.set(Self.transcodeCacheJoinedFamily, to: Double(transcodes.joined))
         if let rewrittenPages { metrics.set(Self.rewrittenPagesBytesFamily, to: Double(rewrittenPages.usageBytes)) }
         metrics.set(Self.memoryBudgetFamily, to: Double(configuration.memoryBudget.totalBytes))
         if let resident = ResidentMemory.currentBytes { metrics.set(Self.residentBytesFamily, to: Double(resident)) }

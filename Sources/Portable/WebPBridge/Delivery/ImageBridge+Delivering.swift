@@ -64,9 +64,11 @@ extension ImageBridge {
         for capabilities: Set<ImageFormat>
     ) async -> Delivery {
         let transcoder = self.transcoder
+        let transcodeQueue = self.transcodeQueue
         let source = image.data
         do {
-            // A transcode made before for this source version and client class answers without one.
+            // A transcode made before for this source version and client class
+            // answers without one, and one in flight is shared.
             let answer = try await transcodes.answer(of: image, for: capabilities) {
                 try await transcodeQueue.run { () throws -> (Transcoder.Output, Double) in
                     let start = ContinuousClock.now

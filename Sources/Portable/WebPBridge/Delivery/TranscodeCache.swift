@@ -21,6 +21,13 @@ public import Foundation
 /// hit is copied into memory. Only real transcodes are kept, and a stored
 /// body is used only when it sniffs as a format the client shows.
 ///
+/// Concurrent requests for the same transcode (a page of old clients
+/// asking for a new image at once) share one run: the first starts it,
+/// the others wait for its output (``Usage/joined``); it is cancelled only
+/// when all of them have gone. In flight: one entry per distinct key whose
+/// transcode runs, so at most the transcode queue's running and waiting
+/// jobs.
+///
 /// Thread-safe: the caches guard their own state, the counters sit behind
 /// one `Lock`.
 public final class TranscodeCache: Sendable {
@@ -39,6 +46,8 @@ public final class TranscodeCache: Sendable {
         public var diskHits: Int
         /// Transcodes run because none was kept.
         public var misses: Int
+        /// Answers that waited for a transcode another request had started.
+        public var joined: Int
     }
 
     /// A client's image as a transcode gave it, fresh or kept.
@@ -49,8 +58,11 @@ public final class TranscodeCache: Sendable {
         public var format: ImageFormat
         /// Seconds the transcode took, when one ran now and changed the bytes.
         public var transcodeSeconds: Double?
-        /// Whether the bytes are a transcode kept from before.
+        /// Whether the bytes are a transcode made before this request: kept,
+        /// or made by a concurrent request's run.
         public var wasKept: Bool
+        /// The request whose run made it (to tell a joined answer).
+        var runner: UInt64 = 0
     }
 
     /// The most bytes held in memory.
@@ -58,7 +70,11 @@ public final class TranscodeCache: Sendable {
     private let memory: MemoryDataCache
     private let disk: (any DataCaching)?
     private let settings: String
-    private let counts = Lock((memoryHits: 0, diskHits: 0, misses: 0))
+    private let counts = Lock((memoryHits: 0, diskHits: 0, misses: 0, joined: 0))
+    /// Transcodes in flight, by key: shared by concurrent requests.
+    private let inFlight = TaskCoalescer<Answer>()
+    /// Tells each request's run from the others'.
+    private let nextRunner = Lock(UInt64(0))
 
     /// A key prefix no URL starts with: the disk cache's key space for transcodes.
     static let keyPrefix = "transcode:"
@@ -76,29 +92,67 @@ public final class TranscodeCache: Sendable {
     }
 
     /// The transcode of `image` for a client showing `consumer`: the kept
-    /// one, or what `transcode` makes (kept when it is a real transcode).
+    /// one, the one another request is making now, or what `transcode`
+    /// makes (kept when it is a real transcode).
     /// - Parameter transcode: Makes the output; returns it and the seconds it took.
-    /// - Throws: What `transcode` throws.
+    /// - Throws: What `transcode` throws (to every request sharing the run),
+    ///   or `CancellationError` when this request is cancelled.
     public func answer(
         of image: ImageDataResponse, for consumer: Transcoder.Capabilities,
-        transcode: () async throws -> (Transcoder.Output, Double)
+        transcode: @escaping @Sendable () async throws -> (Transcoder.Output, Double)
     ) async throws -> Answer {
-        let key = capacityBytes > 0 ? Self.key(of: image, for: consumer, settings: settings) : nil
-        if let key, let kept = kept(for: key, consumer: consumer) { return kept }
-        counts.withLock { $0.misses += 1 }
+        guard capacityBytes > 0 else {
+            counts.withLock { $0.misses += 1 }
+            return try await Self.run(transcode).answer
+        }
+        let key = Self.key(of: image, for: consumer, settings: settings)
+        if let kept = kept(for: key, consumer: consumer) { return kept }
+        let runner = nextRunner.withLock {
+            $0 += 1
+            return $0
+        }
+        let url = image.fetchedURL
+        let shared = try await inFlight.value(for: key) { [self] in
+            counts.withLock { $0.misses += 1 }
+            let (answer, output) = try await Self.run(transcode)
+            if output.isTranscoded { keep(output, for: key, url: url) }
+            return Answer(
+                data: answer.data, format: answer.format, transcodeSeconds: answer.transcodeSeconds,
+                wasKept: false, runner: runner)
+        }
+        guard shared.runner != runner else { return shared }
+        // Another request's run: its output, not a transcode of this one's.
+        counts.withLock { $0.joined += 1 }
+        return Answer(data: shared.data, format: shared.format, transcodeSeconds: nil, wasKept: true)
+    }
+
+    /// Returns once `count` requests wait on the run for `image`'s transcode
+    /// for `consumer` (the one that started it and those that joined),
+    /// woken by each joining or leaving; returns early when the task is
+    /// cancelled. A test seam.
+    package func waitUntilSharing(_ count: Int, of image: ImageDataResponse, for consumer: Transcoder.Capabilities) async
+    {
+        let key = Self.key(of: image, for: consumer, settings: settings)
+        await inFlight.waitUntilWaiterCount(for: key) { $0 == count }
+    }
+
+    /// Runs `transcode`: its answer (seconds only for a real transcode) and output.
+    private static func run(
+        _ transcode: () async throws -> (Transcoder.Output, Double)
+    ) async throws -> (answer: Answer, output: Transcoder.Output) {
         let (output, seconds) = try await transcode()
-        if let key, output.isTranscoded { keep(output, for: key, url: image.fetchedURL) }
-        return Answer(
+        let answer = Answer(
             data: output.data, format: output.format, transcodeSeconds: output.isTranscoded ? seconds : nil,
             wasKept: false)
+        return (answer, output)
     }
 
     /// What is held and how often it answered.
     public var usage: Usage {
-        let (memoryHits, diskHits, misses) = counts.withLock { ($0.memoryHits, $0.diskHits, $0.misses) }
+        let counts = counts.withLock { $0 }
         return Usage(
-            bytes: memory.totalBytes, entries: memory.count, memoryHits: memoryHits, diskHits: diskHits,
-            misses: misses)
+            bytes: memory.totalBytes, entries: memory.count, memoryHits: counts.memoryHits,
+            diskHits: counts.diskHits, misses: counts.misses, joined: counts.joined)
     }
 
     /// The key of `image`'s transcode for `consumer` under `settings`.
