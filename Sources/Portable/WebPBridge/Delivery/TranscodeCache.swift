@@ -130,8 +130,9 @@ public final class TranscodeCache: Sendable {
     /// for `consumer` (the one that started it and those that joined),
     /// woken by each joining or leaving; returns early when the task is
     /// cancelled. A test seam.
-    package func waitUntilSharing(_ count: Int, of image: ImageDataResponse, for consumer: Transcoder.Capabilities) async
-    {
+    package func waitUntilSharing(
+        _ count: Int, of image: ImageDataResponse, for consumer: Transcoder.Capabilities
+    ) async {
         let key = Self.key(of: image, for: consumer, settings: settings)
         await inFlight.waitUntilWaiterCount(for: key) { $0 == count }
     }
