@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import WebPBridge
 import TestSupport
 import Testing
 
@@ -7,12 +8,14 @@ extension LiveTests {
     @Suite struct Lifecycle {
         @Test func shutdownWaitsForAnInFlightRequest() async throws {
             let started = AsyncStream<Void>.makeStream()
+            let serverBox = Lock<HTTPServer?>(nil)
             let server = HTTPServer { _ in
                 started.continuation.yield()
-                // A slow handler still running at shutdown; the test waits on `started`.
-                try? await Task.sleep(for: .milliseconds(500))
+                // Still running when shutdown begins: it finishes only once draining has.
+                await serverBox.withLock { $0 }?.waitUntilDraining()
                 return .text(.ok, "finished")
             }
+            serverBox.withLock { $0 = server }
             let endpoint = try await server.start()
             let request = Task { try await fetch(endpoint.url + "/slow") }
             var iterator = started.stream.makeAsyncIterator()

@@ -125,6 +125,13 @@ public actor HTTPServer {
         await core.watchdog.waitUntilOpenCount(condition)
     }
 
+    /// Returns once ``shutdown()`` has begun draining: no new connection is
+    /// accepted and responses ask clients to close. A test seam, for a
+    /// handler that must still be running when shutdown starts.
+    package nonisolated func waitUntilDraining() async {
+        await core.waitUntilDraining()
+    }
+
     /// Stops the server gracefully: stops accepting connections, lets
     /// requests already received in full finish for up to
     /// ``Configuration/shutdownGracePeriod`` (their responses ask clients to
@@ -159,10 +166,14 @@ public actor HTTPServer {
         }
     }
 
+    /// Returns once no request is in flight (woken by the last one
+    /// finishing) or `limit` has passed, whichever comes first.
     private static func waitForInFlightRequests(_ core: HTTPServerCore, upTo limit: Duration) async {
-        let deadline = ContinuousClock.now + limit
-        while core.inFlightCount > 0, ContinuousClock.now < deadline, !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(10))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await core.waitUntilNoRequestInFlight() }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
         }
     }
 }

@@ -42,6 +42,9 @@ final class HTTPServerCore: Sendable {
     // Atomics, not locks: both are touched by every request.
     private let requestsInFlight = Atomic<Int>(0)
     private let draining = Atomic<Bool>(false)
+    /// Shutdown waiting for the last request in flight: woken when one
+    /// finishes while draining (never touched otherwise).
+    private let drainWatch = Lock(DrainWatch())
     private let startupMessages = Lock<[String]>([])
     private let collectingStartupMessages = Lock<Bool>(true)
 
@@ -315,7 +318,11 @@ final class HTTPServerCore: Sendable {
     /// The completion callback: reports the request and frees its context.
     func requestCompleted(_ context: RequestContext, termination: MHD_RequestTerminationCode) {
         dropBody(context)
-        if context.phase == .dispatched { requestsInFlight.subtract(1, ordering: .sequentiallyConsistent) }
+        if context.phase == .dispatched,
+            requestsInFlight.subtract(1, ordering: .sequentiallyConsistent).newValue == 0, isDraining
+        {
+            drainWatch.withLockWakingWaiters { $0.changes += 1 }
+        }
         if let watched = context.connection { watchdog.requestFinished(on: watched) }
         guard let requestLog, let method = context.method else { return }
         requestLog(
@@ -328,7 +335,23 @@ final class HTTPServerCore: Sendable {
     // MARK: - Shutdown
 
     /// From now on every response asks the client to close the connection.
-    func beginDraining() { draining.store(true, ordering: .sequentiallyConsistent) }
+    func beginDraining() {
+        draining.store(true, ordering: .sequentiallyConsistent)
+        drainWatch.withLockWakingWaiters { $0.changes += 1 }
+    }
+
+    /// Returns once ``beginDraining()`` has been called (a test seam);
+    /// returns early when the task is cancelled.
+    func waitUntilDraining() async {
+        await drainWatch.wait { _ in self.isDraining }
+    }
+
+    /// Returns once no request is in flight, woken by the last one
+    /// finishing (after ``beginDraining()``), never by polling; returns
+    /// early when the task is cancelled.
+    func waitUntilNoRequestInFlight() async {
+        await drainWatch.wait { _ in self.inFlightCount == 0 }
+    }
 
     /// Answers every request still waiting for its handler with 503, and
     /// suspends no more; after this the daemon may be stopped. A handler
@@ -400,4 +423,12 @@ extension HTTPResponse {
     fileprivate static func contentTooLarge(limit: Int) -> HTTPResponse {
         .text(.contentTooLarge, "request body is larger than the server's limit of \(limit) bytes")
     }
+}
+
+/// What shutdown (and a test) waits on: draining began, the requests in
+/// flight reached 0 while draining. The facts themselves are the core's
+/// atomics; this counts the changes, so that waiters are woken.
+private struct DrainWatch: WaitableState {
+    var changes = 0
+    var waiters = StateWaiters<DrainWatch>()
 }
