@@ -1,8 +1,8 @@
 import Foundation
 import HTTPServer
-import WebPBridge
 import TestSupport
 import Testing
+import WebPBridge
 
 extension LiveTests {
     @Suite struct Lifecycle {
