@@ -19,23 +19,31 @@ public struct GlobalExecutorBusy: Error, CustomStringConvertible {
 /// busy. Were it to need it, `body`'s own read times out first.
 ///
 /// Other suites run beside this one and need those threads too, so the
-/// hold is all or nothing: spinners that have started wait at most 200 ms
-/// for the rest, then every one lets go and the attempt is made again a
-/// second later (up to 10 minutes, then ``GlobalExecutorBusy``). The
+/// hold is all or nothing: spinners that have started wait for the rest at
+/// most 200 ms on the first attempt, twice as long on each next one (up to
+/// 10 s: a sanitized suite beside a busy machine kept every 200 ms attempt
+/// for 10 minutes from succeeding), then every one lets go and the attempt
+/// is made again a second later (up to 10 minutes, then
+/// ``GlobalExecutorBusy``). The
 /// spinners stop after 60 s whatever happens, so a failing body still ends.
 public func whileTheGlobalExecutorIsHeld<Value: Sendable>(
     _ body: @escaping @Sendable () throws -> Value
 ) async throws -> Value {
     let giveUpAt = ContinuousClock.now + .seconds(600)
+    var window = 0.2
     while ContinuousClock.now < giveUpAt {
-        if let value = try await holdOnce(body) { return value }
+        if let value = try await holdOnce(body, window: window) { return value }
+        window = min(window * 2, 10)
         try await Task.sleep(for: .seconds(1))
     }
     throw GlobalExecutorBusy()
 }
 
-/// One attempt: `body`'s value, or `nil` when not every spinner started in time.
-private func holdOnce<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value? {
+/// One attempt: `body`'s value, or `nil` when not every spinner started
+/// within `window` seconds.
+private func holdOnce<Value: Sendable>(
+    _ body: @escaping @Sendable () throws -> Value, window: Double
+) async throws -> Value? {
     let width = ProcessInfo.processInfo.activeProcessorCount
     let state = Lock((spinning: 0, released: false))
     // Signalled by each spinner that joins, so the holder waits on arrivals, not a poll.
@@ -57,7 +65,7 @@ private func holdOnce<Value: Sendable>(_ body: @escaping @Sendable () throws -> 
         defer { state.withLock { $0.released = true } }
         // A spinner counts itself before it signals, and the holder checks the
         // count while holding `arrivals`, so no arrival is missed.
-        let startBy = Date(timeIntervalSinceNow: 0.2)
+        let startBy = Date(timeIntervalSinceNow: window)
         arrivals.lock()
         while state.withLock({ $0.spinning }) < width {
             guard arrivals.wait(until: startBy) || state.withLock({ $0.spinning }) >= width else {
