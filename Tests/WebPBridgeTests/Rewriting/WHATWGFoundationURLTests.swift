@@ -165,6 +165,18 @@ import Testing
         }
     }
 
+    /// A flood: the longest text the parser takes, every byte one to encode,
+    /// comes out three times as long and held; a byte more is refused
+    /// before any work (``WHATWGURL/maxInputBytes``, 1 MiB).
+    @Test func theLongestTextIsHeldAndALongerOneRefused() throws {
+        let prefix = "http://img.example.com/a.jpg?"
+        let fill = WHATWGURL.maxInputBytes - prefix.utf8.count
+        let url = try #require(URL(whatwg: prefix + String(repeating: "|", count: fill)))
+        #expect(url.absoluteString.utf8.count == prefix.utf8.count + 3 * fill)
+        #expect(url.absoluteString.hasSuffix("%7C%7C"))
+        #expect(URL(whatwg: prefix + String(repeating: "|", count: fill + 1)) == nil)
+    }
+
     /// The portable code makes a `URL` from text in one place: the helper.
     @Test func onlyTheHelperCallsURLStringInit() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -41,7 +41,7 @@ extension URL {
     /// ``WHATWGURL/foundationSpelling(ofHref:)``, or `nil` when it has none.
     init?(whatwgHref href: String) {
         guard let spelling = WHATWGURL.foundationSpelling(ofHref: href) else { return nil }
-        self.init(exactly: spelling)
+        self.init(rfc3986: spelling)
     }
 
     /// `text` held byte for byte, or `nil`: only text RFC 3986 allows as it
@@ -50,9 +50,15 @@ extension URL {
     /// made from a URL Foundation already holds (a scheme swapped, a format
     /// token respelled), never for text from outside.
     init?(exactly text: String) {
-        guard WHATWGURL.foundationSpelling(ofHref: text) == text, let url = URL(string: text),
-            url.absoluteString == text
-        else { return nil }
+        guard WHATWGURL.foundationSpelling(ofHref: text) == text else { return nil }
+        self.init(rfc3986: text)
+    }
+
+    /// `spelling`, already what ``WHATWGURL/foundationSpelling(ofHref:)``
+    /// gives, held by Foundation; `nil` (never expected) when Foundation
+    /// would not hold it byte for byte.
+    private init?(rfc3986 spelling: String) {
+        guard let url = URL(string: spelling), url.absoluteString == spelling else { return nil }
         self = url
     }
 }
