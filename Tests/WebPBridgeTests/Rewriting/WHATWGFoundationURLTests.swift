@@ -40,7 +40,8 @@ import Testing
     static let refusedWithoutRepair: [Case] = [
         .same("http://img.example.com/a b.jpg", "http://img.example.com/a%20b.jpg"),
         .same(
-            "http://img.example.com/图片/照片.jpg", "http://img.example.com/%E5%9B%BE%E7%89%87/%E7%85%A7%E7%89%87.jpg"),
+            "http://img.example.com/图片/照片.jpg",
+            "http://img.example.com/%E5%9B%BE%E7%89%87/%E7%85%A7%E7%89%87.jpg"),
         .same("http://img.example.com/{a}.jpg", "http://img.example.com/%7Ba%7D.jpg"),
         .same("http://img.example.com/a^b.jpg", "http://img.example.com/a%5Eb.jpg"),
         .same("http://img.example.com/a\"b\".jpg", "http://img.example.com/a%22b%22.jpg"),
@@ -59,7 +60,9 @@ import Testing
             foundation: "http://img.example.com/100%25zz.jpg"),
         .same(" http://img.example.com/a\tb\n.jpg ", "http://img.example.com/ab.jpg"),
         .same("http://img.example.com\\photos\\a.jpg", "http://img.example.com/photos/a.jpg"),
-        .same("照片 1.jpg", "http://img.example.com/a/%E7%85%A7%E7%89%87%201.jpg", base: "http://img.example.com/a/b"),
+        .same(
+            "照片 1.jpg", "http://img.example.com/a/%E7%85%A7%E7%89%87%201.jpg",
+            base: "http://img.example.com/a/b"),
         .same("../c d.jpg", "http://img.example.com/a/c%20d.jpg", base: "http://img.example.com/a/b/page.html"),
         .same("//cdn.example.com/x y.png", "https://cdn.example.com/x%20y.png", base: "https://img.example.com/"),
         // Refused by the standard: a space in a host, a bad port.
