@@ -15,6 +15,7 @@
 # 3. The adapters WebPURLProtocol and WebViewBridge are type-checked against that core module,
 #    WebPBridgeSchemeHandler (canImport(WebKit)) among them.
 # 4. Apple-only test files are type-checked one by one against the core and TestTraits.
+# 5. Every file in Examples/ (docs/apple-setup.md) is type-checked on its own, as an app's code.
 # Compiler settings are the package's: Swift 6 language mode, ExistentialAny,
 # InternalImportsByDefault, MemberImportVisibility.
 #
@@ -88,6 +89,31 @@ for file in "${apple_only[@]}"; do
       tests=$((tests + 1)) ;;
   esac
 done
+
+# 5. Examples/ (docs/apple-setup.md), each file on its own as an app's code: against the core and
+#    both adapters as modules, without this package's name (no `package` access). On Apple
+#    platforms URLSession is in Foundation; swift-corelibs-foundation keeps it in FoundationNetworking,
+#    so that module is imported implicitly here, as WebKit's stand-in re-exports it.
+examples=0
+if [ -d Examples ]; then
+  for module in WebPURLProtocol WebViewBridge; do
+    mapfile -t files < <(find "Sources/Portable/$module" -name '*.swift' | sort)
+    "$SWIFTC" -emit-module -wmo -parse-as-library "${settings[@]}" -module-name "$module" \
+      -emit-module-path "$scratch/$module.swiftmodule" "${files[@]}"
+  done
+  app_settings=(-swift-version 6 -enable-upcoming-feature ExistentialAny
+    -enable-upcoming-feature MemberImportVisibility -I "$scratch")
+  if "$SWIFTC" -print-target-info | grep -q '"linux'; then
+    app_settings+=(-Xfrontend -import-module -Xfrontend FoundationNetworking)
+  fi
+  mapfile -t example_files < <(find Examples -name '*.swift' | sort)
+  for file in "${example_files[@]}"; do
+    "$SWIFTC" -typecheck -parse-as-library "${app_settings[@]}" -module-name AppExample "$file"
+    examples=$((examples + 1))
+  done
+  echo "typecheck: $examples example files in Examples/ compiled as an app's code:"
+  printf '    %s\n' "${example_files[@]}"
+fi
 
 echo "typecheck: ${#apple_only[@]} Apple-only files compiled against the stand-ins of" \
   "$(echo $frameworks | tr '\n' ' ' | sed 's/ $//') (with the core's ${#core[@]} files; $tests test files):"

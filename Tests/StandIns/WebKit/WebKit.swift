@@ -21,7 +21,26 @@ private func standIn() -> Never { fatalError("SDK stand-in: type-checking only")
 /// the stand-in leaves the superclass out (NSObject) and keeps the isolation.
 @MainActor
 @available(iOS 8.0, macOS 10.10, *)
-open class WKWebView: NSObject {}
+open class WKWebView: NSObject {
+    // What Examples/ uses (docs/apple-setup.md). CGRect is CoreGraphics' on Apple platforms;
+    // swift-corelibs-foundation declares it in Foundation, which this stand-in re-exports.
+
+    /// WKWebView.h: `- (instancetype)initWithFrame:(CGRect)frame configuration:(WKWebViewConfiguration
+    /// *)configuration NS_DESIGNATED_INITIALIZER` ("The initializer copies the specified configuration");
+    /// https://developer.apple.com/documentation/webkit/wkwebview/init(frame:configuration:)
+    public init(frame: CGRect, configuration: WKWebViewConfiguration) { standIn() }
+
+    /// WKWebView.h: `- (nullable WKNavigation *)loadHTMLString:(NSString *)string baseURL:(nullable NSURL
+    /// *)baseURL` (an Objective-C method's result may be discarded in Swift);
+    /// https://developer.apple.com/documentation/webkit/wkwebview/loadhtmlstring(_:baseurl:)
+    @discardableResult
+    open func loadHTMLString(_ string: String, baseURL: URL?) -> WKNavigation? { standIn() }
+}
+
+/// WKNavigation.h: `WK_CLASS_AVAILABLE(macos(10.10), ios(8.0)) @interface WKNavigation : NSObject`,
+/// no actor; https://developer.apple.com/documentation/webkit/wknavigation
+@available(iOS 8.0, macOS 10.10, *)
+open class WKNavigation: NSObject {}
 
 /// WKWebViewConfiguration.h: `WK_SWIFT_UI_ACTOR @interface WKWebViewConfiguration : NSObject
 /// <NSSecureCoding, NSCopying>`; https://developer.apple.com/documentation/webkit/wkwebviewconfiguration

@@ -183,7 +183,7 @@ enum EntryFile {
         body.withUnsafeBytes { hash.update($0) }
         guard hash.value == parsed.checksum else { throw .damaged("checksum mismatch") }
         guard let metadata = try? JSONDecoder().decode(EntryMetadata.self, from: Data(json)),
-            let url = URL(string: metadata.url)
+            let url = URL(whatwg: metadata.url)
         else { throw .damaged("unreadable metadata") }
         return CachedEntry(
             key: metadata.key, url: url, statusCode: metadata.statusCode, contentType: metadata.contentType,

@@ -65,26 +65,19 @@ public struct Rewriter: Sendable {
     ///
     /// Foundation's `URL(string:)` cannot be given such text directly (it
     /// refuses `http://a:b@host\a.jpg`, keeps a tab as `%09`, encodes `%2.`
-    /// again), so the HTML rewriter and the CLI come here.
+    /// again, and before iOS 17 refuses a raw space or non-ASCII), so the HTML
+    /// rewriter and the CLI come here.
     ///
     /// - Returns: `nil` when `text` is not a URL (the WHATWG parser fails, or
     ///   the host needs IDNA) or Foundation cannot hold it; otherwise the
     ///   result, whose ``RewriteResult/url`` is, when rewritten, the variant
     ///   exactly as serialised, and when unchanged, the parsed URL as
-    ///   Foundation holds it (a caller keeps its own text then).
+    ///   `URL(whatwg:relativeTo:)` holds it (a caller keeps its own text then).
     public func rewrite(_ text: String, relativeTo base: URL?) -> RewriteResult? {
-        guard let href = Self.parse(text, relativeTo: base)?.href, let url = URL(string: href) else { return nil }
-        return rewrite(href: href, original: url)
-    }
-
-    /// `text` parsed against `base` (itself parsed from its `absoluteString`).
-    static func parse(_ text: String, relativeTo base: URL?) -> WHATWGURL? {
-        var baseURL: WHATWGURL?
-        if let base {
-            guard let parsedBase = try? WHATWGURL(base.absoluteString) else { return nil }
-            baseURL = parsedBase
+        guard let href = WHATWGURL.parse(text, relativeTo: base)?.href, let url = URL(whatwgHref: href) else {
+            return nil
         }
-        return try? WHATWGURL(text, relativeTo: baseURL)
+        return rewrite(href: href, original: url)
     }
 
     /// The rewrite of a URL's serialisation; `original` is returned when unchanged.
@@ -128,11 +121,11 @@ public struct Rewriter: Sendable {
                     return unchanged(url, parts, rule: rule, reason)
                 case .rewritten(let variant, let detail):
                     // The variant as a browser would read it, and held by
-                    // Foundation byte for byte (it would encode `%2.` or `|`
-                    // again, naming another resource): else the URL stays.
+                    // Foundation byte for byte on every OS version (a `%2.` or
+                    // `|` it would have to encode, naming another resource,
+                    // or refuse before iOS 17): else the URL stays.
                     guard let variantHref = try? WHATWGURL.href(of: variant),
-                        let variantURL = URL(string: variantHref), variantURL.absoluteString == variantHref,
-                        let variantParts = URLParts(variantHref)
+                        let variantURL = URL(exactly: variantHref), let variantParts = URLParts(variantHref)
                     else {
                         return unchanged(
                             url, parts, rule: rule,
@@ -166,7 +159,7 @@ public struct Rewriter: Sendable {
     /// The URL `text` (resolved against `base`) normalised as a cache key,
     /// without rewriting; `nil` when it is not a URL.
     public static func normalizedCacheKey(for text: String, relativeTo base: URL?) -> String? {
-        parse(text, relativeTo: base).map { normalizedCacheKey($0.href) }
+        WHATWGURL.parse(text, relativeTo: base).map { normalizedCacheKey($0.href) }
     }
 
     private static func normalizedCacheKey(_ string: String) -> String {
@@ -206,7 +199,7 @@ public struct Rewriter: Sendable {
                 variants.append(webP)
                 continue
             }
-            guard let string = spelling.avifVariant(of: webP.url.absoluteString), let url = URL(string: string),
+            guard let string = spelling.avifVariant(of: webP.url.absoluteString), let url = URL(exactly: string),
                 let parts = URLParts(url.absoluteString), parts.normalizedHost == webPParts.normalizedHost,
                 rewrite(url).reason.kind == .alreadyAVIF
             else { continue }
@@ -220,7 +213,7 @@ public struct Rewriter: Sendable {
     /// on the same host (so it is never rewritten again). Empty otherwise.
     private func webPCounterpart(ofAVIF avif: FormatVariant, _ parts: URLParts, rule: CompiledRule) -> [FormatVariant] {
         guard let spelling = rule.dialect.formatSpelling,
-            let string = spelling.webPVariant(of: avif.url.absoluteString), let url = URL(string: string),
+            let string = spelling.webPVariant(of: avif.url.absoluteString), let url = URL(exactly: string),
             let webPParts = URLParts(url.absoluteString), webPParts.normalizedHost == parts.normalizedHost,
             case .unchanged(let reason) = rule.dialect.rewrite(webPParts), reason.kind == .alreadyWebP
         else { return [] }

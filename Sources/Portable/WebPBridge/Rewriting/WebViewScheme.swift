@@ -58,7 +58,7 @@ public struct WebViewScheme: Sendable, Hashable {
         guard let (scheme, rest) = Self.split(url.absoluteString), ["http", "https"].contains(scheme) else {
             return nil
         }
-        return URL(string: name + "-" + scheme + rest)
+        return URL(exactly: name + "-" + scheme + rest)
     }
 
     /// The network URL behind a custom-scheme `url` (`https://…` for
@@ -68,7 +68,7 @@ public struct WebViewScheme: Sendable, Hashable {
         guard let (scheme, rest) = Self.split(url.absoluteString), scheme.hasPrefix(name + "-") else { return nil }
         let network = scheme.dropFirst(name.count + 1)
         guard network == "http" || network == "https" else { return nil }
-        return URL(string: String(network) + rest)
+        return URL(exactly: String(network) + rest)
     }
 
     /// The lower-cased scheme and everything from `://` on, when the

@@ -28,7 +28,7 @@ struct VariantResolver: Sendable {
     mutating func adoptDocumentBase(_ href: ArraySlice<UInt8>) {
         guard !documentBaseSeen else { return }
         documentBaseSeen = true
-        guard let text = Self.text(of: Self.trimmed(href)), let url = Self.parse(text, relativeTo: base),
+        guard let text = Self.text(of: Self.trimmed(href)), let url = URL(whatwg: text, relativeTo: base),
             let urlScheme = url.scheme?.lowercased(), urlScheme == "http" || urlScheme == "https"
         else { return }
         base = url
@@ -56,7 +56,7 @@ struct VariantResolver: Sendable {
         // In the web view's scheme the page names the original: the scheme
         // handler's pipeline asks for the variant itself, under the same
         // cache key as the native views, and falls back to the original.
-        if let scheme, let url = Self.parse(text, relativeTo: base), let custom = scheme.customURL(for: url) {
+        if let scheme, let url = URL(whatwg: text, relativeTo: base), let custom = scheme.customURL(for: url) {
             output = custom.absoluteString
         }
         if let localPrefix, output.hasPrefix(localPrefix) {
@@ -64,17 +64,6 @@ struct VariantResolver: Sendable {
             if rest.hasPrefix("/") { output = String(rest) }
         }
         return output
-    }
-
-    /// `text` resolved against `base` as a browser resolves it, held by Foundation.
-    private static func parse(_ text: String, relativeTo base: URL?) -> URL? {
-        var baseURL: WHATWGURL?
-        if let base {
-            guard let parsed = try? WHATWGURL(base.absoluteString) else { return nil }
-            baseURL = parsed
-        }
-        guard let url = try? WHATWGURL(text, relativeTo: baseURL) else { return nil }
-        return URL(string: url.href)
     }
 
     /// `bytes` as a string when they are valid UTF-8 with no control bytes

@@ -87,10 +87,13 @@ public struct DataResponse: Sendable, Equatable {
 
     /// Where this response redirects a GET, when it is a redirect (`301`,
     /// `302`, `303`, `307` or `308` with a `Location` to an `http` or `https`
-    /// URL): the `Location`, resolved against ``url``. `nil` otherwise.
+    /// URL): the `Location`, resolved against ``url`` as a browser resolves
+    /// it (`URL(whatwg:relativeTo:)`: a raw space or non-ASCII encoded, the
+    /// same on every OS version). `nil` otherwise, and for an empty
+    /// `Location` (which would name this response's own URL again).
     public var redirectLocation: URL? {
         guard [301, 302, 303, 307, 308].contains(statusCode), let field = headers["Location"],
-            let location = URL(string: field.trimmingCharacters(in: .whitespaces), relativeTo: url)?.absoluteURL,
+            field.utf8.contains(where: { $0 > 0x20 }), let location = URL(whatwg: field, relativeTo: url),
             let scheme = location.scheme?.lowercased(), scheme == "http" || scheme == "https"
         else { return nil }
         return location
