@@ -111,16 +111,4 @@ public struct DecodingLimits: Sendable, Equatable {
             "\(what) is \(pixels.formattedWithSeparators) pixels of work, over the budget of"
                 + " \(maxWorkPixels.formattedWithSeparators) per request")
     }
-
-    /// Throws unless the JPEG in `bytes` has at most ``maxScans`` scans,
-    /// counted by walking its segments (linear in its size, no decoding).
-    package func checkScans(ofJPEG bytes: UnsafeRawBufferPointer) throws(ImageCodecError) {
-        let scans = JPEGScanCounter.count(bytes, stoppingAbove: maxScans)
-        guard scans <= maxScans else {
-            throw ImageCodecError(
-                .limitExceeded, format: .jpeg,
-                "JPEG of more than \(maxScans.formattedWithSeparators) scans exceeds the limit of"
-                    + " \(maxScans.formattedWithSeparators) scans")
-        }
-    }
 }
