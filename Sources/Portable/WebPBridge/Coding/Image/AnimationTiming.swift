@@ -15,10 +15,12 @@ public enum AnimationTiming {
     }
 
     /// ``displayedDuration(milliseconds:)`` of a delay in seconds, as ImageIO
-    /// reports it; `nil` (no delay in the file) shows for 100 ms.
+    /// reports it, rounded to the millisecond and capped at 2³¹ − 1 ms; `nil`
+    /// (no delay in the file) or a value that is not a number shows for 100 ms.
     public static func displayedDuration(seconds: Double?) -> Int {
-        guard let seconds, seconds.isFinite, seconds < Double(Int32.max) else { return shortDelayReplacement }
-        return displayedDuration(milliseconds: Int((seconds * 1000).rounded()))
+        guard let seconds, !seconds.isNaN else { return shortDelayReplacement }
+        let milliseconds = min(max((seconds * 1000).rounded(), -1), Double(Int32.max))
+        return displayedDuration(milliseconds: Int(milliseconds))
     }
 
     /// How many times the animation plays (0: forever) from the loop field
@@ -28,18 +30,21 @@ public enum AnimationTiming {
     ///   (1), 0 plays forever (0), N > 0 plays N + 1 times, as browsers and
     ///   gif2webp read it. ImageIO's `kCGImagePropertyGIFLoopCount` carries the
     ///   same field, absent when the file has none.
-    /// - APNG `acTL` `num_plays` and WebP `ANIM` loop count already count
-    ///   plays (0: forever); absent, the format's default is forever.
-    /// - Any other format does not animate here: 0.
+    /// - APNG `acTL` `num_plays`, WebP `ANIM` loop count and ImageIO's HEICS
+    ///   loop count already count plays (0: forever); absent or negative,
+    ///   the formats' default is forever.
+    /// - A format that does not animate (JPEG, PNG, AVIF here): 0.
     public static func playCount(_ format: ImageFormat, declared: Int?) -> Int {
         switch format {
         case .gif:
             guard let declared else { return 1 }
             // The field is 16 bits; a larger value (from a reader that widened it) is capped there.
             return declared <= 0 ? 0 : min(declared, Int(UInt16.max)) + 1
-        default:
+        case .apng, .webp, .heic:
             guard let declared, declared > 0 else { return 0 }
             return declared
+        case .jpeg, .png, .avif:
+            return 0
         }
     }
 }
