@@ -8,8 +8,14 @@ import WebPBridge
 /// registrations); AVIF shares the container, not the brands.
 @Suite(.timeLimit(.suiteBound))
 struct HEICSniffingTests {
+    /// An `ftyp` box of `major`, minor version 0 and `compatible` brands (its size in 32 bits),
+    /// then `tail`.
     static func ftyp(_ major: String, _ compatible: [String], _ tail: Data) -> Data {
-        AVIFSniffingTests.ftyp(major, compatible, tail: tail)
+        let size = UInt32(16 + 4 * compatible.count)
+        var box = Data([UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])
+        box += Data("ftyp\(major)".utf8) + Data([0, 0, 0, 0])
+        box += Data(compatible.joined().utf8)
+        return box + tail
     }
 
     @Test(arguments: [
@@ -51,6 +57,14 @@ struct HEICSniffingTests {
         var tooSmall = whole
         tooSmall[3] = 8
         #expect(ImageFormat.sniffIfImage(tooSmall) == nil)
+    }
+
+    /// A flood: an `ftyp` box of 25,000 compatible brands (100 KB) is read to its declared end and
+    /// no further; its last brand counts, a brand just past it does not.
+    @Test func aLongBrandListIsReadToItsEndOnly() {
+        let brands = [String](repeating: "isom", count: 24_999)
+        #expect(ImageFormat.sniffIfImage(Self.ftyp("mif1", brands + ["heic"], Data(count: 16))) == .heic)
+        #expect(ImageFormat.sniffIfImage(Self.ftyp("mif1", brands, Data("heic".utf8))) == nil)
     }
 
     @Test func onlySequenceBrandsMayBeAnimated() {
