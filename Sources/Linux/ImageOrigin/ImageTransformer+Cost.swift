@@ -31,7 +31,7 @@ extension ImageTransformer {
         switch format {
         case .webp: lossless ? 24 : 4
         case .avif: 12
-        case .jpeg: 3
+        case .jpeg, .heic: 3  // HEIC is written as JPEG (encodableFormat(for:))
         case .png, .apng, .gif: 5
         }
     }

@@ -235,11 +235,13 @@ public struct ImageTransformer: Sendable {
     }
 
     /// What a transformation without `format` writes: the source's format
-    /// where there is an encoder for it (AVIF included), PNG for GIF and APNG.
+    /// where there is an encoder for it (AVIF included), PNG for GIF and APNG,
+    /// JPEG for HEIC (a photo; nothing here writes HEIC).
     static func encodableFormat(for format: ImageFormat) -> ImageFormat {
         switch format {
         case .jpeg, .png, .webp, .avif: format
         case .gif, .apng: .png
+        case .heic: .jpeg
         }
     }
 }

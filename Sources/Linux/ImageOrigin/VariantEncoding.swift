@@ -103,7 +103,7 @@ public struct VariantEncoding: Sendable, Equatable {
     /// summary for the rule.
     public static func content(of image: Image, sourceFormat: ImageFormat) -> Content {
         switch sourceFormat {
-        case .jpeg, .avif: return .photo
+        case .jpeg, .avif, .heic: return .photo
         case .gif: return .graphic
         case .png, .apng, .webp: break
         }

@@ -29,6 +29,12 @@ public func CGImageSourceCopyPropertiesAtIndex(_ isrc: CGImageSource, _ index: I
     -> CFDictionary?
 { standIn() }
 
+/// CGImageSource.h; https://developer.apple.com/documentation/imageio/cgimagesourcecopyproperties(_:_:)
+@available(iOS 4.0, macOS 10.4, *)
+public func CGImageSourceCopyProperties(_ isrc: CGImageSource, _ options: CFDictionary?) -> CFDictionary? {
+    standIn()
+}
+
 /// CGImageSource.h; https://developer.apple.com/documentation/imageio/cgimagesourcecreatethumbnailatindex(_:_:_:)
 @available(iOS 4.0, macOS 10.4, *)
 public func CGImageSourceCreateThumbnailAtIndex(_ isrc: CGImageSource, _ index: Int, _ options: CFDictionary?)
@@ -105,3 +111,27 @@ public var kCGImagePropertyWebPDelayTime: CFString { standIn() }
 /// CGImageProperties.h; https://developer.apple.com/documentation/imageio/kcgimagepropertywebpunclampeddelaytime
 @available(iOS 14.0, macOS 11.0, *)
 public var kCGImagePropertyWebPUnclampedDelayTime: CFString { standIn() }
+/// CGImageProperties.h; https://developer.apple.com/documentation/imageio/kcgimagepropertyorientation
+@available(iOS 4.0, macOS 10.4, *)
+public var kCGImagePropertyOrientation: CFString { standIn() }
+/// CGImageProperties.h; https://developer.apple.com/documentation/imageio/kcgimagepropertygifloopcount
+@available(iOS 4.0, macOS 10.4, *)
+public var kCGImagePropertyGIFLoopCount: CFString { standIn() }
+/// CGImageProperties.h; https://developer.apple.com/documentation/imageio/kcgimagepropertyapngloopcount
+@available(iOS 8.0, macOS 10.10, *)
+public var kCGImagePropertyAPNGLoopCount: CFString { standIn() }
+/// CGImageProperties.h; https://developer.apple.com/documentation/imageio/kcgimagepropertywebploopcount
+@available(iOS 14.0, macOS 11.0, *)
+public var kCGImagePropertyWebPLoopCount: CFString { standIn() }
+/// CGImageProperties.h; https://developer.apple.com/documentation/imageio/kcgimagepropertyheicsdictionary
+@available(iOS 13.0, macOS 10.15, *)
+public var kCGImagePropertyHEICSDictionary: CFString { standIn() }
+/// CGImageProperties.h; https://developer.apple.com/documentation/imageio/kcgimagepropertyheicsloopcount
+@available(iOS 13.0, macOS 10.15, *)
+public var kCGImagePropertyHEICSLoopCount: CFString { standIn() }
+/// CGImageProperties.h; https://developer.apple.com/documentation/imageio/kcgimagepropertyheicsdelaytime
+@available(iOS 13.0, macOS 10.15, *)
+public var kCGImagePropertyHEICSDelayTime: CFString { standIn() }
+/// CGImageProperties.h; https://developer.apple.com/documentation/imageio/kcgimagepropertyheicsunclampeddelaytime
+@available(iOS 13.0, macOS 10.15, *)
+public var kCGImagePropertyHEICSUnclampedDelayTime: CFString { standIn() }

@@ -47,7 +47,8 @@ public struct APNGDecoder: Sendable {
             if chunk.type == PNGChunkReader.acTL, chunk.dataRange.count == 8 {
                 return (
                     Int(PNGChunkReader.readUInt32(bytes, at: chunk.dataRange.lowerBound)),
-                    Int(PNGChunkReader.readUInt32(bytes, at: chunk.dataRange.lowerBound + 4))
+                    AnimationTiming.playCount(
+                        .apng, declared: Int(PNGChunkReader.readUInt32(bytes, at: chunk.dataRange.lowerBound + 4)))
                 )
             }
         }

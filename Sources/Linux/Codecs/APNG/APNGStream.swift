@@ -89,7 +89,8 @@ struct APNGStream {
                 let frameCount = Int(PNGChunkReader.readUInt32(bytes, at: data.lowerBound))
                 guard frameCount > 0 else { throw ImageCodecError.corrupt(.apng, "acTL declares no frames") }
                 try limits.checkAnimation(width: width, height: height, frames: frameCount, format: .apng)
-                control = (frameCount, Int(PNGChunkReader.readUInt32(bytes, at: data.lowerBound + 4)))
+                let plays = Int(PNGChunkReader.readUInt32(bytes, at: data.lowerBound + 4))
+                control = (frameCount, AnimationTiming.playCount(.apng, declared: plays))
             case PNGChunkReader.fcTL:
                 guard let control else { throw ImageCodecError.corrupt(.apng, "fcTL before acTL") }
                 if frames.count == control.frameCount {
@@ -170,7 +171,8 @@ struct APNGStream {
         }
         return Frame(
             rect: PixelRect(x: x, y: y, width: width, height: height),
-            durationMilliseconds: (numerator * 1000 + denominator / 2) / denominator,
+            durationMilliseconds: AnimationTiming.displayedDuration(
+                milliseconds: (numerator * 1000 + denominator / 2) / denominator),
             disposeOp: dispose, blendOp: blend)
     }
 

@@ -58,6 +58,8 @@ public struct AnimationReader: AnimationFrames {
         case .jpeg, .png, .avif:
             // AVIF image sequences take the still path: their first frame.
             return nil
+        case .heic:
+            throw ImageDecoder.heicUnsupported
         }
         try limits.checkAnimation(width: canvasWidth, height: canvasHeight, frames: frameCount, format: format)
         self.format = format
@@ -120,7 +122,7 @@ public struct AnimationReader: AnimationFrames {
                     visit(frame)
                 }
             }
-        case .jpeg, .png, .avif:
+        case .jpeg, .png, .avif, .heic:
             throw ImageCodecError(.unsupported, format: format, "\(format) is not an animation")
         }
         if let failure { throw failure }

@@ -17,7 +17,9 @@ public struct CImageCodec: ImageCodec {
 
     public var name: String { "libwebp+turbojpeg+spng+giflib+libavif" }
 
-    public var decodableFormats: Set<ImageFormat> { Set(ImageFormat.allCases) }
+    /// Every format but HEIC: no HEVC decoder is linked here (HEIC is decoded
+    /// where ImageIO is).
+    public var decodableFormats: Set<ImageFormat> { Set(ImageFormat.allCases).subtracting([.heic]) }
 
     public func decode(
         _ data: Data, format: ImageFormat, limits: DecodingLimits

@@ -239,10 +239,9 @@ public struct GIFDecoder: Sendable {
         return Int(blocks[1][1]) | Int(blocks[1][2]) << 8
     }
 
-    /// The play count for a NETSCAPE2.0 loop value (see the type's documentation).
+    /// The play count for a NETSCAPE2.0 loop value: ``AnimationTiming/playCount(_:declared:)``.
     static func loopCount(netscapeValue: Int?) -> Int {
-        guard let value = netscapeValue else { return 1 }
-        return value == 0 ? 0 : value + 1
+        AnimationTiming.playCount(.gif, declared: netscapeValue)
     }
 
     private static let netscapeIdentifier = Array("NETSCAPE2.0".utf8)
@@ -269,10 +268,9 @@ public struct GIFDecoder: Sendable {
             transparentIndex = block[0] & 0x01 == 1 ? Int(block[3]) : nil
         }
 
-        /// The delay as browsers show it: 10 ms or less becomes 100 ms.
+        /// The delay as browsers show it (``AnimationTiming/displayedDuration(milliseconds:)``).
         var durationMilliseconds: Int {
-            let milliseconds = delayCentiseconds * 10
-            return milliseconds <= 10 ? 100 : milliseconds
+            AnimationTiming.displayedDuration(milliseconds: delayCentiseconds * 10)
         }
     }
 }

@@ -39,6 +39,8 @@ public struct ImageDecoder: Sendable {
         case .avif:
             // An image sequence is shown as its first frame (a still path only).
             return .still(try AVIFDecoder(limits: limits).decode(data))
+        case .heic:
+            throw Self.heicUnsupported
         }
     }
 
@@ -64,6 +66,8 @@ public struct ImageDecoder: Sendable {
             return try JPEGDecoder(limits: limits).decode(data, options: options)
         case .avif:
             return try AVIFDecoder(limits: limits).decode(data, fittingWidth: maxWidth, height: maxHeight)
+        case .heic:
+            throw Self.heicUnsupported
         default:
             // An animation's first frame is decoded alone, never the frames after it.
             let image: Image
@@ -77,4 +81,10 @@ public struct ImageDecoder: Sendable {
             return try ImageResizer().resize(image, width: size.width, height: size.height)
         }
     }
+
+    /// What decoding HEIC answers here: sniffed like every format, but no
+    /// HEVC decoder is linked on Linux.
+    static let heicUnsupported = ImageCodecError(
+        .unsupported, format: .heic,
+        "HEIC is decoded only where ImageIO is (Apple platforms): the Linux codecs have no HEVC decoder")
 }

@@ -60,6 +60,8 @@ public struct ImageInfo: Sendable, Equatable, Codable {
             self.init(
                 format: .avif, width: header.width, height: header.height, alpha: header.hasAlpha,
                 frames: header.frameCount, loopCount: 0, bytes: data.count)
+        case .heic:
+            throw ImageDecoder.heicUnsupported
         }
     }
 }

@@ -24,13 +24,12 @@ extension JPEGDecoder {
         guard width > 0, height > 0 else {
             throw ImageCodecError.invalidArgument(.jpeg, "YUV target must be positive, got \(width)x\(height)")
         }
-        try limits.checkInput(byteCount: data.count, format: .jpeg)
+        try limits.checkInput(data, format: .jpeg)
         let handle = try TurboJPEGHandle(.decompress)
         return try data.withRawBytes { raw throws(ImageCodecError) -> YUV420Image? in
             let header = try readHeader(raw, handle)
             guard header.orientation == .up, let chroma = ChromaSampling(header) else { return nil }
             try limits.checkFrame(width: header.width, height: header.height, format: .jpeg)
-            try limits.checkScans(ofJPEG: raw)
             let factor = Self.scalingFactor(
                 width: header.width, height: header.height, covering: (width, height))
             let scaledWidth = Int(webpbridge_tj_scaled(Int32(header.width), factor))

@@ -100,20 +100,20 @@ public struct JPEGDecoder: Sendable {
     /// - Throws: ``ImageCodecError`` for truncated, corrupt or oversized
     ///   input, `.limitExceeded` for more scans than ``DecodingLimits/maxScans``.
     public func decode(_ data: Data, options: Options = Options()) throws(ImageCodecError) -> Image {
-        try limits.checkInput(byteCount: data.count, format: .jpeg)
+        try limits.checkInput(data, format: .jpeg)
         let handle = try TurboJPEGHandle(.decompress)
         return try data.withRawBytes { raw throws(ImageCodecError) in
             let header = try readHeader(raw, handle)
             try limits.checkFrame(width: header.width, height: header.height, format: .jpeg)
-            try limits.checkScans(ofJPEG: raw)
             var target: (width: Int, height: Int)?
             var factor = tjscalingfactor(num: 1, denom: 1)
             if let fitting = options.fitting {
-                // The box applies to the upright image.
-                let swapped = options.appliesOrientation && header.orientation.swapsDimensions
-                let box = swapped ? (fitting.height, fitting.width) : (fitting.width, fitting.height)
-                let size = ImageResizer.fittingSize(
-                    width: header.width, height: header.height, maxWidth: box.0, maxHeight: box.1)
+                // The box applies to the upright image; the decode and the resize work on the stored one.
+                let orientation = options.appliesOrientation ? header.orientation : .up
+                let upright = ImageGeometry.uprightFittingSize(
+                    storedWidth: header.width, storedHeight: header.height, orientation: orientation,
+                    maxWidth: fitting.width, maxHeight: fitting.height)
+                let size = orientation.swapsDimensions ? (width: upright.height, height: upright.width) : upright
                 target = size
                 factor = Self.scalingFactor(width: header.width, height: header.height, covering: size)
             }

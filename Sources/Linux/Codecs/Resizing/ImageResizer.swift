@@ -26,23 +26,12 @@ public struct ImageResizer: Sendable {
     }
 
     /// The size that fits inside `maxWidth`×`maxHeight` keeping the aspect
-    /// ratio, never larger than the source. A `nil` bound does not constrain.
-    ///
-    /// - Parameters:
-    ///   - width, height: the source size (positive).
-    ///   - maxWidth, maxHeight: the box to fit in; values below 1 count as 1.
-    /// - Returns: at least 1×1.
+    /// ratio, never larger than the source: ``ImageGeometry/fittingSize(width:height:maxWidth:maxHeight:)``,
+    /// the one rule every codec sizes by.
     public static func fittingSize(
         width: Int, height: Int, maxWidth: Int?, maxHeight: Int?
     ) -> (width: Int, height: Int) {
-        let boundWidth = max(maxWidth ?? width, 1)
-        let boundHeight = max(maxHeight ?? height, 1)
-        guard width > boundWidth || height > boundHeight else { return (width, height) }
-        // Compare boundWidth/width with boundHeight/height without rounding.
-        if boundWidth * height <= boundHeight * width {
-            return (boundWidth, max(1, (height * boundWidth + width / 2) / width))
-        }
-        return (max(1, (width * boundHeight + height / 2) / height), boundHeight)
+        ImageGeometry.fittingSize(width: width, height: height, maxWidth: maxWidth, maxHeight: maxHeight)
     }
 
     /// Resamples `image` to `width`×`height`.

@@ -26,7 +26,8 @@ extension WebPDecoder {
                 throw ImageCodecError.corrupt(.webp, "invalid animation container")
             }
             defer { WebPDemuxDelete(demux) }
-            return (Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT)), Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT)))
+            let plays = Int(WebPDemuxGetI(demux, WEBP_FF_LOOP_COUNT))
+            return (Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT)), AnimationTiming.playCount(.webp, declared: plays))
         }
     }
 
@@ -99,12 +100,12 @@ extension WebPDecoder {
             let pixels = [UInt8](UnsafeBufferPointer(start: buffer, count: byteCount))
             let image = Image(width: canvasWidth, height: canvasHeight, pixels: pixels, hasAlpha: hasAlpha)
             decodedCount += 1
-            let duration = Int(timestamp - previousTimestamp)
+            let duration = AnimationTiming.displayedDuration(milliseconds: Int(timestamp) - Int(previousTimestamp))
             previousTimestamp = timestamp
             guard try body(.init(image: image, durationMilliseconds: duration)) else { break }
         }
         guard decodedCount > 0 else { throw ImageCodecError.corrupt(.webp, "animation has no frames") }
-        return (canvasWidth, canvasHeight, Int(info.loop_count))
+        return (canvasWidth, canvasHeight, AnimationTiming.playCount(.webp, declared: Int(info.loop_count)))
     }
 }
 

@@ -19,7 +19,8 @@ extension ImagePipeline {
         public var codec: any ImageCodec
         /// Bounds on what is decoded.
         public var decodingLimits: DecodingLimits
-        /// Decodes running at once. Default: the number of cores.
+        /// Decodes running at once. Default ``DecodingConcurrency/default``:
+        /// 1 on iOS, tvOS, watchOS and visionOS, 2 on macOS, every core on a server.
         public var decodingConcurrency: Int
         /// How long a failed variant is not retried (its original is fetched
         /// directly instead). Default 5 minutes.
@@ -48,7 +49,7 @@ extension ImagePipeline {
             rewriter: Rewriter? = nil, dataLoader: any DataLoading, dataCache: (any DataCaching)? = MemoryDataCache(),
             memoryCache: MemoryCache? = MemoryCache(), codec: any ImageCodec = ImagePipeline.platformCodec,
             decodingLimits: DecodingLimits = .default,
-            decodingConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
+            decodingConcurrency: Int = DecodingConcurrency.default,
             negativeCacheLifetime: TimeInterval = 300,
             negativeCacheBytes: Int = NegativeCache.defaultCapacityBytes, requestTimeout: Duration = .seconds(30),
             maxBodyBytes: Int = 32 << 20, variantAccept: String = "image/webp,image/*;q=0.8",

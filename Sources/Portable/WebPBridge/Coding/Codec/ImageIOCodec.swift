@@ -11,7 +11,10 @@
     /// `CGImageSourceCreateThumbnailAtIndex`; `CGImageDestination` encodes
     /// JPEG and PNG. It writes no AVIF (`.unsupported`: ImageIO promises AVIF
     /// decoding from iOS 16 / macOS 13, not encoding) and no APNG, and has no
-    /// progressive decoder.
+    /// progressive decoder. The decisions are the portable core's, as on
+    /// Linux: the input checks (``DecodingLimits/checkInput(_:format:)``, the
+    /// JPEG scan limit included), the fitted size of an oriented photo
+    /// (``ImageGeometry``) and the animation timing (``AnimationTiming``).
     public struct ImageIOCodec: ImageCodec {
         public init() {}
 
@@ -22,30 +25,39 @@
         public func decode(
             _ data: Data, format: ImageFormat, limits: DecodingLimits
         ) throws(ImageCodecError) -> DecodedImage {
+            try limits.checkInput(data, format: format)
             let source = try makeSource(data, format: format)
             let count = CGImageSourceGetCount(source)
-            let (width, height) = try pixelSize(source, format: format, limits: limits)
+            let header = try header(source, format: format, limits: limits)
+            let (width, height) = (header.width, header.height)
             guard count > 1 else { return .still(try image(at: 0, of: source, maxSide: nil, format: format)) }
             try limits.checkAnimation(width: width, height: height, frames: count, format: format)
+            let keys = AnimationKeys(format)
             var frames: [AnimatedImage.Frame] = []
             for index in 0..<count {
                 let frame = try image(at: index, of: source, maxSide: nil, format: format)
                 guard frame.width == width, frame.height == height else {
                     throw ImageCodecError.corrupt(format, "frame \(index) is not \(width)x\(height)")
                 }
-                frames.append(.init(image: frame, durationMilliseconds: delay(at: index, of: source)))
+                let duration = AnimationTiming.displayedDuration(seconds: keys?.delaySeconds(at: index, of: source))
+                frames.append(.init(image: frame, durationMilliseconds: duration))
             }
-            return .animated(AnimatedImage(canvasWidth: width, canvasHeight: height, frames: frames, loopCount: 0))
+            let loopCount = AnimationTiming.playCount(format, declared: keys?.declaredLoopCount(of: source))
+            return .animated(
+                AnimatedImage(canvasWidth: width, canvasHeight: height, frames: frames, loopCount: loopCount))
         }
 
         public func decodeStill(
             _ data: Data, format: ImageFormat, maxWidth: Int?, maxHeight: Int?, limits: DecodingLimits
         ) throws(ImageCodecError) -> Image {
+            try limits.checkInput(data, format: format)
             let source = try makeSource(data, format: format)
-            let (width, height) = try pixelSize(source, format: format, limits: limits)
-            // ImageIO bounds the longer side; the portable rule fits both sides.
-            let scale = min(1, Double(maxWidth ?? width) / Double(width), Double(maxHeight ?? height) / Double(height))
-            let maxSide = scale < 1 ? max(1, Int((Double(max(width, height)) * scale).rounded(.down))) : nil
+            let header = try header(source, format: format, limits: limits)
+            // The thumbnail is turned upright (kCGImageSourceCreateThumbnailWithTransform), so the box
+            // applies to the upright image, as on Linux; ImageIO bounds its longer side.
+            let maxSide = ImageGeometry.thumbnailMaxPixelSize(
+                storedWidth: header.width, storedHeight: header.height, orientation: header.orientation,
+                maxWidth: maxWidth, maxHeight: maxHeight)
             return try image(at: 0, of: source, maxSide: maxSide, format: format)
         }
 
@@ -87,15 +99,16 @@
             return source
         }
 
-        /// The first frame's size from the headers, checked before any pixel is decoded.
-        private func pixelSize(
+        /// The first frame's stored size (checked before any pixel is decoded) and orientation, from the headers.
+        private func header(
             _ source: CGImageSource, format: ImageFormat, limits: DecodingLimits
-        ) throws(ImageCodecError) -> (Int, Int) {
+        ) throws(ImageCodecError) -> (width: Int, height: Int, orientation: ImageOrientation) {
             let properties = CGImageSourceCopyPropertiesAtIndex(source, 0, nil) as? [CFString: Any]
             let width = properties?[kCGImagePropertyPixelWidth] as? Int ?? 0
             let height = properties?[kCGImagePropertyPixelHeight] as? Int ?? 0
             try limits.checkFrame(width: width, height: height, format: format)
-            return (width, height)
+            let orientation = ImageOrientation(exifValue: properties?[kCGImagePropertyOrientation] as? Int)
+            return (width, height, orientation)
         }
 
         /// One frame as straight-alpha RGBA, upright per its orientation, its longer side at most `maxSide`.
@@ -150,25 +163,52 @@
                 bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.last.rawValue), provider: provider, decode: nil,
                 shouldInterpolate: false, intent: .defaultIntent)
         }
+    }
 
-        /// A frame's delay from whichever container dictionary holds it; 100 ms when none does.
-        private func delay(at index: Int, of source: CGImageSource) -> Int {
-            let properties = CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [CFString: Any] ?? [:]
-            let containers = [
-                kCGImagePropertyGIFDictionary, kCGImagePropertyPNGDictionary, kCGImagePropertyWebPDictionary,
-            ]
-            let delayKeys = [
-                kCGImagePropertyGIFUnclampedDelayTime, kCGImagePropertyGIFDelayTime,
-                kCGImagePropertyAPNGUnclampedDelayTime,
-                kCGImagePropertyAPNGDelayTime, kCGImagePropertyWebPUnclampedDelayTime, kCGImagePropertyWebPDelayTime,
-            ]
-            for container in containers {
-                guard let dictionary = properties[container] as? [CFString: Any] else { continue }
-                if let seconds = delayKeys.lazy.compactMap({ dictionary[$0] as? Double }).first(where: { $0 > 0 }) {
-                    return Int((seconds * 1000).rounded())
-                }
+    /// Where ImageIO keeps an animated format's loop count and frame delays:
+    /// the format's own dictionary, read as the file declares them (the
+    /// unclamped delay first); ``AnimationTiming`` decides what is shown.
+    private struct AnimationKeys {
+        let container: CFString
+        let loopCount: CFString
+        let delays: [CFString]
+
+        /// `nil` for a format ImageIO does not animate.
+        init?(_ format: ImageFormat) {
+            switch format {
+            case .gif:
+                container = kCGImagePropertyGIFDictionary
+                loopCount = kCGImagePropertyGIFLoopCount
+                delays = [kCGImagePropertyGIFUnclampedDelayTime, kCGImagePropertyGIFDelayTime]
+            case .apng, .png:
+                container = kCGImagePropertyPNGDictionary
+                loopCount = kCGImagePropertyAPNGLoopCount
+                delays = [kCGImagePropertyAPNGUnclampedDelayTime, kCGImagePropertyAPNGDelayTime]
+            case .webp:
+                container = kCGImagePropertyWebPDictionary
+                loopCount = kCGImagePropertyWebPLoopCount
+                delays = [kCGImagePropertyWebPUnclampedDelayTime, kCGImagePropertyWebPDelayTime]
+            case .heic:
+                container = kCGImagePropertyHEICSDictionary
+                loopCount = kCGImagePropertyHEICSLoopCount
+                delays = [kCGImagePropertyHEICSUnclampedDelayTime, kCGImagePropertyHEICSDelayTime]
+            case .jpeg, .avif:
+                return nil
             }
-            return 100
+        }
+
+        /// The file's loop field, from the container's properties; `nil` when it has none.
+        func declaredLoopCount(of source: CGImageSource) -> Int? {
+            let properties = CGImageSourceCopyProperties(source, nil) as? [CFString: Any]
+            let dictionary = properties?[container] as? [CFString: Any]
+            return dictionary?[loopCount] as? Int
+        }
+
+        /// The frame's delay in seconds, `nil` when the file gives none.
+        func delaySeconds(at index: Int, of source: CGImageSource) -> Double? {
+            let properties = CGImageSourceCopyPropertiesAtIndex(source, index, nil) as? [CFString: Any]
+            guard let dictionary = properties?[container] as? [CFString: Any] else { return nil }
+            return delays.lazy.compactMap { dictionary[$0] as? Double }.first
         }
     }
 #endif

@@ -8,7 +8,8 @@ public struct DecodingLimits: Sendable, Equatable {
     /// Most frames accepted in an animation. Default 1,000.
     public var maxFrames: Int
     /// Most pixels summed over all frames of an animation. Default 1
-    /// gigapixel (4 GB of RGBA held whole). ``AnimationReader`` and the
+    /// gigapixel (4 GB of RGBA held whole) on Linux and macOS, 50 megapixels
+    /// on iOS, tvOS, watchOS and visionOS (``mobile``). ``AnimationReader`` and the
     /// encoders that take it convert frame by frame in the memory of a few
     /// frames, so there it bounds the work, not the memory; decoding to an
     /// ``AnimatedImage`` holds every frame. ``Transcoder`` defaults to 100
@@ -53,8 +54,29 @@ public struct DecodingLimits: Sendable, Equatable {
         self.maxWorkPixels = maxWorkPixels
     }
 
-    /// The defaults above.
-    public static let `default` = DecodingLimits()
+    /// The defaults of this platform: ``mobile`` on iOS, tvOS, watchOS and
+    /// visionOS, the initializer's defaults (a server's) everywhere else.
+    public static let `default`: DecodingLimits = platformDefault(isMobile: PlatformKind.current.isMobile)
+
+    /// The defaults for an app on a phone, a TV or a watch: the initializer's,
+    /// with ``maxTotalPixels`` at 50 megapixels, so an animation decoded to
+    /// an ``AnimatedImage`` (every frame held as RGBA) takes at most 200 MB
+    /// (frames × width × height × 4 bytes). An iOS 16 device may have 2 GB of
+    /// memory shared with the system and other apps, and iOS ends an app
+    /// that passes a device-dependent limit Apple does not publish; the
+    /// server default of 1 gigapixel (4 GB) is far past that on every
+    /// iPhone. 200 MB is a tenth of the smallest such device, one decode at
+    /// a time (``DecodingConcurrency``): a 480×270 GIF of 385 frames, or
+    /// 100 frames of 707×707. Stills keep 50 megapixels a frame (a 48 MP
+    /// iPhone photo decodes; decoded to fit a view it is downsampled).
+    public static let mobile = DecodingLimits(maxTotalPixels: 50_000_000)
+
+    /// ``mobile`` when `isMobile`, else the initializer's defaults: the rule
+    /// behind ``default``, a function so that both branches are tested on
+    /// any platform.
+    public static func platformDefault(isMobile: Bool) -> DecodingLimits {
+        isMobile ? .mobile : DecodingLimits()
+    }
 
     /// Throws unless `byteCount` is within ``maxInputBytes``.
     public func checkInput(byteCount: Int, format: ImageFormat?) throws(ImageCodecError) {
@@ -110,17 +132,5 @@ public struct DecodingLimits: Sendable, Equatable {
             .limitExceeded, format: nil,
             "\(what) is \(pixels.formattedWithSeparators) pixels of work, over the budget of"
                 + " \(maxWorkPixels.formattedWithSeparators) per request")
-    }
-
-    /// Throws unless the JPEG in `bytes` has at most ``maxScans`` scans,
-    /// counted by walking its segments (linear in its size, no decoding).
-    package func checkScans(ofJPEG bytes: UnsafeRawBufferPointer) throws(ImageCodecError) {
-        let scans = JPEGScanCounter.count(bytes, stoppingAbove: maxScans)
-        guard scans <= maxScans else {
-            throw ImageCodecError(
-                .limitExceeded, format: .jpeg,
-                "JPEG of more than \(maxScans.formattedWithSeparators) scans exceeds the limit of"
-                    + " \(maxScans.formattedWithSeparators) scans")
-        }
     }
 }

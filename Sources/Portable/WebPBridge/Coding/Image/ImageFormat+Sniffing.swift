@@ -12,6 +12,17 @@ extension ImageFormat {
     /// brand, as the AVIF specification's brands section requires
     /// (https://aomediacodec.github.io/av1-avif/#brands-overview).
     ///
+    /// HEIC is an ISO-BMFF file whose leading `ftyp` box names an HEVC brand
+    /// of HEIF (ISO/IEC 23008-12) as its major or a compatible brand: `heic`,
+    /// `heix`, `heim` or `heis` (HEVC images: the `image/heic` registration,
+    /// https://www.iana.org/assignments/media-types/image/heif) or `hevc`,
+    /// `hevx`, `hevm` or `hevs` (HEVC image sequences: the
+    /// `image/heic-sequence` registration,
+    /// https://www.iana.org/assignments/media-types/image/heic-sequence). The
+    /// structural brand `mif1` alone is not enough (any codec may fill it);
+    /// `mif1` with a compatible `heic`, as iPhones write, is HEIC. AVIF's
+    /// brands are tested first, so a file naming both is AVIF.
+    ///
     /// - Throws: ``ImageCodecError/Kind/unknownFormat`` for anything else.
     public static func sniff(_ data: Data) throws(ImageCodecError) -> ImageFormat {
         if let format = sniffIfImage(data) { return format }
@@ -20,7 +31,7 @@ extension ImageFormat {
             .unknownFormat, format: nil,
             data.isEmpty
                 ? "not an image: the data is empty"
-                : "not a WebP, JPEG, PNG, GIF or AVIF image (first bytes: \(preview))")
+                : "not a WebP, JPEG, PNG, GIF, AVIF or HEIC image (first bytes: \(preview))")
     }
 
     /// The format of `data`, or `nil` when the magic bytes match none.
@@ -40,6 +51,7 @@ extension ImageFormat {
                 return .gif
             }
             if isAVIF(bytes) { return .avif }
+            if ftypNames(bytes, { brand in heicBrands.contains { brand.elementsEqual($0) } }) { return .heic }
             return nil
         }
     }
@@ -49,7 +61,8 @@ extension ImageFormat {
     /// chunk sets the animation flag (0x02 of its first byte, the WebP
     /// container specification's "Extended File Format"); an AVIF whose
     /// `ftyp` box names `avis` (an image sequence) as its major or a
-    /// compatible brand. A caller that scales
+    /// compatible brand; a HEIC whose `ftyp` box names an HEVC image
+    /// sequence brand (`hevc`, `hevx`, `hevm`, `hevs`). A caller that scales
     /// stills decodes these whole instead, keeping their frames.
     public static func mayBeAnimated(_ data: Data, format: ImageFormat) -> Bool {
         switch format {
@@ -63,6 +76,12 @@ extension ImageFormat {
         case .avif:
             return data.withUnsafeBytes { raw in
                 ftypNames(raw.bindMemory(to: UInt8.self)) { $0.elementsEqual(avisBrand) }
+            }
+        case .heic:
+            return data.withUnsafeBytes { raw in
+                ftypNames(raw.bindMemory(to: UInt8.self)) { brand in
+                    heicSequenceBrands.contains { brand.elementsEqual($0) }
+                }
             }
         }
     }
@@ -102,4 +121,9 @@ extension ImageFormat {
     package static let ftypMagic: [UInt8] = Array("ftyp".utf8)
     package static let avifBrand: [UInt8] = Array("avif".utf8)
     package static let avisBrand: [UInt8] = Array("avis".utf8)
+    /// HEIF's HEVC image sequence brands (`image/heic-sequence`).
+    package static let heicSequenceBrands: [[UInt8]] = ["hevc", "hevx", "hevm", "hevs"].map { Array($0.utf8) }
+    /// HEIF's HEVC image brands (`image/heic`) and sequence brands.
+    package static let heicBrands: [[UInt8]] =
+        ["heic", "heix", "heim", "heis"].map { Array($0.utf8) } + heicSequenceBrands
 }

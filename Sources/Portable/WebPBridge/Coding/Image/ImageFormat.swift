@@ -8,6 +8,11 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable, Cust
     case gif
     /// AVIF: AV1 stills (and image sequences) in an ISO-BMFF (HEIF) container.
     case avif
+    /// HEIC: HEVC stills (and image sequences) in an ISO-BMFF (HEIF)
+    /// container, what an iPhone camera writes. Decoded where ImageIO is
+    /// (Apple platforms); the Linux codecs have no HEVC decoder and answer
+    /// `.unsupported`.
+    case heic
 
     /// The MIME type a server sends for the format.
     public var mimeType: String {
@@ -18,6 +23,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable, Cust
         case .apng: "image/apng"
         case .gif: "image/gif"
         case .avif: "image/avif"
+        case .heic: "image/heic"
         }
     }
 
@@ -37,6 +43,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable, Codable, Cust
         case .apng: "APNG"
         case .gif: "GIF"
         case .avif: "AVIF"
+        case .heic: "HEIC"
         }
     }
 }

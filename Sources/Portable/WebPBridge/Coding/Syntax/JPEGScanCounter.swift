@@ -6,8 +6,9 @@
 ///
 /// A progressive JPEG may carry thousands of scans, and a decoder does the
 /// whole image's work again for each (a 94 KB file of 5,000 scans took 13
-/// seconds), so ``JPEGDecoder`` refuses one with more scans than
-/// ``DecodingLimits/maxScans`` before decoding.
+/// seconds), so ``DecodingLimits/checkInput(_:format:)``, which the Linux
+/// JPEG decoder and ``ImageIOCodec`` call first, refuses one with more scans
+/// than ``DecodingLimits/maxScans`` before decoding.
 package enum JPEGScanCounter {
     /// The number of scans in `bytes`, counting no further than `limit + 1`
     /// (enough to tell that a limit is exceeded). A truncated or damaged

@@ -22,7 +22,7 @@ enum ImageCompleteness {
             complete = data.suffix(64).range(of: Data("IEND".utf8)) != nil
         case .gif:
             complete = data.last == 0x3B
-        case .avif:
+        case .avif, .heic:
             complete = isoBMFFBoxesEndAtEnd(data)
         }
         return complete ? .success(format) : .failure(.init(message: "truncated \(format) (\(data.count) bytes)"))

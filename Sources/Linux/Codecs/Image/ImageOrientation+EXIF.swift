@@ -1,18 +1,6 @@
-/// The EXIF orientation of a photo: how its stored pixels must be turned to
-/// stand upright.
-public enum ImageOrientation: Int, Sendable, CaseIterable {
-    case up = 1
-    case upMirrored = 2
-    case down = 3
-    case downMirrored = 4
-    case leftMirrored = 5
-    case right = 6
-    case rightMirrored = 7
-    case left = 8
-
-    /// Whether applying the orientation swaps width and height.
-    public var swapsDimensions: Bool { rawValue >= 5 }
-
+/// Reading the orientation from a JPEG's EXIF, and turning pixels upright
+/// (the enum and its geometry are portable: Coding/Image/ImageOrientation.swift).
+extension ImageOrientation {
     /// Reads the orientation tag (0x0112) from a JPEG's EXIF APP1 segment;
     /// ``up`` when there is none or it cannot be read.
     init(exifIn jpeg: UnsafeRawBufferPointer) {
