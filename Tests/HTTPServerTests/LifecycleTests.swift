@@ -16,6 +16,8 @@ extension LiveTests {
                 return .text(.ok, "finished")
             }
             serverBox.withLock { $0 = server }
+            // The handler reaches the server through the box: emptied, so the two do not keep each other alive.
+            defer { serverBox.withLock { $0 = nil } }
             let endpoint = try await server.start()
             let request = Task { try await fetch(endpoint.url + "/slow") }
             var iterator = started.stream.makeAsyncIterator()
