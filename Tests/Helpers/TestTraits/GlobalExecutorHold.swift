@@ -21,19 +21,21 @@ public struct GlobalExecutorBusy: Error, CustomStringConvertible {
 /// Other suites run beside this one and need those threads too, so the
 /// hold is all or nothing: spinners that have started wait for the rest at
 /// most 200 ms on the first attempt, twice as long on each next one (up to
-/// 10 s: a sanitized suite beside a busy machine kept every 200 ms attempt
-/// for 10 minutes from succeeding), then every one lets go and the attempt
-/// is made again a second later (up to 10 minutes, then
-/// ``GlobalExecutorBusy``). The
-/// spinners stop after 60 s whatever happens, so a failing body still ends.
+/// 60 s), then every one lets go and the attempt is made again a second
+/// later — for 10 minutes, or 30 under a sanitizer, then
+/// ``GlobalExecutorBusy``. (Sanitized suites beside a busy machine kept
+/// attempts of up to 10 s from succeeding for 10 minutes: a job of another
+/// suite can hold a thread that long.) The spinners stop after 120 s
+/// whatever happens, so a failing body still ends.
 public func whileTheGlobalExecutorIsHeld<Value: Sendable>(
     _ body: @escaping @Sendable () throws -> Value
 ) async throws -> Value {
-    let giveUpAt = ContinuousClock.now + .seconds(600)
+    let sanitized = ProcessInfo.processInfo.environment["WEBP_BRIDGE_SANITIZER"] != nil
+    let giveUpAt = ContinuousClock.now + .seconds(sanitized ? 1800 : 600)
     var window = 0.2
     while ContinuousClock.now < giveUpAt {
         if let value = try await holdOnce(body, window: window) { return value }
-        window = min(window * 2, 10)
+        window = min(window * 2, 60)
         try await Task.sleep(for: .seconds(1))
     }
     throw GlobalExecutorBusy()
@@ -57,7 +59,7 @@ private func holdOnce<Value: Sendable>(
             }
             guard joined else { return }
             arrivals.withLock { arrivals.broadcast() }
-            let deadline = ContinuousClock.now + .seconds(60)
+            let deadline = ContinuousClock.now + .seconds(120)
             while !state.withLock({ $0.released }), ContinuousClock.now < deadline {}
         }
     }
