@@ -33,8 +33,8 @@ let linuxAdapterSources = linuxSide ? ["Linux/Codecs", "Linux/Curl"] : []
 /// The core's target folder is `Sources` (so that it can take in `Linux/Codecs` and `Linux/Curl`):
 /// every other module's folder is excluded from it by name.
 let otherModuleFolders = [
-    "Portable/WebPURLProtocol", "Portable/WebViewBridge", "Portable/WebPBridgeUI", "Linux/C", "Linux/HTTPServer", "Linux/ImageOrigin",
-    "Linux/BridgeProxy", "Linux/WebPBridgeDemo", "Linux/WebPBridgeCLI", "Linux/webp-bridge",
+    "Portable/WebPURLProtocol", "Portable/WebViewBridge", "Portable/WebPBridgeUI", "Linux/C", "Linux/HTTPServer",
+    "Linux/ImageOrigin", "Linux/BridgeProxy", "Linux/WebPBridgeDemo", "Linux/WebPBridgeCLI", "Linux/webp-bridge",
 ]
 let linuxAdapterLibraries: [Target.Dependency] =
     linuxSide ? ["CWebP", "CTurboJPEG", "CSPNG", "CGIF", "CAVIF", "CCurl"] : []
