@@ -30,6 +30,11 @@ public struct PrefetchPolicy: Sendable, Hashable {
         public var prefetches: Bool
         /// The tier of display and prefetch requests.
         public var tier: Tier
+
+        public init(prefetches: Bool, tier: Tier) {
+            self.prefetches = prefetches
+            self.tier = tier
+        }
     }
 
     /// Whether to prefetch on an expensive link (cellular, hotspot) that is
