@@ -3,7 +3,7 @@
 // every decision is ImageLoadStateMachine's.
 #if canImport(AppKit) && !canImport(UIKit)
     public import AppKit
-    public import Foundation
+    import Foundation
     import ObjectiveC
     public import WebPBridge
 

@@ -1,5 +1,3 @@
-public import Foundation
-
 extension ImagePipeline {
     /// The memory cache's image for `request`, looked up synchronously (no
     /// disk, no network), or `nil`: what a view shows at once, before any
