@@ -1,4 +1,4 @@
-// swift-format-ignore-file: AlwaysUseLowerCamelCase
+// swift-format-ignore-file: AlwaysUseLowerCamelCase, TypeNamesShouldBeCapitalized
 
 // Stand-in for the Objective-C runtime's associated objects (objc/runtime.h), for
 // `make portability` only: declarations without behaviour, exactly what the Apple-only files use,
