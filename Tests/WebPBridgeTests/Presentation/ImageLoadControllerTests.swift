@@ -9,21 +9,23 @@ import WebPBridge
 @MainActor
 @Suite(.timeLimit(.suiteBound))
 struct ImageLoadControllerTests {
-    /// Answers 404 to every URL, except those in `hanging`, whose loads wait
-    /// until cancelled and then report it on `cancellations`.
+    /// Answers 404 to every URL, except those in `hanging`, whose loads
+    /// report `started` on `events`, wait until cancelled, then report
+    /// `cancelled`.
     struct ScriptedLoader: DataLoading {
         var hanging: Set<URL> = []
-        let cancellations: AsyncStream<URL>.Continuation
+        let events: AsyncStream<String>.Continuation
 
         func load(_ request: DataRequest, onChunk: (@Sendable (Data) -> Void)?) async throws(DataLoadingError)
             -> DataResponse
         {
             if hanging.contains(request.url) {
+                events.yield("started \(request.url.lastPathComponent)")
                 // Never yields: the loop ends only when the task is cancelled.
                 let (never, keep) = AsyncStream<Int>.makeStream()
                 for await _ in never {}
                 keep.finish()
-                cancellations.yield(request.url)
+                events.yield("cancelled \(request.url.lastPathComponent)")
                 throw DataLoadingError(.cancelled, "cancelled")
             }
             return DataResponse(url: request.url, statusCode: 404, headers: [:], body: Data())
@@ -39,11 +41,11 @@ struct ImageLoadControllerTests {
     static let b = URL(string: "https://img.example/b.jpg")!
     static let image = DecodedImage.still(Image(width: 2, height: 1, filledWith: (9, 8, 7, 255)))
 
-    private func makePipeline(hanging: Set<URL> = []) -> (ImagePipeline, AsyncStream<URL>) {
-        let (cancellations, continuation) = AsyncStream<URL>.makeStream()
+    private func makePipeline(hanging: Set<URL> = []) -> (ImagePipeline, AsyncStream<String>) {
+        let (events, continuation) = AsyncStream<String>.makeStream()
         let pipeline = ImagePipeline(
-            configuration: .init(dataLoader: ScriptedLoader(hanging: hanging, cancellations: continuation)))
-        return (pipeline, cancellations)
+            configuration: .init(dataLoader: ScriptedLoader(hanging: hanging, events: continuation)))
+        return (pipeline, events)
     }
 
     @Test func aMemoryHitIsDrawnSynchronouslyWithNoLoad() {
@@ -72,20 +74,20 @@ struct ImageLoadControllerTests {
         #expect(!controller.isLoading)
     }
 
+    /// The old load is under way at the loader before the view is reused
+    /// (waited for, not assumed), so its cancellation must reach the loader.
     @Test func aReusedViewCancelsTheOldLoadAtTheLoader() async {
-        let (pipeline, cancellations) = makePipeline(hanging: [Self.a])
+        let (pipeline, events) = makePipeline(hanging: [Self.a])
         let hit = ImageRequest(url: Self.b)
         pipeline.configuration.memoryCache?.insert(Self.image, for: pipeline.plan(for: hit).imageCacheKey)
         let drawn = Drawn()
         let controller = ImageLoadController(pipeline: pipeline) { drawn.effects.append($0) }
         controller.setRequest(ImageRequest(url: Self.a))
+        var iterator = events.makeAsyncIterator()
+        #expect(await iterator.next() == "started a.jpg")
         controller.setRequest(hit)
         #expect(drawn.effects == [.showPlaceholder, .showImage(Self.image, .none)])
-        var cancelled: URL?
-        for await url in cancellations {
-            cancelled = url
-            break
-        }
-        #expect(cancelled == Self.a)
+        #expect(!controller.isLoading)
+        #expect(await iterator.next() == "cancelled a.jpg")
     }
 }
