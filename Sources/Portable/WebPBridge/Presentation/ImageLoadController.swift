@@ -13,7 +13,12 @@ public final class ImageLoadController {
     /// Draws a display effect: ``ImageLoadStateMachine/Effect/clear``,
     /// `showPlaceholder`, `showImage` or `showFailure`.
     public var onDisplay: @MainActor (ImageLoadStateMachine.Effect) -> Void
-    private var load: (id: ImageLoadStateMachine.LoadID, task: Task<Void, Never>)?
+    private var load: (id: ImageLoadStateMachine.LoadID, task: Task<Void, Never>)? {
+        didSet { runningTask.withLock { $0 = load?.task } }
+    }
+    /// The load's task again, outside the main actor, for `deinit` (which is
+    /// nonisolated on every Swift 6 compiler this package supports).
+    private nonisolated let runningTask = Lock<Task<Void, Never>?>(nil)
 
     /// A controller for a view presenting with `options`; `onDisplay` draws.
     public init(
@@ -40,7 +45,7 @@ public final class ImageLoadController {
     public func viewGone() { perform(machine.handle(.viewGone)) }
 
     deinit {
-        load?.task.cancel()
+        runningTask.withLock { $0?.cancel() }
     }
 
     /// Whether a load is in flight.
