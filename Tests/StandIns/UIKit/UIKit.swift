@@ -28,7 +28,8 @@ open class UIResponder: NSObject {}
 @available(iOS 2.0, *)
 open class UIView: UIResponder {
     /// UITraitCollection.h, `@protocol UITraitEnvironment`: `@property (nonatomic, readonly)
-    /// UITraitCollection *traitCollection`; https://developer.apple.com/documentation/uikit/uitraitenvironment/traitcollection
+    /// UITraitCollection *traitCollection`;
+    /// https://developer.apple.com/documentation/uikit/uitraitenvironment/traitcollection
     @available(iOS 8.0, *)
     open var traitCollection: UITraitCollection { standIn() }
 

@@ -2,13 +2,17 @@
 /// which variant tier to ask for them: the seed's "preload on Wi-Fi only",
 /// with Low Data Mode and offline added.
 ///
-/// | conditions | prefetch | tier | why |
-/// |---|---|---|---|
-/// | none reported yet | off | full | nothing is known; a display request still loads |
-/// | offline (unsatisfied, requires connection) | off | full | nothing can arrive; the caches answer displays |
-/// | unmetered (Wi-Fi, Ethernet) | on, ``prefetchPriority`` | full | the seed's rule |
-/// | expensive (cellular, hotspot) | ``prefetchesOnExpensive`` (off by default) | full | an image the user never scrolls to is paid for; the seed did not preload there |
-/// | constrained (Low Data Mode), any | off | reduced | the user asked for less data: no speculative fetches, smaller images |
+/// - none reported yet: off, full tier (nothing is known; a display request
+///   still loads);
+/// - offline (unsatisfied, requires connection): off, full (nothing can
+///   arrive; the caches answer displays);
+/// - unmetered (Wi-Fi, Ethernet): on at ``prefetchPriority``, full (the
+///   seed's rule);
+/// - expensive (cellular, hotspot): ``prefetchesOnExpensive`` (off by
+///   default), full (an image the user never scrolls to is paid for; the
+///   seed did not preload there);
+/// - constrained (Low Data Mode), expensive or not: off, reduced (the user
+///   asked for less data: no speculative fetches, smaller images).
 ///
 /// The reduced tier scales each request's ``ImageRequest/targetSize`` by
 /// ``reducedScale`` (half by default: a quarter of the pixels decoded and
