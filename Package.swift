@@ -33,17 +33,19 @@ let linuxAdapterSources = linuxSide ? ["Linux/Codecs", "Linux/Curl"] : []
 /// The core's target folder is `Sources` (so that it can take in `Linux/Codecs` and `Linux/Curl`):
 /// every other module's folder is excluded from it by name.
 let otherModuleFolders = [
-    "Portable/WebPURLProtocol", "Portable/WebViewBridge", "Linux/C", "Linux/HTTPServer", "Linux/ImageOrigin",
-    "Linux/BridgeProxy", "Linux/WebPBridgeDemo", "Linux/WebPBridgeCLI", "Linux/webp-bridge",
+    "Portable/WebPURLProtocol", "Portable/WebViewBridge", "Portable/WebPBridgeUI", "Linux/C", "Linux/HTTPServer",
+    "Linux/ImageOrigin", "Linux/BridgeProxy", "Linux/WebPBridgeDemo", "Linux/WebPBridgeCLI", "Linux/webp-bridge",
 ]
 let linuxAdapterLibraries: [Target.Dependency] =
     linuxSide ? ["CWebP", "CTurboJPEG", "CSPNG", "CGIF", "CAVIF", "CCurl"] : []
 
-/// What an app adds: the core, and the two adapters for consumers that cannot decode WebP.
+/// What an app adds: the core, the two adapters for consumers that cannot decode WebP, and the
+/// Apple views (empty on Linux).
 let portableProducts: [Product] = [
     .library(name: "WebPBridge", targets: ["WebPBridge"]),
     .library(name: "WebPURLProtocol", targets: ["WebPURLProtocol"]),
     .library(name: "WebViewBridge", targets: ["WebViewBridge"]),
+    .library(name: "WebPBridgeUI", targets: ["WebPBridgeUI"]),
 ]
 
 /// What a publisher runs on Linux.
@@ -79,6 +81,14 @@ let portableTargets: [Target] = [
         name: "WebViewBridge",
         dependencies: ["WebPBridge"],
         path: "Sources/Portable/WebViewBridge",
+        swiftSettings: swiftSettings),
+    // The Apple views (SwiftUI, UIImageView, NSImageView), the platform-image conversion and the
+    // NWPathMonitor feed: Apple-only adapters over the core's Presentation decisions; every file sits
+    // under `#if canImport(…)`, so on Linux the module is empty.
+    .target(
+        name: "WebPBridgeUI",
+        dependencies: ["WebPBridge"],
+        path: "Sources/Portable/WebPBridgeUI",
         swiftSettings: swiftSettings),
     // Test helpers that build everywhere: the off-the-global-executor trait, a seeded generator.
     .target(

@@ -6,7 +6,8 @@
 # sits under `#if canImport(X)` for an Apple SDK framework (ImageIO, WebKit, UIKit, AppKit,
 # SwiftUI, Network, CoreGraphics). A framework with no stand-in here fails the run.
 #
-# 1. The stand-in modules (Darwin, CoreGraphics, ImageIO, WebKit) are built with swiftc. With the
+# 1. The stand-in modules (Darwin, CoreGraphics, ImageIO, WebKit, ObjectiveC, Network) are built
+#    with swiftc; UIKit and SwiftUI into an iOS folder, AppKit and SwiftUI into a macOS folder. With the
 #    Darwin stand-in importable, `canImport(Darwin)` holds: files that test Darwin before Glibc
 #    (Lock, WorkerThreads) compile their Darwin branch.
 # 2. The core module WebPBridge is compiled from its sources with the stand-ins importable, so
@@ -14,8 +15,12 @@
 #    PlatformCodec) is compiled; every body is type-checked (-wmo, no body skipping).
 # 3. The adapters WebPURLProtocol and WebViewBridge are type-checked against that core module,
 #    WebPBridgeSchemeHandler (canImport(WebKit)) among them.
-# 4. Apple-only test files are type-checked one by one against the core and TestTraits.
-# 5. Every file in Examples/ (docs/apple-setup.md) is type-checked on its own, as an app's code.
+# 4. The Apple views module WebPBridgeUI is type-checked twice: against the iOS stand-ins (UIKit,
+#    so its UIKit files compile) and against the macOS ones (AppKit without UIKit, so its AppKit
+#    files compile), SwiftUI and Network both times.
+# 5. Apple-only test files are type-checked one by one against the core and TestTraits.
+# 6. Every file in Examples/ (docs/apple-setup.md) is type-checked on its own, as an app's code
+#    (against the iOS stand-ins, with WebPBridgeUI built for iOS).
 # Compiler settings are the package's: Swift 6 language mode, ExistentialAny,
 # InternalImportsByDefault, MemberImportVisibility.
 #
@@ -61,9 +66,17 @@ for framework in $frameworks; do
 done
 
 # 1. The stand-ins, in dependency order.
-for module in Darwin CoreGraphics ImageIO WebKit; do
+for module in Darwin CoreGraphics ImageIO WebKit ObjectiveC Network; do
   "$SWIFTC" -emit-module -parse-as-library -swift-version 6 -I "$scratch" -module-name "$module" \
     -emit-module-path "$scratch/$module.swiftmodule" "$standins/$module"/*.swift
+done
+for view in iOS:UIKit macOS:AppKit; do
+  folder="$scratch/${view%%:*}"
+  mkdir -p "$folder"
+  for module in "${view##*:}" SwiftUI; do
+    "$SWIFTC" -emit-module -parse-as-library -swift-version 6 -I "$scratch" -I "$folder" -module-name "$module" \
+      -emit-module-path "$folder/$module.swiftmodule" "$standins/$module"/*.swift
+  done
 done
 
 # 2. The core, every body type-checked.
@@ -77,7 +90,14 @@ for module in WebPURLProtocol WebViewBridge; do
   "$SWIFTC" -typecheck -parse-as-library "${settings[@]}" -module-name "$module" "${files[@]}"
 done
 
-# 4. Apple-only test files, against the core and the test traits built from source.
+# 4. The Apple views, once per platform view.
+mapfile -t views < <(find Sources/Portable/WebPBridgeUI -name '*.swift' | sort)
+for platform in iOS macOS; do
+  "$SWIFTC" -typecheck -parse-as-library "${settings[@]}" -I "$scratch/$platform" -module-name WebPBridgeUI \
+    "${views[@]}"
+done
+
+# 5. Apple-only test files, against the core and the test traits built from source.
 mapfile -t traits < <(find Tests/Helpers/TestTraits -name '*.swift' | sort)
 "$SWIFTC" -emit-module -wmo -parse-as-library "${settings[@]}" -module-name TestTraits \
   -emit-module-path "$scratch/TestTraits.swiftmodule" "${traits[@]}"
@@ -90,7 +110,7 @@ for file in "${apple_only[@]}"; do
   esac
 done
 
-# 5. Examples/ (docs/apple-setup.md), each file on its own as an app's code: against the core and
+# 6. Examples/ (docs/apple-setup.md), each file on its own as an app's code: against the core and
 #    both adapters as modules, without this package's name (no `package` access). On Apple
 #    platforms URLSession is in Foundation; swift-corelibs-foundation keeps it in FoundationNetworking,
 #    so that module is imported implicitly here, as WebKit's stand-in re-exports it.
@@ -101,8 +121,10 @@ if [ -d Examples ]; then
     "$SWIFTC" -emit-module -wmo -parse-as-library "${settings[@]}" -module-name "$module" \
       -emit-module-path "$scratch/$module.swiftmodule" "${files[@]}"
   done
+  "$SWIFTC" -emit-module -wmo -parse-as-library "${settings[@]}" -I "$scratch/iOS" -module-name WebPBridgeUI \
+    -emit-module-path "$scratch/iOS/WebPBridgeUI.swiftmodule" "${views[@]}"
   app_settings=(-swift-version 6 -enable-upcoming-feature ExistentialAny
-    -enable-upcoming-feature MemberImportVisibility -I "$scratch")
+    -enable-upcoming-feature MemberImportVisibility -I "$scratch" -I "$scratch/iOS")
   if "$SWIFTC" -print-target-info | grep -q '"linux'; then
     app_settings+=(-Xfrontend -import-module -Xfrontend FoundationNetworking)
   fi
@@ -116,7 +138,8 @@ if [ -d Examples ]; then
 fi
 
 echo "typecheck: ${#apple_only[@]} Apple-only files compiled against the stand-ins of" \
-  "$(echo $frameworks | tr '\n' ' ' | sed 's/ $//') (with the core's ${#core[@]} files; $tests test files):"
+  "$(echo $frameworks | tr '\n' ' ' | sed 's/ $//') (with the core's ${#core[@]} files; $tests test files;" \
+  "WebPBridgeUI's ${#views[@]} files for iOS and for macOS):"
 printf '    %s\n' "${apple_only[@]}"
 mapfile -t darwin_first < <(grep -rlE '^[[:space:]]*#if canImport\(Darwin\)' --include='*.swift' \
   "${portable_sources[@]}" | sort)
