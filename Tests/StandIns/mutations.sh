@@ -21,7 +21,7 @@ mutations=(
   "wrong isolation|$handler|s.replace('public func register(on', 'nonisolated public func register(on', 1)|call to main actor-isolated instance method 'setURLSchemeHandler(_:forURLScheme:)' in a synchronous nonisolated context"
   "wrong signature (WebKit)|$handler|s.replace('start urlSchemeTask:', 'startURLSchemeTask urlSchemeTask:', 1)|does not conform to protocol 'WKURLSchemeHandler'"
   "wrong signature (ImageIO)|$codec|s.replace('options as CFDictionary)', 'options)', 1)|cannot convert value of type '[CFString : Any]'"
-  "wrong isolation (UIKit)|$imageview|s.replace('    @MainActor\n    public struct ImageViewLoading {', '    public struct ImageViewLoading {', 1)|call to main actor-isolated initializer 'init(pipeline:options:onDisplay:)' in a synchronous nonisolated context"
+  "wrong isolation (UIKit)|$imageview|s.replace('    @MainActor\n    public struct ImageViewLoading {', '    public struct ImageViewLoading {', 1)|call to main actor-isolated instance method 'setRequest' in a synchronous nonisolated context"
   "wrong type in a Darwin branch|$lock|s.replace('initialize(to: os_unfair_lock())', 'initialize(to: pthread_mutex_t())', 1)|cannot convert value of type 'pthread_mutex_t' to expected argument type 'os_unfair_lock'"
 )
 

@@ -4,7 +4,6 @@
 #if canImport(AppKit) && !canImport(UIKit)
     public import AppKit
     import Foundation
-    import ObjectiveC
     public import WebPBridge
 
     extension NSImageView {
@@ -48,23 +47,12 @@
             loadController?.cancel()
         }
 
-        private var loadController: ImageLoadController? {
-            objc_getAssociatedObject(view, &associationKey) as? ImageLoadController
-        }
+        private var loadController: ImageLoadController? { ViewLoadController.current(of: view) }
 
         private func controller(pipeline: ImagePipeline, options: ImageLoadStateMachine.Options)
             -> ImageLoadController
         {
-            if let existing = loadController, existing.pipeline === pipeline, existing.machine.options == options {
-                return existing
-            }
-            loadController?.viewGone()
-            let controller = ImageLoadController(pipeline: pipeline, options: options)
-            objc_setAssociatedObject(view, &associationKey, controller, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
-            return controller
+            ViewLoadController.controller(of: view, pipeline: pipeline, options: options)
         }
     }
-
-    /// The associated-object key: its address is what counts.
-    @MainActor private var associationKey: UInt8 = 0
 #endif

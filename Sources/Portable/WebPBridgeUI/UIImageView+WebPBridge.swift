@@ -4,7 +4,6 @@
 #if canImport(UIKit)
     import CoreGraphics
     public import Foundation
-    import ObjectiveC
     public import UIKit
     public import WebPBridge
 
@@ -77,26 +76,12 @@
             loadController?.cancel()
         }
 
-        private var loadController: ImageLoadController? {
-            objc_getAssociatedObject(view, &associationKey) as? ImageLoadController
-        }
+        private var loadController: ImageLoadController? { ViewLoadController.current(of: view) }
 
-        /// The view's controller, kept with the view (an associated object,
-        /// released with it): a new one when the pipeline or the options
-        /// change, after the old one's load is cancelled.
         private func controller(pipeline: ImagePipeline, options: ImageLoadStateMachine.Options)
             -> ImageLoadController
         {
-            if let existing = loadController, existing.pipeline === pipeline, existing.machine.options == options {
-                return existing
-            }
-            loadController?.viewGone()
-            let controller = ImageLoadController(pipeline: pipeline, options: options)
-            objc_setAssociatedObject(view, &associationKey, controller, .OBJC_ASSOCIATION_RETAIN_NONATOMIC)
-            return controller
+            ViewLoadController.controller(of: view, pipeline: pipeline, options: options)
         }
     }
-
-    /// The associated-object key: its address is what counts.
-    @MainActor private var associationKey: UInt8 = 0
 #endif
