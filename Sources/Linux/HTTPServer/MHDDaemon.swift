@@ -16,6 +16,14 @@ final class MHDDaemon: @unchecked Sendable {
     private let pointer: OpaquePointer
     private let core: Unmanaged<HTTPServerCore>
     private var stopped = false
+    /// The listening socket `quiesce()` took back, closed only after
+    /// `MHD_stop_daemon` (microhttpd.h: with internal threads "it must not
+    /// be closed until AFTER #MHD_stop_daemon has been called", as a worker
+    /// thread may still use it). It was closed at once before; a `make
+    /// test-asan` run then aborted in libmicrohttpd with "Failed to remove
+    /// listen FD from epoll set" — that closing was the cause is likely, not
+    /// proven.
+    private var quiescedListener: Int32 = -1
 
     /// The bound port.
     let port: Int
@@ -74,7 +82,7 @@ final class MHDDaemon: @unchecked Sendable {
     func quiesce() {
         guard !stopped else { return }
         let listener = MHD_quiesce_daemon(pointer)
-        if listener >= 0 { close(listener) }
+        if listener >= 0 { quiescedListener = listener }
     }
 
     /// Closes every connection and joins the worker threads. No connection
@@ -83,6 +91,10 @@ final class MHDDaemon: @unchecked Sendable {
         guard !stopped else { return }
         stopped = true
         MHD_stop_daemon(pointer)
+        if quiescedListener >= 0 {
+            close(quiescedListener)
+            quiescedListener = -1
+        }
         core.release()
     }
 
