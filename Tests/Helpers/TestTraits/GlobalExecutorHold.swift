@@ -21,8 +21,9 @@ public struct GlobalExecutorBusy: Error, CustomStringConvertible {
 /// Other suites run beside this one and need those threads too, so the
 /// hold is all or nothing: spinners that have started wait for the rest at
 /// most 200 ms on the first attempt, twice as long on each next one (up to
-/// 60 s), then every one lets go and the attempt is made again a second
-/// later — for 10 minutes, or 30 under a sanitizer, then
+/// 60 s), then every one lets go and the attempt is made again at once
+/// (the released threads take the work queued behind the spinners first)
+/// — for 10 minutes, or 30 under a sanitizer, then
 /// ``GlobalExecutorBusy``. (Sanitized suites beside a busy machine kept
 /// attempts of up to 10 s from succeeding for 10 minutes: a job of another
 /// suite can hold a thread that long.) The spinners stop after 120 s
@@ -36,7 +37,7 @@ public func whileTheGlobalExecutorIsHeld<Value: Sendable>(
     while ContinuousClock.now < giveUpAt {
         if let value = try await holdOnce(body, window: window) { return value }
         window = min(window * 2, 60)
-        try await Task.sleep(for: .seconds(1))
+        try Task.checkCancellation()
     }
     throw GlobalExecutorBusy()
 }

@@ -8,17 +8,6 @@ import WebPBridge
 /// decoder and by ImageIOCodec): the byte limit, and a JPEG's scans.
 @Suite(.timeLimit(.suiteBound))
 struct DecodingLimitsInputTests {
-    /// The error `body` throws (not `#require(throws:)`'s result: Swift Testing 6.1, newer than the
-    /// Swift 6.0 floor).
-    static func codecError(_ body: () throws -> Void) -> ImageCodecError? {
-        do {
-            try body()
-            return nil
-        } catch {
-            return error as? ImageCodecError
-        }
-    }
-
     /// SOI, `scans` minimal scans (SOS header and one byte of entropy-coded data), EOI.
     static func jpeg(scans: Int) -> Data {
         let scan: [UInt8] = [0xFF, 0xDA, 0x00, 0x08, 1, 1, 0, 0, 63, 0, 0x12]
@@ -32,7 +21,7 @@ struct DecodingLimitsInputTests {
         let limits = DecodingLimits(maxScans: 500)
         try limits.checkInput(Self.jpeg(scans: 500), format: .jpeg)
         let error = try #require(
-            Self.codecError {
+            thrownCodecError {
                 try limits.checkInput(Self.jpeg(scans: 501), format: .jpeg)
             })
         #expect(error.kind == .limitExceeded && error.format == .jpeg, "\(error)")
@@ -43,7 +32,7 @@ struct DecodingLimitsInputTests {
     @Test func aFloodOfScansIsRefusedByTheDefaultLimits() throws {
         let flood = Self.jpeg(scans: 200_000)
         let error = try #require(
-            Self.codecError {
+            thrownCodecError {
                 try DecodingLimits.default.checkInput(flood, format: .jpeg)
             })
         #expect(error.kind == .limitExceeded, "\(error)")
@@ -55,7 +44,7 @@ struct DecodingLimitsInputTests {
 
     @Test func theByteLimitComesFirst() throws {
         let error = try #require(
-            Self.codecError {
+            thrownCodecError {
                 try DecodingLimits(maxInputBytes: 100).checkInput(Self.jpeg(scans: 50), format: .jpeg)
             })
         #expect(error.kind == .limitExceeded && error.message.contains("bytes"), "\(error)")

@@ -8,17 +8,6 @@ import WebPBridge
 /// function of ``PlatformKind`` so that every row is checked here.
 @Suite(.timeLimit(.suiteBound))
 struct PlatformDefaultsTests {
-    /// The error `body` throws (not `#require(throws:)`'s result: Swift Testing 6.1, newer than the
-    /// Swift 6.0 floor).
-    static func codecError(_ body: () throws -> Void) -> ImageCodecError? {
-        do {
-            try body()
-            return nil
-        } catch {
-            return error as? ImageCodecError
-        }
-    }
-
     @Test func theMobileBudgetHoldsAnAnimationInTwoHundredMegabytes() throws {
         let mobile = DecodingLimits.mobile
         #expect(mobile.maxTotalPixels * 4 <= 200_000_000)
@@ -30,7 +19,7 @@ struct PlatformDefaultsTests {
         try mobile.checkAnimation(width: 480, height: 270, frames: 385, format: .gif)
         try mobile.checkAnimation(width: 707, height: 707, frames: 100, format: .webp)
         let error = try #require(
-            Self.codecError {
+            thrownCodecError {
                 try mobile.checkAnimation(width: 707, height: 707, frames: 101, format: .webp)
             })
         #expect(error.kind == .limitExceeded && error.message.contains("50,000,000 pixels in all"), "\(error)")
