@@ -11,41 +11,41 @@ public struct RequestPlan: Sendable, Equatable {
     /// The key under which the data cache keeps the bytes (the variant's,
     /// normalised), and the memory cache the image decoded whole.
     public var cacheKey: String
-    /// The key of the original's bytes, used after a fallback.
-    public var originalCacheKey: String
 
     /// Creates a plan from its parts.
-    public init(request: ImageRequest, variantURL: URL?, cacheKey: String, originalCacheKey: String) {
+    public init(request: ImageRequest, variantURL: URL?, cacheKey: String) {
         self.request = request
         self.variantURL = variantURL
         self.cacheKey = cacheKey
-        self.originalCacheKey = originalCacheKey
     }
 
     /// The plan for `request` given the rewriter's result for its URL
     /// (`nil`: no rewriter): the variant when rewritten, under the result's key.
     public init(request: ImageRequest, rewrite: RewriteResult?) {
-        let original = Rewriter.normalizedCacheKey(for: request.url)
         guard let rewrite else {
-            self.init(request: request, variantURL: nil, cacheKey: original, originalCacheKey: original)
+            self.init(request: request, variantURL: nil, cacheKey: Rewriter.normalizedCacheKey(for: request.url))
             return
         }
-        self.init(
-            request: request, variantURL: rewrite.isRewritten ? rewrite.url : nil, cacheKey: rewrite.cacheKey,
-            originalCacheKey: original)
+        self.init(request: request, variantURL: rewrite.isRewritten ? rewrite.url : nil, cacheKey: rewrite.cacheKey)
     }
 
     /// The plan that fetches `variant` as it is, under its own key (an AVIF
     /// variant, or the WebP counterpart a page's AVIF URL names), with the
     /// options of `request`.
     public init(fetching variant: FormatVariant, for request: ImageRequest) {
-        self.init(
-            request: request.with(url: variant.url), variantURL: nil, cacheKey: variant.cacheKey,
-            originalCacheKey: variant.cacheKey)
+        self.init(request: request.with(url: variant.url), variantURL: nil, cacheKey: variant.cacheKey)
     }
 
     /// The URL the caller asked for.
     public var originalURL: URL { request.url }
+
+    /// The key of the original's bytes, used after a fallback: ``cacheKey``
+    /// when nothing was rewritten, else ``originalURL`` normalised — computed
+    /// when asked: only a fallback or an eviction needs it, and a memory hit
+    /// need not parse the URL a second time.
+    public var originalCacheKey: String {
+        variantURL == nil ? cacheKey : Rewriter.normalizedCacheKey(for: originalURL)
+    }
 
     /// The memory cache's key for the decoded image: ``cacheKey``, with the
     /// request's ``ImageRequest/targetSize`` when it has one, so that a
