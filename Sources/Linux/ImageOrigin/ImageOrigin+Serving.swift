@@ -9,7 +9,9 @@ extension ImageOrigin {
         var sourceFormat: ImageFormat
         var sourceTag: String
         var pipeline: ProcessingPipeline
-        var outputFormat: ImageFormat?
+        /// The formats the client accepts, the preferred first; the smallest
+        /// is served. Empty: the pipeline's own.
+        var outputFormats: [ImageFormat]
         var variantKey: String
         var headers: HTTPFieldList
         /// The request said `If-None-Match: *`: answer 304 once the variant
@@ -32,20 +34,21 @@ extension ImageOrigin {
                 file, tag: facts.tag, contentType: SiteMediaTypes.type(forPath: file.path), headers: headers,
                 request: request)
         }
-        // Negotiation applies when the request names no output format.
+        // Negotiation applies when the request names no output format: to JPEG and PNG, and under
+        // --auto-format to GIF too (an animation becomes an animated WebP, or stays a GIF).
         let negotiable =
             (configuration.autoWebP || configuration.autoFormat) && target.pipeline?.outputFormat == nil
-            && (sourceFormat == .jpeg || sourceFormat == .png)
+            && (sourceFormat == .jpeg || sourceFormat == .png || (configuration.autoFormat && sourceFormat == .gif))
         let negotiated =
             negotiable
-            ? FormatNegotiation.choose(
+            ? FormatNegotiation.candidates(
                 accept: request.headers.combinedValue(for: "Accept"), sourceFormat: sourceFormat,
                 autoWebP: configuration.autoWebP,
-                autoFormat: configuration.autoFormat) : nil
+                autoFormat: configuration.autoFormat) : []
         var headers: HTTPFieldList = ["Last-Modified": facts.lastModified, "Cache-Control": configuration.cacheControl]
         if negotiable { headers["Vary"] = VaryHeader.value(listing: ["Accept"]) }
 
-        guard target.pipeline != nil || negotiated != nil else {
+        guard target.pipeline != nil || !negotiated.isEmpty else {
             return serveAsIs(
                 file, tag: facts.tag, contentType: sourceFormat.mimeType, headers: headers, request: request)
         }
@@ -53,7 +56,8 @@ extension ImageOrigin {
         let pipeline = target.pipeline ?? ProcessingPipeline(steps: [], ignoresErrors: true)
         // One key, one ETag per negotiated format: a 304 answers for the format it was made in.
         // The tag also covers the encoder settings, which decide the bytes as much as the key does.
-        let variantKey = "\(facts.tag)|\(target.transformationKey)|\(negotiated?.rawValue ?? "-")"
+        let formatsKey = negotiated.isEmpty ? "-" : negotiated.map(\.rawValue).joined(separator: "+")
+        let variantKey = "\(facts.tag)|\(target.transformationKey)|\(formatsKey)"
         let etag = EntityTag.strong(Self.digest("\(variantKey)|\(encodingFingerprint)"))
         headers["ETag"] = etag
         let cached = variants.value(for: variantKey)
@@ -70,7 +74,7 @@ extension ImageOrigin {
         return .variant(
             VariantJob(
                 file: file, sourceFormat: sourceFormat, sourceTag: facts.tag, pipeline: pipeline,
-                outputFormat: negotiated, variantKey: variantKey, headers: headers,
+                outputFormats: negotiated, variantKey: variantKey, headers: headers,
                 notModifiedOnceMade: waitsForVariant))
     }
 
@@ -78,7 +82,7 @@ extension ImageOrigin {
     func makeVariant(_ job: VariantJob) async -> HTTPResponse {
         metrics.increment(Self.cacheFamily, labels: "result=\"miss\"")
         var headers = job.headers
-        let result = await transform(job.file, pipeline: job.pipeline, format: job.outputFormat)
+        let result = await transform(job.file, pipeline: job.pipeline, formats: job.outputFormats)
         switch result {
         case .success(let variant):
             variants.insert(variant, cost: variant.bytes.count, for: job.variantKey)
@@ -192,7 +196,7 @@ extension ImageOrigin {
 
     /// Runs the transformation on the bounded queue, timing it.
     private func transform(
-        _ file: FileResolver.File, pipeline: ProcessingPipeline, format: ImageFormat?
+        _ file: FileResolver.File, pipeline: ProcessingPipeline, formats: [ImageFormat]
     ) async -> Result<Variant, VariantFailure> {
         let transformer = self.transformer
         let maxBytes = configuration.transformer.maxSourceBytes
@@ -206,7 +210,10 @@ extension ImageOrigin {
                 }
                 let source = try Data(contentsOf: URL(fileURLWithPath: file.path))
                 // Charged to the memory budget before anything is decoded.
-                let cost = try transformer.cost(of: source, pipeline: pipeline, format: format)
+                let cost =
+                    formats.isEmpty
+                    ? try transformer.cost(of: source, pipeline: pipeline)
+                    : try transformer.cost(of: source, pipeline: pipeline, smallestOf: formats)
                 guard cost.peakBytes <= workInFlight.capacityBytes else {
                     throw TransformError.tooLarge(
                         "the variant needs about \(Self.mebibytes(cost.peakBytes)) MiB, more than the"
@@ -215,7 +222,10 @@ extension ImageOrigin {
                 }
                 guard workInFlight.reserve(cost.peakBytes) else { throw VariantFailure.memoryBusy(cost.peakBytes) }
                 defer { workInFlight.release(cost.peakBytes) }
-                let output = try transformer.transform(source, pipeline: pipeline, format: format)
+                let output =
+                    formats.isEmpty
+                    ? try transformer.transform(source, pipeline: pipeline)
+                    : try transformer.transform(source, pipeline: pipeline, smallestOf: formats)
                 return Variant(bytes: BodyBytes(output.data), format: output.format)
             }
             let elapsed = clock.now - start

@@ -117,8 +117,17 @@ public struct AcceptHeader: Sendable, Hashable {
     ///   - accept: The header; `nil` or empty names nothing.
     ///   - source: The media type that competes with the candidates, if any.
     public static func preferred(_ candidates: [String], in accept: String?, over source: String? = nil) -> Int? {
-        guard let accept, !candidates.isEmpty else { return nil }
-        return accept.withFieldBytes { bytes -> Int? in
+        mostPreferred(candidates, in: accept, over: source).first
+    }
+
+    /// Every candidate ``preferred(_:in:over:)`` could answer: those that
+    /// `accept` names exactly with the highest q among the candidates (and
+    /// at least the source's), in the server's order — the first is the
+    /// preferred one. Empty when it names none or prefers `source`. A server
+    /// free to choose among them (RFC 9110 §12.5.1) may serve the smallest.
+    public static func mostPreferred(_ candidates: [String], in accept: String?, over source: String? = nil) -> [Int] {
+        guard let accept, !candidates.isEmpty else { return [] }
+        return accept.withFieldBytes { bytes -> [Int] in
             var qualities = [Double](repeating: 0, count: candidates.count)
             let sourceType = source.map { $0.lowercased() }
             let sourceWildcard = sourceType.flatMap { $0.split(separator: "/", maxSplits: 1).first.map { $0 + "/*" } }
@@ -141,15 +150,12 @@ public struct AcceptHeader: Sendable, Hashable {
                     any = max(any ?? 0, quality)
                 }
             }
-            var best: Int?
-            for (index, quality) in qualities.enumerated() where quality > 0 {
-                if let current = best, qualities[current] >= quality { continue }
-                best = index
-            }
-            guard let best, sourceType != nil else { return best }
+            guard let best = qualities.max(), best > 0 else { return [] }
+            let tied = qualities.indices.filter { qualities[$0] == best }
+            guard sourceType != nil else { return tied }
             // No ranges at all: everything is acceptable, the source as much as any.
             let sourceQuality = anyRange ? exact ?? type ?? any ?? 0 : 1
-            return qualities[best] >= sourceQuality ? best : nil
+            return best >= sourceQuality ? tied : []
         }
     }
 
