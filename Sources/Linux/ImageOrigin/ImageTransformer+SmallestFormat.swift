@@ -8,9 +8,9 @@ extension ImageTransformer {
     ///
     /// Which formats are tried (``formatsTried(from:sourceFormat:frames:)``):
     /// - a photo source (JPEG, AVIF, HEIC) only the first: for photos AVIF
-    ///   is the smaller by far at the default qualities (the demo's 48
-    ///   photos: 627 kB as AVIF against 985 kB as WebP), and a second encode
-    ///   would double the CPU of every variant for nothing;
+    ///   is the smaller by far at the default qualities (the demo's front
+    ///   page: 627 kB for the AVIF client, 985 kB for the WebP client), and a
+    ///   second encode would double the CPU of every variant for nothing;
     /// - any other still (PNG, WebP, GIF, APNG of one frame) every format:
     ///   graphics are where lossless WebP beats AVIF (the demo's logos: 8 kB
     ///   against 13 kB), and they are small, so each encode is cheap;
