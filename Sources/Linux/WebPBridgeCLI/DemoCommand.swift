@@ -12,7 +12,7 @@ struct DemoCommand: BridgeCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Show the bytes a news front page saves through the bridge.",
-        usage: ["[--images DIR] [--report PATH] [--serve] [--width W]"],
+        usage: ["[--images DIR] [--report PATH] [--serve] [--width W] [--ssimulacra2 PYTHON]"],
         discussion: """
             Builds a sample news site in a temporary folder: 48 articles whose photos are cut from the
             source JPEGs and published as a CMS would (JPEG q90, 1,000-2,000 px wide), PNG logos with
@@ -36,6 +36,10 @@ struct DemoCommand: BridgeCommand {
             .option("--report", value: "PATH", help: "Where to write the HTML report (default demo-report.html)."),
             .flag("--serve", help: "Keep the origin and bridge running afterwards, until SIGINT or SIGTERM."),
             .option("--width", value: "W", help: "The screen width the bridge asks variants for (default 750)."),
+            .option(
+                "--ssimulacra2", value: "PYTHON",
+                help: "A Python with PyPI's ssimulacra2: score every image with SSIMULACRA 2 too ('make demo'"
+                    + " passes .build/quality-venv/bin/python)."),
         ])
 
     /// Where `make demo-photos` leaves the photos, relative to the project.
@@ -45,6 +49,7 @@ struct DemoCommand: BridgeCommand {
     var reportPath: String
     var serve: Bool
     var width: Int
+    var scorer: SSIMULACRA2Scorer?
     /// Where to look for photos without `--images`; tests point it elsewhere.
     var cacheFolder = Self.cachedPhotos
 
@@ -54,6 +59,7 @@ struct DemoCommand: BridgeCommand {
         reportPath = parsed.string("--report") ?? "demo-report.html"
         serve = parsed.flag("--serve")
         width = try parsed.int("--width", in: 16...4_096) ?? 750
+        scorer = parsed.string("--ssimulacra2").map(SSIMULACRA2Scorer.init(python:))
     }
 
     /// The demo's bridges, made exactly as `webp-bridge proxy ARGUMENTS`
@@ -101,6 +107,9 @@ struct DemoCommand: BridgeCommand {
         io.print(
             "origin: \(servers.originURL.absoluteString)"
                 + "  (image origin, style \(DemoSiteOrigin.styleName), --auto-format)")
+        io.print(
+            "tuned origin: \(servers.tunedOriginURL.absoluteString)"
+                + "  (--auto-format: the smallest format each client accepts equally)")
         io.print("bridge: \(servers.bridgeURL.absoluteString)  (reverse proxy, qiniu-legacy preset, width \(width))")
         io.print(
             "forward-bridge: \(servers.forwardBridgeURL.absoluteString)"
@@ -110,7 +119,8 @@ struct DemoCommand: BridgeCommand {
                 "loading the front page, then its images as each kind of client: "
                     + DemoClient.Profile.all.map(\.label).joined(separator: "; ") + "…")
             let report = try await DemoClient(
-                bridge: servers.bridgeURL, origin: servers.originURL, clientBridges: servers.clientBridgeURLs
+                bridge: servers.bridgeURL, origin: servers.originURL, clientBridges: servers.clientBridgeURLs,
+                tunedOrigin: servers.tunedOriginURL, width: width, scorer: scorer
             ).run()
             let reportURL = URL(fileURLWithPath: reportPath)
             let folder = try report.writeHTML(to: reportURL)

@@ -22,6 +22,24 @@ package struct DemoClient: Sendable {
         package var userAgent: String
         /// The `Accept` it sends for `<img>`.
         package var imageAccept: String
+        /// Where it loads the images from.
+        package var route: Route = .bridge
+        /// Further request fields it sends for images (client hints, `Save-Data`).
+        package var imageFields: [(name: String, value: String)] = []
+
+        /// Where a client loads the page's images from.
+        package enum Route: Sendable, Hashable {
+            /// Through its own reverse bridge, in front of the demo's origin
+            /// at its fixed qualities (WebP q80, AVIF q60): today's settings.
+            case bridge
+            /// Straight from the tuned origin (``DemoSiteOrigin/tunedConfiguration(root:)``):
+            /// quality chosen per image, the smallest format the client
+            /// accepts, sizes from the client's hints. Each image is asked
+            /// at the screen width in the URL (`?imageView2/2/w/W`), as a
+            /// page written for the CDN names it, unless `sizedByHints`:
+            /// then the plain URL, and the client's hints size it.
+            case tunedOrigin(sizedByHints: Bool)
+        }
 
         /// iOS 13's WebView: WebKit without WebP (it came in iOS 14); the
         /// bridge transcodes the WebP variant for it. The demo's first
@@ -44,8 +62,37 @@ package struct DemoClient: Sendable {
                 + " Chrome/131.0.0.0 Safari/537.36",
             imageAccept: "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8")
 
-        /// The three, in the report's order.
-        package static let all = [legacyWebView, webP, avif]
+        /// Safari 14 again, from the tuned origin.
+        package static let tunedWebP = Profile(
+            name: "webp-tuned", label: "iOS 14 Safari (WebP), tuned origin",
+            userAgent: webP.userAgent, imageAccept: webP.imageAccept, route: .tunedOrigin(sizedByHints: false))
+        /// Chrome again, from the tuned origin.
+        package static let tunedAVIF = Profile(
+            name: "avif-tuned", label: "Chrome (AVIF), tuned origin",
+            userAgent: avif.userAgent, imageAccept: avif.imageAccept, route: .tunedOrigin(sizedByHints: false))
+        /// Chrome with the reader's data saver on (`Save-Data: on`).
+        package static let saveData = Profile(
+            name: "avif-save-data", label: "Chrome (AVIF), Save-Data, tuned origin",
+            userAgent: avif.userAgent, imageAccept: avif.imageAccept, route: .tunedOrigin(sizedByHints: false),
+            imageFields: [("Save-Data", "on")])
+        /// Chrome on a phone with a 3× screen showing each image 320 CSS
+        /// pixels wide: its hints (`Sec-CH-DPR: 3`, `Sec-CH-Width: 960`, the
+        /// slot in device pixels, `Sec-CH-Viewport-Width: 320`) size the images.
+        package static let phone = Profile(
+            name: "avif-phone-3x", label: "Chrome (AVIF) on a 3× phone, 320 CSS px, tuned origin",
+            userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko)"
+                + " Chrome/131.0.0.0 Mobile Safari/537.36",
+            imageAccept: avif.imageAccept, route: .tunedOrigin(sizedByHints: true),
+            imageFields: [("Sec-CH-DPR", "3"), ("Sec-CH-Width", "960"), ("Sec-CH-Viewport-Width", "320")])
+
+        /// Every client, in the report's order: today's three through their
+        /// bridges, then the tuned origin's four.
+        package static let all = [legacyWebView, webP, avif, tunedWebP, tunedAVIF, saveData, phone]
+        /// The clients that load through a bridge of their own.
+        package static var bridged: [Profile] { all.filter { $0.route == .bridge } }
+
+        package static func == (left: Profile, right: Profile) -> Bool { left.name == right.name }
+        package func hash(into hasher: inout Hasher) { hasher.combine(name) }
     }
 
     /// What a browser sends for a page.
@@ -58,6 +105,15 @@ package struct DemoClient: Sendable {
     var clientBridges: [URL] = []
     /// Where the same images are loaded directly (the original cost).
     var origin: URL
+    /// Scores each delivered image with SSIMULACRA 2 besides luma SSIM; `nil`: SSIM only.
+    var scorer: SSIMULACRA2Scorer?
+    /// The tuned origin, for profiles routed there; `nil` skips them.
+    var tunedOrigin: URL?
+    /// The screen width the images are asked at (the bridges' `--width`).
+    var width = 750
+    /// What a URL sized for the screen adds: `imageView2/2/w/W`, no format,
+    /// so the tuned origin negotiates it.
+    var sizing: String { "imageView2/2/w/\(width)" }
     /// Requests in flight at once, as a browser opens six connections a host.
     var connections = 6
     /// Each request's time limit, in seconds.
@@ -91,11 +147,23 @@ package struct DemoClient: Sendable {
         let passedThrough = assets.map(\.body.count).reduce(page.body.count, +)
 
         var loads: [(profile: Profile, images: [Fetched], time: Duration)] = []
-        for (index, profile) in profiles.enumerated() {
+        var bridged = 0
+        for profile in profiles {
             let start = clock.now
-            let base = index < clientBridges.count ? clientBridges[index] : bridge
-            let images = try await fetchAll(
-                references.images, base: base, accept: profile.imageAccept, as: profile, session: session)
+            let images: [Fetched]
+            switch profile.route {
+            case .bridge:
+                let base = bridged < clientBridges.count ? clientBridges[bridged] : bridge
+                bridged += 1
+                images = try await fetchAll(
+                    references.images, base: base, accept: profile.imageAccept, as: profile, session: session)
+            case .tunedOrigin(let sizedByHints):
+                guard let tunedOrigin else { continue }
+                let paths = sizedByHints ? references.images : references.images.map { $0 + "?" + sizing }
+                images = try await fetchAll(
+                    paths, base: tunedOrigin, accept: profile.imageAccept, fields: profile.imageFields, as: profile,
+                    session: session)
+            }
             loads.append((profile, images, clock.now - start))
         }
 
@@ -104,11 +172,19 @@ package struct DemoClient: Sendable {
             references.images, base: origin, accept: first.imageAccept, as: first, session: session)
         let directTime = clock.now - directStart
 
+        let pairFolder = scorer.map { _ in
+            FileManager.default.temporaryDirectory.appendingPathComponent("webp-bridge-demo-pairs-\(UUID().uuidString)")
+        }
+        defer { if let pairFolder { try? FileManager.default.removeItem(at: pairFolder) } }
+        if let pairFolder { try FileManager.default.createDirectory(at: pairFolder, withIntermediateDirectories: true) }
         var clients: [DemoReport.ClientRun] = []
         for load in loads {
-            let results = await Self.measureAll(paths: references.images, originals: direct, delivered: load.images)
+            let results = await Self.measureAll(
+                paths: references.images, originals: direct, delivered: load.images,
+                pairs: pairFolder.map { ($0, load.profile.name) })
             clients.append(.init(profile: load.profile, images: results, bridgeTime: load.time))
         }
+        if let scorer { try Self.score(&clients, with: scorer) }
         return DemoReport(
             clients: clients, pageBytes: passedThrough, directTime: directTime,
             bridgeURL: bridge.absoluteString, originURL: origin.absoluteString)
@@ -136,11 +212,13 @@ package struct DemoClient: Sendable {
     }
 
     private func fetch(
-        _ url: URL, accept: String, as profile: Profile, session: URLSession
+        _ url: URL, accept: String, fields: [(name: String, value: String)] = [], as profile: Profile,
+        session: URLSession
     ) async throws -> Fetched {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.setValue(profile.userAgent, forHTTPHeaderField: "User-Agent")
         request.setValue(accept, forHTTPHeaderField: "Accept")
+        for field in fields { request.setValue(field.value, forHTTPHeaderField: field.name) }
         do {
             let (body, response) = try await session.data(for: request)
             let http = response as? HTTPURLResponse
@@ -156,7 +234,8 @@ package struct DemoClient: Sendable {
     /// Fetches every path (root-relative, as the page names them) from
     /// `base`, at most ``connections`` at once, in the order given.
     private func fetchAll(
-        _ paths: [String], base: URL, accept: String, as profile: Profile, session: URLSession
+        _ paths: [String], base: URL, accept: String, fields: [(name: String, value: String)] = [],
+        as profile: Profile, session: URLSession
     ) async throws -> [Fetched] {
         try await withThrowingTaskGroup(of: (Int, Fetched).self) { group in
             var results = [Fetched?](repeating: nil, count: paths.count)
@@ -165,7 +244,9 @@ package struct DemoClient: Sendable {
                 guard let url = URL(string: path, relativeTo: base)?.absoluteURL else {
                     throw DemoFailure("the page references '\(path)', which is not a URL")
                 }
-                group.addTask { (index, try await fetch(url, accept: accept, as: profile, session: session)) }
+                group.addTask {
+                    (index, try await fetch(url, accept: accept, fields: fields, as: profile, session: session))
+                }
             }
             for try await (done, fetched) in group { results[done] = fetched }
             return results.map { $0! }
@@ -174,15 +255,41 @@ package struct DemoClient: Sendable {
 
     // MARK: Measuring
 
-    /// Measures every image, on every core.
-    static func measureAll(paths: [String], originals: [Fetched], delivered: [Fetched]) async -> [DemoImageResult] {
+    /// Scores every measured pair of `clients` with `scorer` in one run.
+    static func score(_ clients: inout [DemoReport.ClientRun], with scorer: SSIMULACRA2Scorer) throws {
+        var places: [(client: Int, image: Int)] = []
+        var pairs: [(reference: URL, distorted: URL)] = []
+        for (client, run) in clients.enumerated() {
+            for (image, result) in run.images.enumerated() {
+                guard let files = result.pairFiles else { continue }
+                places.append((client, image))
+                pairs.append(files)
+            }
+        }
+        for (place, score) in zip(places, try scorer.scores(of: pairs)) {
+            clients[place.client].images[place.image].ssimulacra2 = score
+            clients[place.client].images[place.image].pairFiles = nil
+        }
+    }
+
+    /// Measures every image, on every core; with `pairs`, each measured
+    /// pair is also written there as PNG files named after the client.
+    static func measureAll(
+        paths: [String], originals: [Fetched], delivered: [Fetched], pairs: (folder: URL, client: String)? = nil
+    ) async -> [DemoImageResult] {
         let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
         return await withTaskGroup(of: (Int, DemoImageResult).self) { group in
             var results = [DemoImageResult?](repeating: nil, count: paths.count)
             for index in paths.indices {
                 if index >= cores, let (done, result) = await group.next() { results[done] = result }
                 group.addTask {
-                    (index, measure(path: paths[index], original: originals[index], delivered: delivered[index]))
+                    let stem = pairs.map { ($0.folder, "\($0.client)-\(index)") }
+                    return (
+                        index,
+                        measure(
+                            path: paths[index], original: originals[index], delivered: delivered[index],
+                            pair: stem)
+                    )
                 }
             }
             for await (done, result) in group { results[done] = result }
@@ -194,7 +301,9 @@ package struct DemoClient: Sendable {
     /// frame), over white, the original scaled with ``ImageResizer`` to the
     /// delivered size, then luma SSIM. Images under SSIM's 11×11 window
     /// count as 1 when their pixels match and 0 otherwise.
-    static func measure(path: String, original: Fetched, delivered: Fetched) -> DemoImageResult {
+    static func measure(
+        path: String, original: Fetched, delivered: Fetched, pair: (folder: URL, stem: String)? = nil
+    ) -> DemoImageResult {
         // A bridge that does not say what it fetched is counted at the size it delivered.
         var result = DemoImageResult(
             path: path, original: original.body, delivered: delivered.body,
@@ -232,6 +341,15 @@ package struct DemoClient: Sendable {
                 result.ssim = reference.pixels == candidate.pixels ? 1 : 0
             } else {
                 result.ssim = try SSIM.luma(reference, candidate)
+                if let pair {
+                    let files = (
+                        reference: pair.folder.appendingPathComponent(pair.stem + "-reference.png"),
+                        distorted: pair.folder.appendingPathComponent(pair.stem + "-delivered.png")
+                    )
+                    try PNGEncoder().encode(reference).write(to: files.reference)
+                    try PNGEncoder().encode(candidate).write(to: files.distorted)
+                    result.pairFiles = files
+                }
             }
         } catch {
             result.failure = "cannot compare: \(error)"
@@ -277,9 +395,15 @@ extension DemoClient {
     /// A client loading the site through `bridge` and directly from `origin`,
     /// six connections at once, 60 seconds a request; each profile loads
     /// the images through its own bridge of `clientBridges` when given.
-    package init(bridge: URL, origin: URL, clientBridges: [URL] = []) {
+    package init(
+        bridge: URL, origin: URL, clientBridges: [URL] = [], tunedOrigin: URL? = nil, width: Int = 750,
+        scorer: SSIMULACRA2Scorer? = nil
+    ) {
+        self.scorer = scorer
         self.bridge = bridge
         self.origin = origin
         self.clientBridges = clientBridges
+        self.tunedOrigin = tunedOrigin
+        self.width = width
     }
 }

@@ -29,6 +29,11 @@ package struct DemoImageResult: Sendable {
     /// Luma SSIM of the delivered image against the original scaled to the
     /// delivered size, both over white; `nil` when it could not be measured.
     var ssim: Double?
+    /// SSIMULACRA 2 of the same pair (``SSIMULACRA2Scorer``); `nil` when
+    /// not scored.
+    var ssimulacra2: Double?
+    /// The pair as PNG files for the scorer, while the demo runs.
+    var pairFiles: (reference: URL, distorted: URL)?
     /// Bytes of the original resized to the delivered size with no change
     /// of format (``DemoClient/resizedBytes(original:scaled:resized:)``):
     /// what the resize alone saves; `nil` when not measured.

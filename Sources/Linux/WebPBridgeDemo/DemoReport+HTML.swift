@@ -55,7 +55,9 @@ extension DemoReport {
             for (run, delivered) in zip(clients, file.delivered) {
                 let image = run.images[index]
                 let saved = Self.percentSaved(image.wireBytes, of: image.originalBytes)
-                let quality = image.ssim.map { "SSIM \(Self.fixed($0, 3))" } ?? "SSIM –"
+                let quality =
+                    (image.ssim.map { "SSIM \(Self.fixed($0, 3))" } ?? "SSIM –")
+                    + (image.ssimulacra2.map { " · SSIMULACRA 2 \(Self.fixed($0, 1))" } ?? "")
                 let grade =
                     image.failure != nil
                     ? "bad" : (image.ssim ?? 1) >= 0.95 ? "good" : (image.ssim ?? 1) >= 0.9 ? "fair" : "bad"

@@ -22,6 +22,7 @@ extension DemoReport {
             /// The original resized to the delivered size, format unchanged.
             var resizedBytes: Int?
             var ssim: Double?
+            var ssimulacra2: Double?
             var failure: String?
         }
 
@@ -34,10 +35,12 @@ extension DemoReport {
             var savedPercent: Double
             var meanSSIM: Double?
             var minSSIM: Double?
+            var meanSSIMULACRA2: Double?
+            var minSSIMULACRA2: Double?
         }
 
         struct Client: Codable, Equatable {
-            /// `legacy-webview`, `webp` or `avif`.
+            /// `legacy-webview`, `webp`, `avif`, or a tuned origin's client (`avif-tuned`, …).
             var name: String
             var label: String
             var userAgent: String
@@ -67,12 +70,13 @@ extension DemoReport {
                             path: $0.path, originalType: $0.originalType, deliveredType: $0.deliveredType,
                             originalBytes: $0.originalBytes, wireBytes: $0.wireBytes,
                             deliveredBytes: $0.deliveredBytes, resizedBytes: $0.resizedBytes, ssim: $0.ssim,
-                            failure: $0.failure)
+                            ssimulacra2: $0.ssimulacra2, failure: $0.failure)
                     },
                     totals: .init(
                         images: totals.count, originalBytes: totals.originalBytes, wireBytes: totals.wireBytes,
                         deliveredBytes: totals.deliveredBytes, resizedBytes: totals.resizedBytes,
-                        savedPercent: totals.savedPercent, meanSSIM: totals.meanSSIM, minSSIM: totals.minSSIM))
+                        savedPercent: totals.savedPercent, meanSSIM: totals.meanSSIM, minSSIM: totals.minSSIM,
+                        meanSSIMULACRA2: totals.meanSSIMULACRA2, minSSIMULACRA2: totals.minSSIMULACRA2))
             },
             pageBytes: pageBytes)
     }

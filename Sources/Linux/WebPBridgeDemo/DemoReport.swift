@@ -42,6 +42,9 @@ package struct DemoReport: Sendable {
         /// `nil` when no image in the group was measured.
         var meanSSIM: Double?
         var minSSIM: Double?
+        /// SSIMULACRA 2 over the scored images; `nil` when none was scored.
+        var meanSSIMULACRA2: Double?
+        var minSSIMULACRA2: Double?
 
         /// Percentage of the original bytes that the bridge saved on the
         /// network (negative when it cost more).
@@ -63,6 +66,9 @@ package struct DemoReport: Sendable {
             let scores = images.compactMap(\.ssim)
             meanSSIM = scores.isEmpty ? nil : scores.reduce(0, +) / Double(scores.count)
             minSSIM = scores.min()
+            let perceptual = images.compactMap(\.ssimulacra2)
+            meanSSIMULACRA2 = perceptual.isEmpty ? nil : perceptual.reduce(0, +) / Double(perceptual.count)
+            minSSIMULACRA2 = perceptual.min()
         }
     }
 
@@ -90,13 +96,20 @@ package struct DemoReport: Sendable {
             "saved \(totals.map { Self.fixed($0.savedPercent, 1) + "%" }.joined(separator: " / ")) of image bytes"
             + " (\(clients.map(\.profile.name).joined(separator: " / ")); \(Self.megabytes(direct)) direct),"
             + " min SSIM \(totals.map { Self.fixed($0.minSSIM ?? 0, 3) }.joined(separator: " / "))"
+            + (totals.contains { $0.minSSIMULACRA2 != nil }
+                ? ", min SSIMULACRA 2 "
+                    + totals.map { $0.minSSIMULACRA2.map { Self.fixed($0, 1) } ?? "-" }.joined(separator: " / ")
+                : "")
     }
 
     /// The table the command prints: for each client one row per kind of
     /// image and one for all; where the bytes go (the resize alone, then
     /// the format); the wall times; ``summaryLine`` last.
     package var table: String {
-        let header = ["", "images", "direct", "on the wire", "saved", "to the client", "mean SSIM", "min SSIM"]
+        let header = [
+            "", "images", "direct", "on the wire", "saved", "to the client", "mean SSIM", "min SSIM", "mean S2",
+            "min S2",
+        ]
         var rows: [[String]] = []
         var totalRows: Set<Int> = []
         for run in clients {
@@ -135,6 +148,10 @@ package struct DemoReport: Sendable {
                     + clients.map { "\($0.profile.name) \(Self.fixed($0.totals.formatSavedPercent, 1)) points" }
                     .joined(separator: ", "))
         }
+        lines.append(
+            "S2: SSIMULACRA 2 (100 identical, 90 visually lossless, 70 high quality), where scored (make demo"
+                + " scores with PyPI ssimulacra2); tuned origin: each image straight from an origin with"
+                + " --auto-format (the smallest format the client accepts equally)")
         lines.append("page, stylesheet and script: \(Self.humanBytes(pageBytes)) passed through")
         lines.append(
             "wall time through the bridge: "
@@ -153,6 +170,8 @@ package struct DemoReport: Sendable {
             fixed(totals.savedPercent, 1) + "%", humanBytes(totals.deliveredBytes),
             totals.meanSSIM.map { fixed($0, 3) } ?? "-",
             totals.minSSIM.map { fixed($0, 3) } ?? "-",
+            totals.meanSSIMULACRA2.map { fixed($0, 1) } ?? "-",
+            totals.minSSIMULACRA2.map { fixed($0, 1) } ?? "-",
         ]
     }
 

@@ -1,6 +1,7 @@
 package import BridgeProxy
 package import Foundation
 package import HTTPServer
+import ImageOrigin
 
 /// The demo's servers on loopback: the origin (site and images), and the
 /// bridge in front of it — in reverse mode (open its URL), in forward mode
@@ -26,6 +27,10 @@ package struct DemoServers: Sendable {
     let forwardBridge: HTTPServer
     /// The forward bridge's address, for a browser's `--proxy-server`.
     package let forwardBridgeURL: URL
+    let tunedOrigin: HTTPServer
+    /// The tuned origin's address (``DemoSiteOrigin/tunedConfiguration(root:)``),
+    /// which the tuned profiles load their images from directly.
+    package let tunedOriginURL: URL
     let clientBridges: [HTTPServer]
     /// One reverse bridge per measured client, each with its own cache:
     /// what a client's images cost the network is then not hidden by
@@ -42,7 +47,7 @@ package struct DemoServers: Sendable {
     /// - Throws: ``DemoFailure`` when a server does not start; what
     ///   `makeBridge` throws.
     package static func start(
-        site: URL, width: Int, clients: Int = DemoClient.Profile.all.count, makeBridge: BridgeMaker,
+        site: URL, width: Int, clients: Int = DemoClient.Profile.bridged.count, makeBridge: BridgeMaker,
         requestLog: (@Sendable (String) -> Void)? = nil
     ) async throws -> DemoServers {
         let handler = try DemoSiteOrigin.make(root: site)
@@ -57,6 +62,17 @@ package struct DemoServers: Sendable {
         }
         var started: [HTTPServer] = [origin]
         do {
+            let tunedOrigin = HTTPServer(
+                configuration: .init(host: "127.0.0.1", port: 0),
+                handler: try ImageOrigin(configuration: DemoSiteOrigin.tunedConfiguration(root: site)),
+                requestLog: prefixed(requestLog, "tuned origin"))
+            let tunedOriginURL: URL
+            do {
+                tunedOriginURL = URL(string: try await tunedOrigin.start().url)!
+            } catch {
+                throw DemoFailure("cannot start the tuned origin: \(error)")
+            }
+            started.append(tunedOrigin)
             let host = originURL.host ?? "127.0.0.1"
             let rules = ["--preset", "qiniu-legacy", "--host", host, "--width", String(width)]
             let reverse = try await startBridge(
@@ -82,7 +98,8 @@ package struct DemoServers: Sendable {
             }
             return DemoServers(
                 origin: origin, originURL: originURL, bridge: reverse.server, bridgeURL: reverse.url,
-                forwardBridge: forward.server, forwardBridgeURL: forward.url,
+                forwardBridge: forward.server, forwardBridgeURL: forward.url, tunedOrigin: tunedOrigin,
+                tunedOriginURL: tunedOriginURL,
                 clientBridges: clientBridges.map(\.server),
                 clientBridgeURLs: clientBridges.map(\.url))
         } catch {
@@ -112,6 +129,7 @@ package struct DemoServers: Sendable {
         await forwardBridge.shutdown()
         for bridge in clientBridges { await bridge.shutdown() }
         await origin.shutdown()
+        await tunedOrigin.shutdown()
     }
 }
 

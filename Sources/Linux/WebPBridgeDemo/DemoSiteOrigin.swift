@@ -21,4 +21,11 @@ package enum DemoSiteOrigin {
             json: Data(#"{"separator": "-", "styles": {"\#(styleName)": "\#(styleBody)"}}"#.utf8))
         return try ImageOrigin(configuration: .init(root: root.path, styles: styles, autoFormat: true))
     }
+
+    /// The tuned origin over the same site: what `webp-bridge origin
+    /// --auto-format` with this issue's options on answers — the smallest
+    /// format each client accepts equally, per image.
+    static func tunedConfiguration(root: URL) -> ImageOrigin.Configuration {
+        ImageOrigin.Configuration(root: root.path, autoFormat: true)
+    }
 }
