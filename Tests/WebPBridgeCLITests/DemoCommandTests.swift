@@ -52,10 +52,12 @@ struct DemoCommandTests {
             site: site.url, width: 750, makeBridge: DemoCommand.makeBridge)
         do {
             #expect(servers.originURL.host == "127.0.0.1" && servers.bridgeURL.host == "127.0.0.1")
+            #expect(servers.tunedOriginURL.host == "127.0.0.1")
             let report = try await DemoClient(
-                bridge: servers.bridgeURL, origin: servers.originURL, clientBridges: servers.clientBridgeURLs
+                bridge: servers.bridgeURL, origin: servers.originURL, clientBridges: servers.clientBridgeURLs,
+                tunedOrigin: servers.tunedOriginURL
             ).run()
-            #expect(report.clients.map(\.profile) == DemoClient.Profile.all)
+            #expect(report.clients.map(\.profile.name) == DemoClient.Profile.all.map(\.name))
             #expect(report.failures.isEmpty, "\(report.failures.map { "\($0.client.name) \($0.image.path)" })")
             #expect(report.pageBytes > 0)
             for run in report.clients {
@@ -72,6 +74,14 @@ struct DemoCommandTests {
             #expect(types["legacy-webview"]?.isDisjoint(with: ["image/webp", "image/avif"]) == true)
             #expect(types["webp"]?.contains("image/webp") == true && types["webp"]?.contains("image/avif") == false)
             #expect(types["avif"]?.contains("image/avif") == true, "the photos come as AVIF (and decode: SSIM above)")
+            // The tuned origin's AVIF client gets each logo in the smaller of AVIF and WebP.
+            let tuned = try #require(report.clients.first { $0.profile.name == "avif-tuned" })
+            let bridged = try #require(report.clients.first { $0.profile.name == "avif" })
+            for (mine, theirs) in zip(tuned.images, bridged.images) where mine.kind == .logo {
+                #expect(
+                    mine.wireBytes <= theirs.wireBytes,
+                    "\(mine.path): \(mine.wireBytes) B, bridged \(theirs.wireBytes) B")
+            }
             #expect(report.table.hasSuffix(report.summaryLine + "\n"))
         } catch {
             await servers.stop()

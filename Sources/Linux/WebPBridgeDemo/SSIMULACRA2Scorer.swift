@@ -44,28 +44,25 @@ package struct SSIMULACRA2Scorer: Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = ["-c", Self.program]
-        let input = Pipe()
+        // The pairs are read from a file and complaints written to one: no pipe to write into (a
+        // scorer that dies early would raise SIGPIPE), and none that can fill while another is read.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "webp-bridge-ssimulacra2-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let pairsURL = scratch.appendingPathComponent("pairs.tsv")
+        let errorsURL = scratch.appendingPathComponent("errors.log")
         let output = Pipe()
-        // Complaints go to a file, so that neither pipe can fill while the other is read.
-        let errorsURL = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "webp-bridge-ssimulacra2-\(UUID().uuidString).log")
-        defer { try? FileManager.default.removeItem(at: errorsURL) }
-        process.standardInput = input
         process.standardOutput = output
         do {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            try Data(pairs.map { "\($0.reference.path)\t\($0.distorted.path)\n" }.joined().utf8).write(to: pairsURL)
             _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
+            process.standardInput = try FileHandle(forReadingFrom: pairsURL)
             process.standardError = try FileHandle(forWritingTo: errorsURL)
             try process.run()
         } catch {
             throw DemoFailure("cannot run \(python) to score SSIMULACRA 2: \(error.localizedDescription)")
         }
-        // Written from another thread, so that a full output pipe cannot stall both sides.
-        let lines = pairs.map { "\($0.reference.path)\t\($0.distorted.path)\n" }.joined()
-        let writer = Thread {
-            try? input.fileHandleForWriting.write(contentsOf: Data(lines.utf8))
-            try? input.fileHandleForWriting.close()
-        }
-        writer.start()
         let printed = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
