@@ -56,7 +56,9 @@ extension ImageOrigin {
         if negotiable { headers["Vary"] = VaryHeader.value(listing: ["Accept"]) }
         // Sizes from the client, when honoured: every hint field in Vary, sent or not.
         let hinted = clientHintSizing(for: request, sourceFormat: sourceFormat)
-        if let hinted { headers["Vary"] = VaryHeader.merging(VaryHeader.value(listing: hinted.varyFields), into: headers["Vary"]) }
+        if let hinted {
+            headers["Vary"] = VaryHeader.merging(VaryHeader.value(listing: hinted.varyFields), into: headers["Vary"])
+        }
         let sizing = hinted?.sizing ?? ClientHints.Sizing()
 
         // Save-Data alone leaves a plain file as it is: a re-encoded copy at the same size may be larger.
