@@ -163,6 +163,20 @@ struct ClientHintsOriginTests {
         #expect(try Self.width(response) == 750 && response.headers["Vary"] == "Save-Data")
     }
 
+    /// A flood of distinct widths makes no more variants than there are
+    /// buckets (and one for "none"): the bound on what hints add to a cache.
+    @Test func aFloodOfWidthsMakesAtMostOneVariantPerBucket() async throws {
+        let origin = try Self.origin(fixture)
+        var etags: Set<String> = []
+        for width in stride(from: 1, through: 3000, by: 7) {
+            let response = await origin.get(Self.rule, headers: ["Sec-CH-Width": String(width)])
+            #expect(response.status == .ok)
+            etags.insert(response.headers["ETag"] ?? "")
+        }
+        // 160…750 (five buckets, the URL's 750 above them) and the buckets 960…2560 and "none" past them.
+        #expect(etags.count == ClientHints.widthBuckets.count + 1)
+    }
+
     @Test func hostileHintsAreTheDefault() async throws {
         let origin = try Self.origin(fixture, saveData: true)
         let reference = await origin.get(Self.rule)
