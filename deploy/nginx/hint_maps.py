@@ -15,6 +15,7 @@ none past the last. Values over 32 bytes are refused, as ClientHints refuses the
 """
 import json
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -41,7 +42,6 @@ def digit_ranges(lo, hi):
 
 
 def check_ranges():
-    import re
     for lo, hi in [(1, 16383), (161, 320), (751, 960), (1, 9), (10, 10), (100, 1919), (5, 1280)]:
         pattern = re.compile(f"^(?:{digit_ranges(lo, hi)})$")
         for value in range(0, 17000):
