@@ -22,7 +22,13 @@ imagecheck.py) of a format the client accepts, the Content-Type saying the
 same; on the bridge tier an AppleWebKit client must get JPEG or PNG whatever
 its Accept (the legacy policy). Resized variants must be the best format the
 origin offers the class (WebP, AVIF with --auto-format): the canonical Accept
-reached the origin. A third of the way in, replica A is killed (SIGKILL);
+reached the origin. With `--client-hints` and `--save-data` (when the build
+has them) some clients also send size hints (Sec-CH-Width, Viewport-Width x
+DPR, the legacy names) and Save-Data: every origin-tier answer, hinted or
+not, must be exactly the width its own client should get (the URL's width,
+lowered to the client's bucket, one bucket down with Save-Data) and carry
+nginx's bucket in X-WebP-Bridge-Hints; a width of another client's bucket is
+a cross-served size. A third of the way in, replica A is killed (SIGKILL);
 ten seconds later it is started again on the same port.
 
 Then the cold burst: CLUSTER_BURST (16) concurrent requests for one variant
@@ -63,6 +69,20 @@ BURST = int(os.environ.get("CLUSTER_BURST", "16"))
 MAX_REQUESTS = int(os.environ.get("CLUSTER_MAX_REQUESTS", "200000"))
 OUT = os.path.abspath(os.environ.get("CLUSTER_OUT", os.path.join(ROOT, ".build", "e2e-cluster")))
 WIDTHS = (320, 480, 750)
+# Clients that send size hints (origin --client-hints, --save-data), each with the width bucket the
+# origin must make for it (after Save-Data) and nginx's key label: (name, Accept, User-Agent, hints,
+# bucket or None, label). The buckets follow docs/origin.md (Client hints).
+HINT_CLIENTS = [
+    ("hint-width-300", "image/avif,image/webp,*/*", "hints", {"Sec-CH-Width": "300"}, 320, "320"),
+    ("hint-3x-phone", "image/webp,*/*", "hints",
+     {"Sec-CH-Viewport-Width": "107", "Sec-CH-DPR": "3"}, 480, "480"),
+    ("hint-2x-legacy", "image/webp,*/*", "hints", {"Viewport-Width": "200", "DPR": "2"}, 480, "480"),
+    ("hint-android-dpr", None, "hints", {"Sec-CH-Viewport-Width": "412", "Sec-CH-DPR": "2.625"}, 1280, "1280"),
+    ("hint-save-data-600", "image/avif,image/webp,*/*", "hints",
+     {"Sec-CH-Width": "600", "Save-Data": "on"}, 480, "640 on"),
+    ("hint-save-data", "image/webp,*/*", "hints", {"Save-Data": "on"}, None, "on"),
+    ("hint-refused", "image/webp,*/*", "hints", {"Sec-CH-Width": "640.5", "Sec-CH-DPR": "9"}, None, ""),
+]
 PNG_WIDTH = 768  # the PNG copies: as wide as a Kodak photo
 
 
@@ -82,6 +102,44 @@ def variants_made(host_port):
         return None
 
 
+def image_width(body):
+    """The width of a JPEG, PNG, WebP or AVIF body from its header, or None."""
+    if body[:8] == b"\x89PNG\r\n\x1a\n":
+        return int.from_bytes(body[16:20], "big")
+    if body[:4] == b"RIFF" and body[8:12] == b"WEBP":
+        chunk = body[12:16]
+        if chunk == b"VP8X":
+            return int.from_bytes(body[24:27], "little") + 1
+        if chunk == b"VP8L":
+            return (int.from_bytes(body[21:25], "little") & 0x3FFF) + 1
+        if chunk == b"VP8 ":
+            return int.from_bytes(body[26:28], "little") & 0x3FFF
+        return None
+    if body[:2] == b"\xff\xd8":
+        at = 2
+        while at + 9 < len(body):
+            if body[at] != 0xFF:
+                return None
+            marker = body[at + 1]
+            if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+                return int.from_bytes(body[at + 7:at + 9], "big")
+            at += 2 + int.from_bytes(body[at + 2:at + 4], "big")
+        return None
+    at = body.find(b"ispe")
+    return int.from_bytes(body[at + 8:at + 12], "big") if at >= 0 else None
+
+
+def expected_width(path, source_widths, bucket):
+    """The width an origin-tier PATH must be for a client whose hints give BUCKET (None: no hint):
+    the URL's own width (imageView2/2/w/W never enlarges), lowered to the bucket."""
+    name, _, query = path.lstrip("/").partition("?")
+    width = source_widths[name]
+    match = re.match(r"imageView2/2/w/(\d+)$", query)
+    if match:
+        width = min(width, int(match.group(1)))
+    return min(width, bucket) if bucket else width
+
+
 class Origin:
     def __init__(self, processes, binary, root, flag, name):
         self.processes, self.binary, self.root, self.flag, self.name = processes, binary, root, flag, name
@@ -91,7 +149,7 @@ class Origin:
 
     def start(self):
         listen = self.address or "127.0.0.1:0"
-        command = [self.binary, "origin", "--root", self.root, "--listen", listen, self.flag]
+        command = [self.binary, "origin", "--root", self.root, "--listen", listen, *self.flag.split()]
         self.process = self.processes.start(command, self.log)
         if self.address is None:
             self.address = urllib.parse.urlsplit(wait_listening(self.process, name=self.name)).netloc
@@ -107,6 +165,7 @@ class Results:
         self.failures = []
         self.broken = []
         self.under_served = []
+        self.cross_served_sizes = []
         self.by_kind = {}
 
     def problem(self, bucket, text):
@@ -131,12 +190,15 @@ def expected_best(kind_accept, auto_format):
     return None
 
 
-def one_request(connections, tier, path, kind, checker, results, auto_format):
-    name, accept, agent = kind
+def one_request(connections, tier, path, kind, checker, results, auto_format, sizes=None):
+    """One GET of PATH on TIER by a client of KIND: (name, Accept, User-Agent), or a HINT_CLIENTS row.
+    SIZES (source widths by file name) turns on the width check of origin-tier answers."""
+    name, accept, agent = kind[:3]
+    hints, bucket, hint_label = (kind[3], kind[4], kind[5]) if len(kind) > 3 else ({}, None, "")
     started = time.monotonic()
     try:
         connection = connections.get(tier)
-        connection.request("GET", path, headers=client_headers(accept, agent))
+        connection.request("GET", path, headers={**client_headers(accept, agent), **hints})
         response = connection.getresponse()
         body = response.read()
     except (OSError, http.client.HTTPException) as error:
@@ -159,6 +221,13 @@ def one_request(connections, tier, path, kind, checker, results, auto_format):
         results.add(name, latency, f"{label}: nginx class {response.getheader('X-WebP-Bridge-Class')!r}, "
                     f"expected {expected_class!r}", "cross_served")
         return
+    if sizes is not None and tier == "origin":
+        width, expected = image_width(body), expected_width(path, sizes, bucket)
+        seen_label = response.getheader("X-WebP-Bridge-Hints", "").strip()
+        if width != expected or seen_label != hint_label:
+            results.add(name, latency, f"{label}: {width} px wide with nginx hints {seen_label!r}; its client "
+                        f"needs {expected} px ({hint_label!r})", "cross_served_sizes")
+            return
     checker.submit(body, lambda verdict: results.problem("broken", f"{label}: {verdict}"))
     best = expected_best(accept, auto_format)
     kind_of_body = sniff(body).format
@@ -168,7 +237,7 @@ def one_request(connections, tier, path, kind, checker, results, auto_format):
     results.add(name, latency)
 
 
-def client_thread(index, deadline, work, tiers, checker, results, auto_format, stop):
+def client_thread(index, deadline, work, tiers, checker, results, auto_format, stop, sizes=None):
     rng = random.Random(index)
     connections = Connections(tiers)
     try:
@@ -177,8 +246,8 @@ def client_thread(index, deadline, work, tiers, checker, results, auto_format, s
                 if results.requests >= MAX_REQUESTS:
                     return
             tier, path = rng.choice(work)
-            kind = rng.choice(CLIENT_KINDS)
-            one_request(connections, tier, path, kind, checker, results, auto_format)
+            kind = rng.choice(CLIENT_KINDS + (HINT_CLIENTS if sizes is not None and tier == "origin" else []))
+            one_request(connections, tier, path, kind, checker, results, auto_format, sizes)
     finally:
         connections.drop_all()
 
@@ -233,16 +302,25 @@ def main(argv):
     help_text = subprocess.run([binary, "origin", "--help"], capture_output=True, text=True).stdout
     auto_format = "--auto-format" in help_text
     flag = "--auto-format" if auto_format else "--auto-webp"
+    hints = "--client-hints" in help_text and "--save-data" in help_text
+    if hints:
+        flag += " --client-hints --save-data"
     processes = Processes()
     checker = ImageChecker(binary)
     exit_on_signals("e2e-cluster")
     try:
-        return run(binary, names, root, state, flag, auto_format, processes, checker)
+        sizes = None
+        if hints:
+            sizes = {}
+            for name in names:
+                with open(os.path.join(root, name), "rb") as f:
+                    sizes[name] = image_width(f.read(1 << 20))
+        return run(binary, names, root, state, flag, auto_format, processes, checker, sizes)
     finally:
         processes.stop_all()
 
 
-def run(binary, names, root, state, flag, auto_format, processes, checker):
+def run(binary, names, root, state, flag, auto_format, processes, checker, sizes=None):
     origins = [Origin(processes, binary, root, flag, name) for name in ("origin-a", "origin-b")]
     for origin in origins:
         origin.start()
@@ -283,7 +361,8 @@ def run(binary, names, root, state, flag, auto_format, processes, checker):
     started = time.time()
     deadline = started + SECONDS
     threads = [threading.Thread(target=client_thread,
-                                args=(i, deadline, work, tiers, checker, results, auto_format, stop), daemon=True)
+                                args=(i, deadline, work, tiers, checker, results, auto_format, stop, sizes),
+                                daemon=True)
                for i in range(CLIENTS)]
     for thread in threads:
         thread.start()
@@ -361,10 +440,14 @@ def run(binary, names, root, state, flag, auto_format, processes, checker):
           f"p99 {percentile(results.latencies, 0.99) * 1000:.1f} ms")
     print("  by client: " + ", ".join(f"{k} {v}" for k, v in sorted(results.by_kind.items())))
     print(f"cross-served answers: {len(results.cross_served)} (bar: 0)")
+    if sizes is not None:
+        print(f"cross-served sizes (origin tier, every answer's width against its client's, hinted or not): "
+              f"{len(results.cross_served_sizes)} (bar: 0)")
     print(f"failed requests: {len(results.failures)} (target: 0; replica killed and restarted during the run)")
     print(f"broken images: {len(results.broken)}; distinct bodies decoded: {checker.decoded}")
     print(f"under-served (a resized variant not in the class's best format, {flag}): {len(results.under_served)}")
-    for label, problems in (("cross-served", results.cross_served), ("failed", results.failures),
+    for label, problems in (("cross-served", results.cross_served),
+                            ("cross-served size", results.cross_served_sizes), ("failed", results.failures),
                             ("broken", results.broken), ("under-served", results.under_served)):
         for problem in problems[:10]:
             print(f"  {label}: {problem}")

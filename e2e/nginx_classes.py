@@ -13,6 +13,12 @@ X-WebP-Bridge-Class (the image tier: `avif`, `webp` or `original`; the
 bridge tier: the same and the agent class) and the Accept the stub received
 must be that class's canonical Accept.
 
+The client-hint table (Tests/WebPBridgeTests/Fields/Resources/hint-buckets.json, the one
+ClientHints is tested with) is sent to the image tier too: for each row the stub must have received
+exactly `Sec-CH-Width: BUCKET` (none when the row has no bucket) and `Save-Data: on` when the row
+saves data, and no other hint field; nginx's key parts are in X-WebP-Bridge-Hints. The recipe's maps
+are also checked to be what deploy/nginx/hint_maps.py writes.
+
 A row nginx gets wrong is either cross-served (nginx chose a format the
 client did not accept: never allowed) or under-served (nginx chose less than
 the client accepts: allowed only for a row whose `nginx` field names that
@@ -35,6 +41,9 @@ from scripts.bridgekit import Processes, exit_on_signals, fetch, free_port
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(ROOT, "Tests", "WebPBridgeTests", "Fields", "Resources", "accept-classes.json")
+HINT_TABLE = os.path.join(ROOT, "Tests", "WebPBridgeTests", "Fields", "Resources", "hint-buckets.json")
+# The request fields the recipe reads hints from; upstream it may send only Sec-CH-Width and Save-Data.
+HINT_FIELDS = ["Sec-CH-Width", "Width", "Sec-CH-Viewport-Width", "Viewport-Width", "Sec-CH-DPR", "DPR", "Save-Data"]
 OUT = os.path.abspath(os.environ.get("NGINX_CLASSES_OUT", os.path.join(ROOT, ".build", "nginx-classes")))
 AGENT = "nginx-classes"  # the bridge tier's agent class for it: other
 # What each class sends upstream (the recipe's $webp_bridge_canonical_accept).
@@ -52,6 +61,9 @@ class Stub(http.server.BaseHTTPRequestHandler):
     def do_GET(self):
         body = (self.headers.get("Accept") or "").encode("latin-1")
         self.send_response(200)
+        # The hint fields it received, for the hint rows: `name=value` joined by `|`.
+        seen = [f"{name}={value}" for name in HINT_FIELDS for value in self.headers.get_all(name) or []]
+        self.send_header("X-Seen-Hints", "|".join(seen))
         self.send_header("Content-Type", "text/plain")
         self.send_header("Cache-Control", "no-store")
         self.send_header("Content-Length", str(len(body)))
@@ -83,6 +95,46 @@ def ask(host_port, path, accept):
         name, _, value = line.partition(":")
         fields[name.strip().lower()] = value.strip()
     return status, fields, body
+
+
+def ask_with(host_port, path, fields):
+    """(status, fields lower-cased) for one GET with FIELDS (name, value) sent as their UTF-8 bytes."""
+    host, port = host_port.rsplit(":", 1)
+    head = f"GET {path} HTTP/1.1\r\nHost: {host_port}\r\nUser-Agent: {AGENT}\r\nConnection: close\r\n".encode()
+    for name, value in fields:
+        head += name.encode() + b": " + value.encode("utf-8") + b"\r\n"
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(head + b"\r\n")
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    top = answer.partition(b"\r\n\r\n")[0].decode("latin-1").split("\r\n")
+    status = int(top[0].split(" ")[1]) if top and top[0].startswith("HTTP/") else 0
+    found = {}
+    for line in top[1:]:
+        name, _, value = line.partition(":")
+        found[name.strip().lower()] = value.strip()
+    return status, found
+
+
+def check_hints(host_port, rows):
+    """Sends every hint row to the image tier; returns the wrong rows as (index, text)."""
+    wrong = []
+    for index, row in enumerate(rows):
+        status, fields = ask_with(host_port, f"/hints/row-{index + 1}", list(row["headers"].items()))
+        expected = []
+        if row["bucket"] is not None:
+            expected.append(f"Sec-CH-Width={row['bucket']}")
+        if row["saveData"]:
+            expected.append("Save-Data=on")
+        seen = fields.get("x-seen-hints", "")
+        label = f"{row['bucket'] or ''} {'on' if row['saveData'] else ''}"
+        if status != 200:
+            wrong.append((index, f"status {status}"))
+        elif seen != "|".join(expected) or fields.get("x-webp-bridge-hints", "") != label.strip():
+            wrong.append((index, f"upstream got {seen!r}, key {fields.get('x-webp-bridge-hints')!r}; "
+                                 f"table: bucket {row['bucket']}, saveData {row['saveData']}"))
+    return wrong
 
 
 def problem(row, chosen, seen):
@@ -151,6 +203,9 @@ def main(argv):
         fetch(f"http://{bridge_tier}/ready", process=nginx)
         results = {"image": check("image", image_tier, rows, ""),
                    "bridge": check("bridge", bridge_tier, rows, " other")}
+        with open(HINT_TABLE) as f:
+            hint_rows = json.load(f)["rows"]
+        hint_wrong = check_hints(image_tier, hint_rows)
     finally:
         processes.stop_all()
         stub.shutdown()
@@ -170,6 +225,13 @@ def main(argv):
             shown = "no header" if accept is None else repr(accept if len(accept) <= 90 else accept[:90] + "...")
             print(f"    row {index + 1} ({rows[index]['note']}): {kind}: {text}; {shown}")
         failed = failed or bool(wrong)
+    generated = subprocess.run([sys.executable, os.path.join(ROOT, "deploy", "nginx", "hint_maps.py"), "--check",
+                                template]).returncode == 0
+    print(f"  hints (image tier): {len(hint_wrong)} of {len(hint_rows)} rows of "
+          f"{os.path.relpath(HINT_TABLE, ROOT)} wrong; maps as hint_maps.py writes them: {generated}")
+    for index, text in hint_wrong:
+        print(f"    hint row {index + 1} ({hint_rows[index]['note']}): {text}; {hint_rows[index]['headers']}")
+    failed = failed or bool(hint_wrong) or not generated
     errors = os.path.join(state, "error.log")
     if os.path.exists(errors) and os.path.getsize(errors):
         print(f"  nginx error log not empty: {errors}")

@@ -170,6 +170,8 @@ struct PageRewritingTests {
         case .rewritten(let count):
             #expect(response.status == .ok)
             #expect(response.headers[BridgeProxy.htmlDiagnosticHeader] == "rewritten \(count)")
+            // Its images' sizes are the origin's to choose: the page asks for the hints.
+            #expect(response.headers["Accept-CH"] == "Sec-CH-DPR, Sec-CH-Width, Sec-CH-Viewport-Width")
             for stale in ["ETag", "Content-MD5", "Accept-Ranges", "Content-Length"] {
                 #expect(response.headers[stale] == nil, "\(stale) describes the upstream's bytes")
             }
@@ -188,6 +190,7 @@ struct PageRewritingTests {
             #expect(response.status.code == upstreamAnswer.statusCode)
             #expect(response.bodyData == upstreamAnswer.body, "byte for byte")
             #expect(response.headers[BridgeProxy.htmlDiagnosticHeader] == reason.map { "untouched \($0)" })
+            #expect(response.headers["Accept-CH"] == nil, "only the pages it rewrites ask for hints")
             for field in upstreamAnswer.headers where !["content-length", "vary"].contains(field.name.lowercased()) {
                 #expect(response.headers[field.name] == field.value, "\(field.name) kept")
             }

@@ -67,6 +67,9 @@ extension BridgeProxy {
         }
         for name in PageRewriting.staleFields { reply.response.headers[name] = nil }
         reply.response.headers[Self.htmlDiagnosticHeader] = "rewritten \(count)"
+        // Its images are the origin's to size: ask the browser for the hints (docs/proxy.md: Client hints).
+        reply.response.headers["Accept-CH"] = ClientHints.acceptCH(
+            merging: reply.response.headers.combinedValue(for: "Accept-CH"))
         // A HEAD declares the length without holding the bytes (see passThrough).
         reply.response.body = request.method == .head ? .data(Data(count: body.count)) : .data(body)
         recordRewrittenPage(urls: count)

@@ -56,6 +56,21 @@ extension ImageOrigin {
         /// be answered with its previous version for up to `w` after the
         /// change; `webp-bridge origin` uses 1 s.
         public var readyAnswerRevalidation: Duration = .zero
+        /// Size JPEG and PNG images by the client's hints (`--client-hints`):
+        /// `Sec-CH-Width`/`Width`, else `Sec-CH-Viewport-Width`/`Viewport-Width`
+        /// × `Sec-CH-DPR`/`DPR`, rounded up to ``ClientHints/widthBuckets``,
+        /// lowering (never raising) the URL's own width; the answers say
+        /// `Vary` on every hint field, and `Content-DPR` where a hint
+        /// changed the size (docs/origin.md: Client hints). Default `false`.
+        public var clientHints = false
+        /// Honour `Save-Data: on` (`--save-data`): one width bucket smaller
+        /// when a hint gave one, and the default qualities
+        /// ``saveDataQualityDrop`` lower; `Vary: Save-Data`. Default `false`.
+        public var saveData = false
+        /// How much lower the default WebP, AVIF and JPEG qualities are
+        /// under `Save-Data: on`. Default 15 (WebP 80 → 65, AVIF 60 → 45,
+        /// JPEG 75 → 60).
+        public var saveDataQualityDrop = 15
 
         public init(
             root: String, styles: StyleSheet = .empty, autoWebP: Bool = false, autoFormat: Bool = false,

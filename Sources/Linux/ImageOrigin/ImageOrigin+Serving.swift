@@ -14,6 +14,16 @@ extension ImageOrigin {
         var outputFormats: [ImageFormat]
         var variantKey: String
         var headers: HTTPFieldList
+        /// The hints that shaped this variant, when the origin honours any.
+        var hinted: HintedRequest?
+        /// `Save-Data: on` selected this variant: it is made by the origin's
+        /// Save-Data transformer (``ImageOrigin/transformer(savingData:)``,
+        /// the default qualities lowered by
+        /// ``ImageOrigin/Configuration/saveDataQualityDrop``). The one seam
+        /// where a lower quality target for Save-Data plugs in.
+        var saveData: Bool { hinted?.sizing.saveData ?? false }
+        /// When a hint changed ``pipeline``: the pipeline the URL alone asks for.
+        var unhintedPipeline: ProcessingPipeline?
         /// The request said `If-None-Match: *`: answer 304 once the variant
         /// exists, the error if it cannot be made.
         var notModifiedOnceMade = false
@@ -47,18 +57,29 @@ extension ImageOrigin {
                 autoFormat: configuration.autoFormat) : []
         var headers: HTTPFieldList = ["Last-Modified": facts.lastModified, "Cache-Control": configuration.cacheControl]
         if negotiable { headers["Vary"] = VaryHeader.value(listing: ["Accept"]) }
+        // Sizes from the client, when honoured: every hint field in Vary, sent or not.
+        let hinted = clientHintSizing(for: request, sourceFormat: sourceFormat)
+        if let hinted {
+            headers["Vary"] = VaryHeader.merging(VaryHeader.value(listing: hinted.varyFields), into: headers["Vary"])
+        }
+        let sizing = hinted?.sizing ?? ClientHints.Sizing()
 
-        guard target.pipeline != nil || !negotiated.isEmpty else {
+        // Save-Data alone leaves a plain file as it is: a re-encoded copy at the same size may be larger.
+        guard target.pipeline != nil || !negotiated.isEmpty || sizing.maxWidth != nil else {
             return serveAsIs(
                 file, tag: facts.tag, contentType: sourceFormat.mimeType, headers: headers, request: request)
         }
 
-        let pipeline = target.pipeline ?? ProcessingPipeline(steps: [], ignoresErrors: true)
+        let unhinted = target.pipeline ?? ProcessingPipeline(steps: [], ignoresErrors: true)
+        let pipeline = sizing.maxWidth.map { Self.pipeline(unhinted, atMostWidth: $0) } ?? unhinted
         // One key, one ETag per negotiated format: a 304 answers for the format it was made in.
         // The tag also covers the encoder settings, which decide the bytes as much as the key does.
+        // The hints' bucket and Save-Data are in both (and nothing is added without them).
         let formatsKey = negotiated.isEmpty ? "-" : negotiated.map(\.rawValue).joined(separator: "+")
-        let variantKey = "\(facts.tag)|\(target.transformationKey)|\(formatsKey)"
-        let etag = EntityTag.strong(Self.digest("\(variantKey)|\(encodingFingerprint)"))
+        var variantKey = "\(facts.tag)|\(target.transformationKey)|\(formatsKey)"
+        if !sizing.isNone { variantKey += "|" + sizing.key }
+        let fingerprint = sizing.saveData ? saveDataEncodingFingerprint : encodingFingerprint
+        let etag = EntityTag.strong(Self.digest("\(variantKey)|\(fingerprint)"))
         headers["ETag"] = etag
         let cached = variants.value(for: variantKey)
         // `If-None-Match: *` matches only a representation that exists: a variant not made yet is made first.
@@ -68,13 +89,18 @@ extension ImageOrigin {
         }
         if let cached {
             metrics.increment(Self.cacheFamily, labels: "result=\"hit\"")
+            if let hinted, let widths = cached.widths {
+                headers["Content-DPR"] = Self.contentDPR(
+                    servedWidth: widths.served, unhintedWidth: widths.unhinted, hints: hinted.hints)
+            }
             return .ready(
                 .bytes(cached.bytes, contentType: cached.format.mimeType, headers: headers), fromVariantCache: true)
         }
         return .variant(
             VariantJob(
                 file: file, sourceFormat: sourceFormat, sourceTag: facts.tag, pipeline: pipeline,
-                outputFormats: negotiated, variantKey: variantKey, headers: headers,
+                outputFormats: negotiated, variantKey: variantKey, headers: headers, hinted: hinted,
+                unhintedPipeline: sizing.maxWidth == nil ? nil : unhinted,
                 notModifiedOnceMade: waitsForVariant))
     }
 
@@ -82,10 +108,16 @@ extension ImageOrigin {
     func makeVariant(_ job: VariantJob) async -> HTTPResponse {
         metrics.increment(Self.cacheFamily, labels: "result=\"miss\"")
         var headers = job.headers
-        let result = await transform(job.file, pipeline: job.pipeline, formats: job.outputFormats)
+        let result = await transform(
+            job.file, pipeline: job.pipeline, formats: job.outputFormats, savingData: job.saveData,
+            unhinted: job.unhintedPipeline)
         switch result {
         case .success(let variant):
             variants.insert(variant, cost: variant.bytes.count, for: job.variantKey)
+            if let hinted = job.hinted, let widths = variant.widths {
+                headers["Content-DPR"] = Self.contentDPR(
+                    servedWidth: widths.served, unhintedWidth: widths.unhinted, hints: hinted.hints)
+            }
             if job.notModifiedOnceMade { return HTTPResponse(status: .notModified, headers: headers) }
             return .bytes(variant.bytes, contentType: variant.format.mimeType, headers: headers)
         case .failure(.queueFull):
@@ -195,10 +227,17 @@ extension ImageOrigin {
     }
 
     /// Runs the transformation on the bounded queue, timing it.
+    /// - Parameters:
+    ///   - savingData: Made for `Save-Data: on` (``transformer(savingData:)``).
+    ///   - unhinted: When a client hint changed `pipeline`, the pipeline
+    ///     without it: the variant records its own width and the width this
+    ///     would make (from the output's and the source's headers), for
+    ///     `Content-DPR`.
     private func transform(
-        _ file: FileResolver.File, pipeline: ProcessingPipeline, formats: [ImageFormat]
+        _ file: FileResolver.File, pipeline: ProcessingPipeline, formats: [ImageFormat], savingData: Bool = false,
+        unhinted: ProcessingPipeline? = nil
     ) async -> Result<Variant, VariantFailure> {
-        let transformer = self.transformer
+        let transformer = self.transformer(savingData: savingData)
         let maxBytes = configuration.transformer.maxSourceBytes
         let workInFlight = self.workInFlight
         do {
@@ -226,7 +265,18 @@ extension ImageOrigin {
                     formats.isEmpty
                     ? try transformer.transform(source, pipeline: pipeline)
                     : try transformer.transform(source, pipeline: pipeline, smallestOf: formats)
-                return Variant(bytes: BodyBytes(output.data), format: output.format)
+                var variant = Variant(bytes: BodyBytes(output.data), format: output.format)
+                if let unhinted, let served = try? ImageInfo(output.data),
+                    let info = try? ImageInfo(source, limits: transformer.configuration.limits),
+                    let size = try? ImageTransformer.outputSize(of: unhinted, width: info.width, height: info.height)
+                {
+                    // A plain URL the hint did not shrink is the file itself, not a re-encoded copy.
+                    if unhinted.steps.isEmpty, formats.isEmpty, served.width == size.width {
+                        return Variant(bytes: BodyBytes(source), format: info.format, widths: (size.width, size.width))
+                    }
+                    variant.widths = (served.width, size.width)
+                }
+                return variant
             }
             let elapsed = clock.now - start
             metrics.observe(

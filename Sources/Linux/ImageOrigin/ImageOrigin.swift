@@ -34,12 +34,20 @@ public final class ImageOrigin: HTTPHandler {
     /// ``ImageTransformer/Configuration/encodingFingerprint``, hashed into
     /// every variant's ETag.
     let encodingFingerprint: String
+    /// The transformer for `Save-Data: on` clients (see
+    /// ``ImageTransformer/Configuration/savingData(qualityDrop:)``) and its
+    /// fingerprint, in those variants' ETags.
+    let saveDataTransformer: ImageTransformer
+    let saveDataEncodingFingerprint: String
 
     /// A transformed image as served: its bytes filled once, when it is
     /// made, and sent from there by every response without a copy.
     struct Variant: Sendable {
         var bytes: BodyBytes
         var format: ImageFormat
+        /// Under client hints: the width it was made at, and the width it
+        /// would have without them (for `Content-DPR`); `nil` otherwise.
+        var widths: (served: Int, unhinted: Int)? = nil
     }
 
     /// - Throws: ``FileResolverError`` when the root is not a folder.
@@ -51,6 +59,9 @@ public final class ImageOrigin: HTTPHandler {
         pipelines = PipelineMemory(capacityBytes: budget.pipelineMemoryBytes)
         transformer = ImageTransformer(configuration: configuration.transformer)
         encodingFingerprint = configuration.transformer.encodingFingerprint
+        let saving = configuration.transformer.savingData(qualityDrop: configuration.saveDataQualityDrop)
+        saveDataTransformer = ImageTransformer(configuration: saving)
+        saveDataEncodingFingerprint = saving.encodingFingerprint
         variants = VariantCache(capacity: configuration.variantCacheBytes)
         sourceFiles = VariantCache(capacity: configuration.sourceCacheBytes)
         readyAnswers = ReadyAnswers(
@@ -96,8 +107,10 @@ public final class ImageOrigin: HTTPHandler {
     /// synchronous, so the server may call it on its own thread.
     func answer(_ request: HTTPRequest) -> Answer {
         // Keyed by the Accept header as sent when negotiating: the negotiated format follows from it.
+        // And by the hints' sizing when honoured: two DPRs in two buckets are two answers.
         let readyKey = ReadyAnswers.key(
-            for: request, negotiates: configuration.autoWebP || configuration.autoFormat)
+            for: request, negotiates: configuration.autoWebP || configuration.autoFormat
+        ).map { $0 + readyKeySuffix(for: request) }
         if let readyKey, let ready = readyAnswers.answer(for: readyKey) {
             if ready.isVariant { hotCounters.variantHits.increment() }
             return .ready(ready.response, fileSize: ready.file.size, fromVariantCache: ready.isVariant)

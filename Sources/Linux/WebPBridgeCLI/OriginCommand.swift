@@ -10,6 +10,7 @@ struct OriginCommand: BridgeCommand {
         abstract: "Serve a folder: images with Qiniu's imageView2/imageMogr2 grammar, other files as they are.",
         usage: [
             "--root DIR [--listen HOST:PORT] [--styles FILE] [--auto-webp] [--auto-format]"
+                + " [--client-hints] [--save-data]"
                 + " [--quality Q] [--webp-method M] [--memory-budget SIZE] [--work-budget MP]"
         ],
         discussion: """
@@ -30,6 +31,13 @@ struct OriginCommand: BridgeCommand {
             .flag(
                 "--auto-format",
                 help: "Serve AVIF, WebP or the source, whichever the client's Accept names with the highest q."),
+            .flag(
+                "--client-hints",
+                help: "Size JPEG/PNG images by Sec-CH-Width, or Sec-CH-Viewport-Width x Sec-CH-DPR (and the legacy"
+                    + " names), in width buckets; a hint only lowers a URL's width."),
+            .flag(
+                "--save-data",
+                help: "Serve 'Save-Data: on' clients one width bucket smaller and at qualities 15 lower."),
             .option("--quality", value: "Q", help: "Default WebP quality of variants, 1-100 (default 80)."),
             .option(
                 "--webp-method", value: "M",
@@ -56,6 +64,8 @@ struct OriginCommand: BridgeCommand {
     var stylesPath: String?
     var autoWebP: Bool
     var autoFormat: Bool
+    var clientHints: Bool
+    var saveData: Bool
     var quality: Int?
     var webpMethod: Int?
     /// `--memory-budget`: what every cache's bound is a share of.
@@ -72,6 +82,8 @@ struct OriginCommand: BridgeCommand {
         stylesPath = parsed.string("--styles")
         autoWebP = parsed.flag("--auto-webp")
         autoFormat = parsed.flag("--auto-format")
+        clientHints = parsed.flag("--client-hints")
+        saveData = parsed.flag("--save-data")
         quality = try parsed.int("--quality", in: 1...100)
         webpMethod = try parsed.int("--webp-method", in: 0...6)
         memoryBudget = try MemorySize.budget(parsed).map { ImageOrigin.MemoryBudget(totalBytes: $0) } ?? .init()
@@ -90,6 +102,8 @@ struct OriginCommand: BridgeCommand {
         }
         var configuration = ImageOrigin.Configuration(
             root: root, styles: styles, autoWebP: autoWebP, autoFormat: autoFormat, memoryBudget: memoryBudget)
+        configuration.clientHints = clientHints
+        configuration.saveData = saveData
         if let quality { configuration.transformer.defaultWebPQuality = quality }
         if let webpMethod { configuration.transformer.webpMethod = webpMethod }
         if let workBudgetPixels { configuration.transformer.limits.maxWorkPixels = workBudgetPixels }
