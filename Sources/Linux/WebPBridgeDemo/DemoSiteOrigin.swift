@@ -23,9 +23,13 @@ package enum DemoSiteOrigin {
     }
 
     /// The tuned origin over the same site: what `webp-bridge origin
-    /// --auto-format` with this options on answers — the smallest
-    /// format each client accepts equally, per image.
+    /// --auto-format --client-hints --save-data` answers — the smallest
+    /// format each client accepts equally, per image; sizes from the
+    /// client's hints; less for `Save-Data: on`.
     static func tunedConfiguration(root: URL) -> ImageOrigin.Configuration {
-        ImageOrigin.Configuration(root: root.path, autoFormat: true)
+        var configuration = ImageOrigin.Configuration(root: root.path, autoFormat: true)
+        configuration.clientHints = true
+        configuration.saveData = true
+        return configuration
     }
 }
