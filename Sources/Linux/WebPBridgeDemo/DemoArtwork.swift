@@ -2,9 +2,10 @@ import Foundation
 import WebPBridge
 
 /// The demo site's generated artwork: text-free logos with soft, transparent
-/// edges (PNG with alpha, as a designer exports them) and an animated badge
-/// (GIF). Drawn with signed distances, so edges are anti-aliased; pure
-/// functions of their size and frame number.
+/// edges (PNG with alpha, as a designer exports them), an animated badge
+/// (GIF), drawn with signed distances so edges are anti-aliased, and a
+/// photographic animation made from one of the demo's photos; pure
+/// functions of their inputs.
 enum DemoArtwork {
     /// One logo: its file name and picture.
     struct Logo {
@@ -30,6 +31,97 @@ enum DemoArtwork {
                 image: sun(size: size, turn: Double(frame) / Double(frameCount)), durationMilliseconds: 80)
         }
         return AnimatedImage(canvasWidth: size, canvasHeight: size, frames: frames, loopCount: 0)
+    }
+
+    /// A photographic animation, as a newsroom's GIF of a scene: a slow
+    /// zoom and pan (Ken Burns) over `photo`, `frameCount` frames of
+    /// `width`×`height` at `frameMilliseconds` each, looping forever.
+    ///
+    /// The photo's centred crop of the output's aspect ratio is scaled once
+    /// to 4/3 of the output's width (Lanczos), then each frame samples a
+    /// window that narrows from the whole of it to 4/5 of it while its centre
+    /// drifts, bilinearly, so the motion is smooth to the subpixel. A pure
+    /// function of its inputs.
+    static func panAndZoom(
+        over photo: Image, width: Int = 480, height: Int = 270, frameCount: Int = 32, frameMilliseconds: Int = 100
+    ) throws -> AnimatedImage {
+        let aspect = Double(width) / Double(height)
+        var cropWidth = Double(photo.width)
+        var cropHeight = cropWidth / aspect
+        if cropHeight > Double(photo.height) {
+            cropHeight = Double(photo.height)
+            cropWidth = cropHeight * aspect
+        }
+        let cut = crop(
+            photo, x: (photo.width - Int(cropWidth)) / 2, y: (photo.height - Int(cropHeight)) / 2,
+            width: max(1, Int(cropWidth)), height: max(1, Int(cropHeight)))
+        let stageWidth = width * 4 / 3
+        let stageHeight = height * 4 / 3
+        let stage = try ImageResizer().resize(cut, width: stageWidth, height: stageHeight)
+        let frames = (0..<frameCount).map { frame in
+            let progress = frameCount > 1 ? Double(frame) / Double(frameCount - 1) : 0
+            // Ease in and out, so the loop's turn is gentle.
+            let eased = 0.5 - cos(progress * Double.pi) / 2
+            let scale = 1 - 0.2 * eased
+            let windowWidth = Double(stageWidth) * scale
+            let windowHeight = Double(stageHeight) * scale
+            let centreX = Double(stageWidth) * (0.5 + 0.06 * (eased - 0.5))
+            let centreY = Double(stageHeight) * (0.5 - 0.04 * (eased - 0.5))
+            let image = sample(
+                stage, x: centreX - windowWidth / 2, y: centreY - windowHeight / 2, width: windowWidth,
+                height: windowHeight, outputWidth: width, outputHeight: height)
+            return AnimatedImage.Frame(image: image, durationMilliseconds: frameMilliseconds)
+        }
+        return AnimatedImage(canvasWidth: width, canvasHeight: height, frames: frames, loopCount: 0)
+    }
+
+    /// The rectangle of `image` at (`x`, `y`), opaque.
+    private static func crop(_ image: Image, x: Int, y: Int, width: Int, height: Int) -> Image {
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for row in 0..<height {
+            let from = ((y + row) * image.width + x) * 4
+            for column in 0..<width {
+                for channel in 0..<3 {
+                    pixels[(row * width + column) * 4 + channel] = image.pixels[from + column * 4 + channel]
+                }
+            }
+        }
+        return Image(width: width, height: height, pixels: pixels, hasAlpha: false)
+    }
+
+    /// The window of `image` at (`x`, `y`) of `width`×`height` (fractional)
+    /// sampled bilinearly into `outputWidth`×`outputHeight`, opaque.
+    private static func sample(
+        _ image: Image, x: Double, y: Double, width: Double, height: Double, outputWidth: Int, outputHeight: Int
+    ) -> Image {
+        var pixels = [UInt8](repeating: 255, count: outputWidth * outputHeight * 4)
+        let source = image.pixels
+        let maxX = image.width - 1
+        let maxY = image.height - 1
+        for row in 0..<outputHeight {
+            let sourceY = min(max(y + (Double(row) + 0.5) * height / Double(outputHeight) - 0.5, 0), Double(maxY))
+            let y0 = Int(sourceY)
+            let y1 = min(y0 + 1, maxY)
+            let fy = sourceY - Double(y0)
+            for column in 0..<outputWidth {
+                let sourceX = min(
+                    max(x + (Double(column) + 0.5) * width / Double(outputWidth) - 0.5, 0), Double(maxX))
+                let x0 = Int(sourceX)
+                let x1 = min(x0 + 1, maxX)
+                let fx = sourceX - Double(x0)
+                let offset = (row * outputWidth + column) * 4
+                for channel in 0..<3 {
+                    let top =
+                        Double(source[(y0 * image.width + x0) * 4 + channel]) * (1 - fx)
+                        + Double(source[(y0 * image.width + x1) * 4 + channel]) * fx
+                    let bottom =
+                        Double(source[(y1 * image.width + x0) * 4 + channel]) * (1 - fx)
+                        + Double(source[(y1 * image.width + x1) * 4 + channel]) * fx
+                    pixels[offset + channel] = UInt8(min(max(top * (1 - fy) + bottom * fy + 0.5, 0), 255))
+                }
+            }
+        }
+        return Image(width: outputWidth, height: outputHeight, pixels: pixels, hasAlpha: false)
     }
 
     // MARK: Drawings
