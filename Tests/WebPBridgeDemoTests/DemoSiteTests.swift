@@ -66,6 +66,13 @@ struct DemoSiteTests {
         let gif = try Data(contentsOf: site.url.appendingPathComponent(String(manifest.animationPath.dropFirst())))
         let gifInfo = try ImageInfo(gif)
         #expect(gifInfo.format == .gif && gifInfo.frames > 1 && gifInfo.loopCount == 0 && gifInfo.alpha)
+        // The photographic GIF: a pan and zoom over a photo, opaque, looping.
+        let scene = try Data(
+            contentsOf: site.url.appendingPathComponent(String(manifest.photoAnimationPath.dropFirst())))
+        let sceneInfo = try ImageInfo(scene)
+        #expect(sceneInfo.format == .gif && sceneInfo.width == 480 && sceneInfo.height == 270)
+        #expect(sceneInfo.frames == 32 && sceneInfo.loopCount == 0 && !sceneInfo.alpha)
+        #expect(manifest.files.contains(manifest.photoAnimationPath))
 
         let html = try String(contentsOf: site.file("index.html"), encoding: .utf8)
         let references = DemoPageReferences(html: html)
@@ -92,7 +99,7 @@ struct DemoSiteTests {
             digests.append(files)
         }
         #expect(digests[0] == digests[1])
-        let expectedFiles = 14  // page, CSS, JS, 6 photos, 4 logos, 1 GIF
+        let expectedFiles = 15  // page, CSS, JS, 6 photos, 4 logos, the badge GIF, the photographic GIF
         #expect(digests[0].count == expectedFiles)
     }
 
