@@ -75,49 +75,55 @@ enum DemoArtwork {
         return AnimatedImage(canvasWidth: width, canvasHeight: height, frames: frames, loopCount: 0)
     }
 
-    /// The rectangle of `image` at (`x`, `y`), opaque.
+    /// The rectangle of `image` at (`x`, `y`), row by row.
     private static func crop(_ image: Image, x: Int, y: Int, width: Int, height: Int) -> Image {
-        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(width * height * 4)
         for row in 0..<height {
             let from = ((y + row) * image.width + x) * 4
-            for column in 0..<width {
-                for channel in 0..<3 {
-                    pixels[(row * width + column) * 4 + channel] = image.pixels[from + column * 4 + channel]
-                }
-            }
+            pixels.append(contentsOf: image.pixels[from..<(from + width * 4)])
         }
         return Image(width: width, height: height, pixels: pixels, hasAlpha: false)
     }
 
     /// The window of `image` at (`x`, `y`) of `width`×`height` (fractional)
-    /// sampled bilinearly into `outputWidth`×`outputHeight`, opaque.
+    /// sampled bilinearly into `outputWidth`×`outputHeight`, opaque. Weights
+    /// in 1/256ths; the columns' sources computed once per frame.
     private static func sample(
         _ image: Image, x: Double, y: Double, width: Double, height: Double, outputWidth: Int, outputHeight: Int
     ) -> Image {
         var pixels = [UInt8](repeating: 255, count: outputWidth * outputHeight * 4)
-        let source = image.pixels
         let maxX = image.width - 1
         let maxY = image.height - 1
-        for row in 0..<outputHeight {
-            let sourceY = min(max(y + (Double(row) + 0.5) * height / Double(outputHeight) - 0.5, 0), Double(maxY))
-            let y0 = Int(sourceY)
-            let y1 = min(y0 + 1, maxY)
-            let fy = sourceY - Double(y0)
-            for column in 0..<outputWidth {
-                let sourceX = min(
-                    max(x + (Double(column) + 0.5) * width / Double(outputWidth) - 0.5, 0), Double(maxX))
-                let x0 = Int(sourceX)
-                let x1 = min(x0 + 1, maxX)
-                let fx = sourceX - Double(x0)
-                let offset = (row * outputWidth + column) * 4
-                for channel in 0..<3 {
-                    let top =
-                        Double(source[(y0 * image.width + x0) * 4 + channel]) * (1 - fx)
-                        + Double(source[(y0 * image.width + x1) * 4 + channel]) * fx
-                    let bottom =
-                        Double(source[(y1 * image.width + x0) * 4 + channel]) * (1 - fx)
-                        + Double(source[(y1 * image.width + x1) * 4 + channel]) * fx
-                    pixels[offset + channel] = UInt8(min(max(top * (1 - fy) + bottom * fy + 0.5, 0), 255))
+        var columns: [(left: Int, right: Int, weight: Int)] = []
+        columns.reserveCapacity(outputWidth)
+        for column in 0..<outputWidth {
+            let sourceX = min(max(x + (Double(column) + 0.5) * width / Double(outputWidth) - 0.5, 0), Double(maxX))
+            let left = Int(sourceX)
+            columns.append((left * 4, min(left + 1, maxX) * 4, Int((sourceX - Double(left)) * 256)))
+        }
+        image.pixels.withUnsafeBufferPointer { source in
+            pixels.withUnsafeMutableBufferPointer { target in
+                for row in 0..<outputHeight {
+                    let sourceY = min(
+                        max(y + (Double(row) + 0.5) * height / Double(outputHeight) - 0.5, 0), Double(maxY))
+                    let top = Int(sourceY)
+                    let topRow = top * image.width * 4
+                    let bottomRow = min(top + 1, maxY) * image.width * 4
+                    let down = Int((sourceY - Double(top)) * 256)
+                    var offset = row * outputWidth * 4
+                    for (left, right, across) in columns {
+                        for channel in 0..<3 {
+                            let upper =
+                                Int(source[topRow + left + channel]) * (256 - across)
+                                + Int(source[topRow + right + channel]) * across
+                            let lower =
+                                Int(source[bottomRow + left + channel]) * (256 - across)
+                                + Int(source[bottomRow + right + channel]) * across
+                            target[offset + channel] = UInt8((upper * (256 - down) + lower * down + 32_768) >> 16)
+                        }
+                        offset += 4
+                    }
                 }
             }
         }
