@@ -35,8 +35,14 @@ struct AnimatedGIFDeliveryTests {
 
     /// A CDN answering `format/webp` with `variant` and anything else with `original`.
     static func bridge(variant: Data, original: Data) throws -> (ImageBridge, ScriptedDataLoader) {
+        try bridge(variant: variant, originalAnswer: .ok(original, fields: ["cache-control": "max-age=60"]))
+    }
+
+    static func bridge(
+        variant: Data, originalAnswer: ScriptedDataLoader.Answer
+    ) throws -> (ImageBridge, ScriptedDataLoader) {
         let cached: HTTPFieldList = ["cache-control": "max-age=60"]
-        let upstream = ScriptedDataLoader(answering: .ok(original, fields: cached))
+        let upstream = ScriptedDataLoader(answering: originalAnswer)
         upstream.inject(.ok(variant, fields: cached), whereURLContains: "format/webp")
         let rules = RewriteConfiguration(rules: [
             RewriteRule(
@@ -104,5 +110,38 @@ struct AnimatedGIFDeliveryTests {
         #expect(legacy.1 == .apng)
         #expect(legacy.0.count < gif.count, "APNG \(legacy.0.count) B, GIF \(gif.count) B")
         #expect(try ImageInfo(legacy.0).frames == 6)
+    }
+
+    /// An original that cannot be had (an error page, a page that is not an
+    /// image) leaves the APNG: the client still gets an animation.
+    @Test func anOriginalThatIsNotAGIFLeavesTheAPNG() async throws {
+        let webP = try WebPEncoder().encode(Self.photographic())
+        let answers: [ScriptedDataLoader.Answer] = [
+            .response(status: 404, fields: ["content-type": "text/html"], body: Data("<html>gone</html>".utf8)),
+            .ok(try PNGEncoder().encode(SyntheticImages.photo(width: 8, height: 8, seed: 1))),
+        ]
+        for answer in answers {
+            let (bridge, _) = try Self.bridge(variant: webP, originalAnswer: answer)
+            let legacy = try await Self.answer(bridge, accept: "image/*")
+            #expect(legacy.1 == .apng)
+            #expect(try ImageInfo(legacy.0).frames == 6)
+        }
+    }
+
+    /// A flood of legacy clients asking at once for the same GIF: one
+    /// transcode, one fetch of the original, every client the GIF.
+    @Test func concurrentLegacyClientsShareOneComparison() async throws {
+        let animation = Self.photographic()
+        let gif = try GIFEncoder().encode(animation)
+        let (bridge, upstream) = try Self.bridge(variant: try WebPEncoder().encode(animation), original: gif)
+        let answers = try await withThrowingTaskGroup(of: (Data, ImageFormat).self) { group in
+            for _ in 0..<24 { group.addTask { try await Self.answer(bridge, accept: "image/*") } }
+            var answers: [(Data, ImageFormat)] = []
+            for try await answer in group { answers.append(answer) }
+            return answers
+        }
+        #expect(answers.count == 24)
+        #expect(answers.allSatisfy { $0.1 == .gif && $0.0 == gif })
+        #expect(upstream.requests.filter { $0.url == Self.url }.count == 1)
     }
 }
