@@ -118,7 +118,9 @@ extension ImageBridge {
     /// with any other request for it) only when a transcode runs; the answer
     /// is what ``TranscodeCache`` keeps for this source and client class, so
     /// later requests neither transcode nor compare again. The original is
-    /// used only when it is whole and sniffs as GIF; otherwise the APNG.
+    /// used only when it is whole and sniffs as GIF; otherwise (an error, a
+    /// page, a body over the pipeline's `maxBodyBytes`, 32 MiB by default:
+    /// the bound on what the comparison holds) the APNG.
     static func smallerAnimation(
         apng: Transcoder.Output, original: RequestPlan, pipeline: ImagePipeline
     ) async -> Transcoder.Output {
