@@ -24,10 +24,10 @@ extension RewriteDialect {
     var capabilities: DialectCapabilities {
         switch self {
         case .qiniu:
-            // imageMogr2 takes GIF input (at most 200 frames) and `format/webp`:
-            // developer.qiniu.com/dora/api/basic-processing-images-imagemogr2
-            // (docs/v6/api/reference/fop/image/imagemogr2.html); the origin here
-            // answers `format/webp` on a GIF with an animated WebP.
+            // imageMogr2 takes GIF input (at most 200 frames, "超过200,处理结果只返回原图")
+            // and `format/webp`: developer.qiniu.com/docs/v6/api/reference/fop/image/imagemogr2.html;
+            // Qiniu's FAQ treats GIF to WebP with imageMogr2 (developer.qiniu.com/faq?space=dora).
+            // The origin here answers `format/webp` on a GIF with an animated WebP.
             DialectCapabilities(animatedWebPFromGIF: true)
         case .tencentCI:
             // "Animated image formats such as GIF, WebP, and TPG can be
