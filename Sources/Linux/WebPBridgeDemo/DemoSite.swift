@@ -17,6 +17,8 @@ package struct DemoSite: Sendable {
         var photoWidths = 1_000...2_000
         /// JPEG quality of the article photos. Default 90, a CMS's usual setting.
         var photoQuality = 90
+        /// Frames of the photographic GIF (100 ms each). Default 32: 3.2 s.
+        var photoAnimationFrames = 32
     }
 
     /// One article on the front page.
@@ -96,8 +98,10 @@ package struct DemoSite: Sendable {
         try GIFEncoder().encode(DemoArtwork.liveBadge()).write(to: images.appendingPathComponent(animationName))
         progress("making the photographic GIF (a pan and zoom over \(sources[0].lastPathComponent))")
         let photoAnimationName = Self.photoAnimationName
-        try GIFEncoder().encode(try DemoArtwork.panAndZoom(over: decoded[0]))
-            .write(to: images.appendingPathComponent(photoAnimationName))
+        try GIFEncoder().encode(
+            try DemoArtwork.panAndZoom(over: decoded[0], frameCount: configuration.photoAnimationFrames)
+        )
+        .write(to: images.appendingPathComponent(photoAnimationName))
 
         let manifest = Manifest(
             articles: articles, logoPaths: logoPaths, animationPath: "/images/" + animationName,
