@@ -278,7 +278,7 @@ import WebPBridge
                 OVERVIEW: Rewrite image URLs to their CDN's WebP (or AVIF) variant and print cache keys.
 
                 USAGE: webp-bridge rewrite (--config FILE | --preset NAME --host HOST) [--width W] [--quality Q] \
-                [--formats LIST] [--user-agent UA] [--accept ACCEPT] [--explain] [URL...]
+                [--formats LIST] [--gif] [--user-agent UA] [--accept ACCEPT] [--explain] [URL...]
 
                 ARGUMENTS:
                   URL                     Image URLs; read from standard input, one a line, when none are given.
@@ -287,10 +287,14 @@ import WebPBridge
                   --config <FILE>         JSON rewrite rules (see docs/rewrite.md).
                   --preset <NAME>         One rule for --host in a CDN's dialect (see below).
                   --host <HOST>           The host the preset applies to (img.example.com, *.example.com).
-                  --width <W>             Width to ask for in pixels (1-16383); overrides the rules'.
-                  --quality <Q>           WebP quality (1-100); overrides the rules'.
-                  --formats <LIST>        Variants to offer, preferred first: webp (default) or avif,webp; \
-                overrides the rules'.
+                  --width <W>             Width to ask for in pixels (1-16383), or auto[:W] from client hints \
+                (CDNs that document it); overrides the rules'.
+                  --quality <Q>           WebP quality (1-100), or auto[:best|good|eco|low] chosen by the CDN \
+                (where documented); overrides the rules'.
+                  --formats <LIST>        Variants to offer, preferred first: webp (default), avif,webp, or auto \
+                (the CDN chooses by Accept); overrides the rules'.
+                  --gif                   The preset's rule converts GIFs to animated WebP too (CDNs that \
+                document it).
                   --user-agent <UA>       Decide for a client sending this User-Agent.
                   --accept <ACCEPT>       Decide for a client sending this Accept header.
                   --explain               Add a third column: the rule and why the URL changed or not.

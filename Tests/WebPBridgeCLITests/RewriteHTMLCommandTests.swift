@@ -127,7 +127,7 @@ import WebPBridge
         #expect(
             help.contains(
                 "USAGE: webp-bridge rewrite-html (--config FILE | --preset NAME --host HOST) [--width W] [--quality Q] "
-                    + "[--formats LIST] [--base URL] [--scheme NAME] [FILE]\n"))
+                    + "[--formats LIST] [--gif] [--base URL] [--scheme NAME] [FILE]\n"))
         for option in ["--config", "--preset", "--host", "--width", "--quality", "--base", "--scheme"] {
             #expect(help.contains("  \(option) <"), "\(option)")
         }

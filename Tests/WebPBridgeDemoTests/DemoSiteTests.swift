@@ -66,6 +66,13 @@ struct DemoSiteTests {
         let gif = try Data(contentsOf: site.url.appendingPathComponent(String(manifest.animationPath.dropFirst())))
         let gifInfo = try ImageInfo(gif)
         #expect(gifInfo.format == .gif && gifInfo.frames > 1 && gifInfo.loopCount == 0 && gifInfo.alpha)
+        // The photographic GIF: a pan and zoom over a photo, opaque, looping.
+        let scene = try Data(
+            contentsOf: site.url.appendingPathComponent(String(manifest.photoAnimationPath.dropFirst())))
+        let sceneInfo = try ImageInfo(scene)
+        #expect(sceneInfo.format == .gif && sceneInfo.width == 480 && sceneInfo.height == 270)
+        #expect(sceneInfo.frames == 32 && sceneInfo.loopCount == 0 && !sceneInfo.alpha)
+        #expect(manifest.files.contains(manifest.photoAnimationPath))
 
         let html = try String(contentsOf: site.file("index.html"), encoding: .utf8)
         let references = DemoPageReferences(html: html)
@@ -80,7 +87,8 @@ struct DemoSiteTests {
     @Test("the same photos always give the same site, byte for byte")
     func deterministic() async throws {
         let photos = try DemoPhotos.folder(count: 3, sizes: [(320, 240)])
-        let configuration = DemoSite.Configuration(articleCount: 6, photoWidths: 200...300)
+        // A 4-frame photographic GIF: 32 take about 10 s per build in a debug build.
+        let configuration = DemoSite.Configuration(articleCount: 6, photoWidths: 200...300, photoAnimationFrames: 4)
         var digests: [[String: String]] = []
         for _ in 0..<2 {
             let site = try TemporaryDirectory(prefix: "demo-site")
@@ -92,7 +100,7 @@ struct DemoSiteTests {
             digests.append(files)
         }
         #expect(digests[0] == digests[1])
-        let expectedFiles = 14  // page, CSS, JS, 6 photos, 4 logos, 1 GIF
+        let expectedFiles = 15  // page, CSS, JS, 6 photos, 4 logos, the badge GIF, the photographic GIF
         #expect(digests[0].count == expectedFiles)
     }
 

@@ -11,10 +11,10 @@ struct RewriteSource: Sendable {
     }
 
     let origin: Origin
-    let width: Int?
-    let quality: Int?
-    /// `--formats`: the variants every rule offers, in preference order.
-    let formats: [VariantFormat]?
+    /// `--width`, `--quality`, `--formats` (each fixed, or `auto` to leave it to the CDN).
+    let overrides: RewriteOverrides
+    /// `--gif`: the preset's rule converts GIFs too.
+    let convertsGIF: Bool
 
     /// The options every rule-taking command declares, declared here only;
     /// each such command lists the presets in its discussion (``presetList``).
@@ -22,16 +22,24 @@ struct RewriteSource: Sendable {
         .option("--config", value: "FILE", help: "JSON rewrite rules (see docs/rewrite.md)."),
         .option("--preset", value: "NAME", help: "One rule for --host in a CDN's dialect (see below)."),
         .option("--host", value: "HOST", help: "The host the preset applies to (img.example.com, *.example.com)."),
-        .option("--width", value: "W", help: "Width to ask for in pixels (1-16383); overrides the rules'."),
-        .option("--quality", value: "Q", help: "WebP quality (1-100); overrides the rules'."),
+        .option(
+            "--width", value: "W",
+            help: "Width to ask for in pixels (1-16383), or auto[:W] from client hints (CDNs that document it);"
+                + " overrides the rules'."),
+        .option(
+            "--quality", value: "Q",
+            help: "WebP quality (1-100), or auto[:best|good|eco|low] chosen by the CDN (where documented);"
+                + " overrides the rules'."),
         .option(
             "--formats", value: "LIST",
-            help: "Variants to offer, preferred first: webp (default) or avif,webp; overrides the rules'."),
+            help: "Variants to offer, preferred first: webp (default), avif,webp, or auto (the CDN chooses by"
+                + " Accept); overrides the rules'."),
+        .flag("--gif", help: "The preset's rule converts GIFs to animated WebP too (CDNs that document it)."),
     ]
 
     /// The usage of ``options`` where rules are required (`rewrite`, `fetch`).
     static let requiredUsage =
-        "(--config FILE | --preset NAME --host HOST) [--width W] [--quality Q] [--formats LIST]"
+        "(--config FILE | --preset NAME --host HOST) [--width W] [--quality Q] [--formats LIST] [--gif]"
 
     /// `Presets: qiniu, qiniu-legacy, …`, for a command's discussion.
     static var presetList: String { "Presets: " + RewritePreset.all.map(\.name).joined(separator: ", ") + "." }
@@ -46,9 +54,9 @@ struct RewriteSource: Sendable {
     }
 
     init(parsed: ParsedArguments) throws(UsageError) {
-        width = try parsed.int("--width", in: 1...16_383)
-        quality = try parsed.int("--quality", in: 1...100)
-        formats = try parsed.string("--formats").map(Self.formats(from:))
+        overrides = try Self.overrides(parsed)
+        convertsGIF = parsed.flag("--gif")
+        let width = overrides.width
         let config = parsed.string("--config")
         let preset = parsed.string("--preset")
         let host = parsed.string("--host")
@@ -64,15 +72,16 @@ struct RewriteSource: Sendable {
         case (nil, nil, _?):
             throw UsageError("--host needs --preset NAME")
         case (let file?, nil, nil):
+            guard !convertsGIF else { throw UsageError("--gif goes with --preset; a configuration file says \"gif\"") }
             origin = .file(file)
         case (nil, let name?, let host?):
             do {
                 let configuration = try RewritePreset.configuration(
-                    named: name, host: host, width: width, quality: quality, formats: formats ?? [.webp])
+                    named: name, host: host, overrides, convertsGIF: convertsGIF)
                 // The preset exists: configuration(named:) threw otherwise.
                 let policy = RewritePreset.named(name).map(ClientPolicy.init(preset:)) ?? .standard
                 origin = .preset(configuration, policy)
-            } catch  where error.field == "width" && width == nil {
+            } catch  where error.field == "width" && width == nil && overrides.widthFromClient != true {
                 throw UsageError("preset '\(name)' needs --width W (the screen width in pixels, e.g. 750)")
             } catch  where error.field == "hosts" {
                 throw UsageError("--host '\(host)' is not a host name or *.domain pattern")
@@ -80,6 +89,37 @@ struct RewriteSource: Sendable {
                 throw UsageError(error.description)
             }
         }
+    }
+
+    /// `--width`, `--quality` and `--formats`, each a value or `auto…`.
+    static func overrides(_ parsed: ParsedArguments) throws(UsageError) -> RewriteOverrides {
+        var overrides = RewriteOverrides()
+        if let width = parsed.string("--width"), width == "auto" || width.hasPrefix("auto:") {
+            overrides.widthFromClient = true
+            if width != "auto" {
+                guard let fallback = Int(width.dropFirst("auto:".count)), (1...16_383).contains(fallback) else {
+                    throw UsageError("--width: '\(width)' is not auto:W with W from 1 to 16383")
+                }
+                overrides.width = fallback
+            }
+        } else {
+            overrides.width = try parsed.int("--width", in: 1...16_383)
+        }
+        if let quality = parsed.string("--quality"), quality.hasPrefix("auto") {
+            guard let automatic = AutomaticQuality(rawValue: quality) else {
+                let known = AutomaticQuality.allCases.map(\.rawValue).joined(separator: ", ")
+                throw UsageError("--quality: '\(quality)' is not a number or one of \(known)")
+            }
+            overrides.automaticQuality = automatic
+        } else {
+            overrides.quality = try parsed.int("--quality", in: 1...100)
+        }
+        if parsed.string("--formats")?.trimmingCharacters(in: .whitespaces).lowercased() == "auto" {
+            overrides.automaticFormat = true
+        } else {
+            overrides.formats = try parsed.string("--formats").map(Self.formats(from:))
+        }
+        return overrides
     }
 
     /// `avif,webp` → `[.avif, .webp]`: known names, each once, at least one.
@@ -103,8 +143,7 @@ struct RewriteSource: Sendable {
         case .file(let path):
             do {
                 let configuration = try RewriteConfiguration(contentsOf: URL(fileURLWithPath: path))
-                return try Rewriter(
-                    configuration: configuration.overriding(width: width, quality: quality, formats: formats))
+                return try Rewriter(configuration: configuration.overriding(overrides))
             } catch {
                 // Name the file, unless the message already does.
                 let message = error.description

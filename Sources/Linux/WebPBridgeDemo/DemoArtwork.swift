@@ -2,9 +2,10 @@ import Foundation
 import WebPBridge
 
 /// The demo site's generated artwork: text-free logos with soft, transparent
-/// edges (PNG with alpha, as a designer exports them) and an animated badge
-/// (GIF). Drawn with signed distances, so edges are anti-aliased; pure
-/// functions of their size and frame number.
+/// edges (PNG with alpha, as a designer exports them), an animated badge
+/// (GIF), drawn with signed distances so edges are anti-aliased, and a
+/// photographic animation made from one of the demo's photos; pure
+/// functions of their inputs.
 enum DemoArtwork {
     /// One logo: its file name and picture.
     struct Logo {
@@ -30,6 +31,103 @@ enum DemoArtwork {
                 image: sun(size: size, turn: Double(frame) / Double(frameCount)), durationMilliseconds: 80)
         }
         return AnimatedImage(canvasWidth: size, canvasHeight: size, frames: frames, loopCount: 0)
+    }
+
+    /// A photographic animation, as a newsroom's GIF of a scene: a slow
+    /// zoom and pan (Ken Burns) over `photo`, `frameCount` frames of
+    /// `width`×`height` at `frameMilliseconds` each, looping forever.
+    ///
+    /// The photo's centred crop of the output's aspect ratio is scaled once
+    /// to 4/3 of the output's width (Lanczos), then each frame samples a
+    /// window that narrows from the whole of it to 4/5 of it while its centre
+    /// drifts, bilinearly, so the motion is smooth to the subpixel. A pure
+    /// function of its inputs.
+    static func panAndZoom(
+        over photo: Image, width: Int = 480, height: Int = 270, frameCount: Int = 32, frameMilliseconds: Int = 100
+    ) throws -> AnimatedImage {
+        let aspect = Double(width) / Double(height)
+        var cropWidth = Double(photo.width)
+        var cropHeight = cropWidth / aspect
+        if cropHeight > Double(photo.height) {
+            cropHeight = Double(photo.height)
+            cropWidth = cropHeight * aspect
+        }
+        let cut = crop(
+            photo, x: (photo.width - Int(cropWidth)) / 2, y: (photo.height - Int(cropHeight)) / 2,
+            width: max(1, Int(cropWidth)), height: max(1, Int(cropHeight)))
+        let stageWidth = width * 4 / 3
+        let stageHeight = height * 4 / 3
+        let stage = try ImageResizer().resize(cut, width: stageWidth, height: stageHeight)
+        let frames = (0..<frameCount).map { frame in
+            let progress = frameCount > 1 ? Double(frame) / Double(frameCount - 1) : 0
+            // Ease in and out, so the loop's turn is gentle.
+            let eased = 0.5 - cos(progress * Double.pi) / 2
+            let scale = 1 - 0.2 * eased
+            let windowWidth = Double(stageWidth) * scale
+            let windowHeight = Double(stageHeight) * scale
+            let centreX = Double(stageWidth) * (0.5 + 0.06 * (eased - 0.5))
+            let centreY = Double(stageHeight) * (0.5 - 0.04 * (eased - 0.5))
+            let image = sample(
+                stage, x: centreX - windowWidth / 2, y: centreY - windowHeight / 2, width: windowWidth,
+                height: windowHeight, outputWidth: width, outputHeight: height)
+            return AnimatedImage.Frame(image: image, durationMilliseconds: frameMilliseconds)
+        }
+        return AnimatedImage(canvasWidth: width, canvasHeight: height, frames: frames, loopCount: 0)
+    }
+
+    /// The rectangle of `image` at (`x`, `y`), row by row.
+    private static func crop(_ image: Image, x: Int, y: Int, width: Int, height: Int) -> Image {
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(width * height * 4)
+        for row in 0..<height {
+            let from = ((y + row) * image.width + x) * 4
+            pixels.append(contentsOf: image.pixels[from..<(from + width * 4)])
+        }
+        return Image(width: width, height: height, pixels: pixels, hasAlpha: false)
+    }
+
+    /// The window of `image` at (`x`, `y`) of `width`×`height` (fractional)
+    /// sampled bilinearly into `outputWidth`×`outputHeight`, opaque. Weights
+    /// in 1/256ths; the columns' sources computed once per frame.
+    private static func sample(
+        _ image: Image, x: Double, y: Double, width: Double, height: Double, outputWidth: Int, outputHeight: Int
+    ) -> Image {
+        var pixels = [UInt8](repeating: 255, count: outputWidth * outputHeight * 4)
+        let maxX = image.width - 1
+        let maxY = image.height - 1
+        var columns: [(left: Int, right: Int, weight: Int)] = []
+        columns.reserveCapacity(outputWidth)
+        for column in 0..<outputWidth {
+            let sourceX = min(max(x + (Double(column) + 0.5) * width / Double(outputWidth) - 0.5, 0), Double(maxX))
+            let left = Int(sourceX)
+            columns.append((left * 4, min(left + 1, maxX) * 4, Int((sourceX - Double(left)) * 256)))
+        }
+        image.pixels.withUnsafeBufferPointer { source in
+            pixels.withUnsafeMutableBufferPointer { target in
+                for row in 0..<outputHeight {
+                    let sourceY = min(
+                        max(y + (Double(row) + 0.5) * height / Double(outputHeight) - 0.5, 0), Double(maxY))
+                    let top = Int(sourceY)
+                    let topRow = top * image.width * 4
+                    let bottomRow = min(top + 1, maxY) * image.width * 4
+                    let down = Int((sourceY - Double(top)) * 256)
+                    var offset = row * outputWidth * 4
+                    for (left, right, across) in columns {
+                        for channel in 0..<3 {
+                            let upper =
+                                Int(source[topRow + left + channel]) * (256 - across)
+                                + Int(source[topRow + right + channel]) * across
+                            let lower =
+                                Int(source[bottomRow + left + channel]) * (256 - across)
+                                + Int(source[bottomRow + right + channel]) * across
+                            target[offset + channel] = UInt8((upper * (256 - down) + lower * down + 32_768) >> 16)
+                        }
+                        offset += 4
+                    }
+                }
+            }
+        }
+        return Image(width: outputWidth, height: outputHeight, pixels: pixels, hasAlpha: false)
     }
 
     // MARK: Drawings

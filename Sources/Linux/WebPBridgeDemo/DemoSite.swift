@@ -4,7 +4,8 @@ import WebPBridge
 /// Builds the demo's sample news site from a folder of source photos: a
 /// front page (`index.html`) of articles, each with a photo published as a
 /// CMS would (JPEG q90, 1,000–2,000 px wide, under `images/`), PNG logos
-/// with alpha, one animated GIF, a stylesheet and a script (`static/`).
+/// with alpha, an animated badge and a photographic animated GIF, a
+/// stylesheet and a script (`static/`).
 ///
 /// The same photos and configuration always give byte-identical files.
 package struct DemoSite: Sendable {
@@ -16,6 +17,8 @@ package struct DemoSite: Sendable {
         var photoWidths = 1_000...2_000
         /// JPEG quality of the article photos. Default 90, a CMS's usual setting.
         var photoQuality = 90
+        /// Frames of the photographic GIF (100 ms each). Default 32: 3.2 s.
+        var photoAnimationFrames = 32
     }
 
     /// One article on the front page.
@@ -38,13 +41,20 @@ package struct DemoSite: Sendable {
         package var articles: [Article]
         /// Site paths of the logos (PNG with alpha).
         package var logoPaths: [String]
-        /// Site path of the animated GIF.
+        /// Site path of the animated badge (a small graphic GIF with alpha).
         var animationPath: String
+        /// Site path of the photographic animated GIF: a pan and zoom over
+        /// the first source photo, 480×270, 32 frames of 100 ms
+        /// (``DemoArtwork/panAndZoom(over:width:height:frameCount:frameMilliseconds:)``).
+        package var photoAnimationPath: String
         /// Every file written, as site paths (`/index.html`, `/images/…`).
         package var files: [String]
     }
 
     var configuration = Configuration()
+
+    /// The photographic GIF's file name under `images/`.
+    package static let photoAnimationName = "scene-pan.gif"
 
     /// A site of the default ``Configuration``: 48 articles, photos 1,000–2,000 px wide at JPEG q90.
     package init() {}
@@ -86,11 +96,18 @@ package struct DemoSite: Sendable {
         }
         let animationName = "live.gif"
         try GIFEncoder().encode(DemoArtwork.liveBadge()).write(to: images.appendingPathComponent(animationName))
+        progress("making the photographic GIF (a pan and zoom over \(sources[0].lastPathComponent))")
+        let photoAnimationName = Self.photoAnimationName
+        try GIFEncoder().encode(
+            try DemoArtwork.panAndZoom(over: decoded[0], frameCount: configuration.photoAnimationFrames)
+        )
+        .write(to: images.appendingPathComponent(photoAnimationName))
 
         let manifest = Manifest(
             articles: articles, logoPaths: logoPaths, animationPath: "/images/" + animationName,
+            photoAnimationPath: "/images/" + photoAnimationName,
             files: ["/index.html", "/static/site.css", "/static/site.js"] + articles.map(\.photoPath) + logoPaths
-                + ["/images/" + animationName])
+                + ["/images/" + animationName, "/images/" + photoAnimationName])
         try Data(DemoPage.html(manifest).utf8).write(to: output.appendingPathComponent("index.html"))
         try Data(DemoPage.stylesheet.utf8).write(to: statics.appendingPathComponent("site.css"))
         try Data(DemoPage.script.utf8).write(to: statics.appendingPathComponent("site.js"))

@@ -55,7 +55,8 @@ import WebPBridge
         let rules =
             Rules.everyDialect + [
                 DialectExampleTests.qiniuStylesOnly, DialectExampleTests.thumborServer,
-                Rules.rule(.aliyunOSS(AliyunOSSOptions(parameter: .imageProcess)), gif: true),
+                Rules.rule(.aliyunOSS(AliyunOSSOptions(parameter: .imageProcess))),
+                Rules.rule(.cloudflare, host: "gif.example.com", gif: true),
                 Rules.rule(.tencentCI(TencentCIOptions(ignoreError: false)), width: nil, quality: 60),
             ]
         let configuration = RewriteConfiguration(rules: rules)

@@ -66,16 +66,20 @@ extension ImageBridge {
         let transcoder = self.transcoder
         let transcodeQueue = self.transcodeQueue
         let source = image.data
+        let gifOriginal = gifOriginalPlan(request, image: image, for: capabilities)
+        let pipeline = configuration.pipeline
         do {
             // A transcode made before for this source version and client class
             // answers without one, and one in flight is shared.
             let answer = try await transcodes.answer(of: image, for: capabilities) {
-                try await transcodeQueue.run { () throws -> (Transcoder.Output, Double) in
+                let made = try await transcodeQueue.run { () throws -> (Transcoder.Output, Double) in
                     let start = ContinuousClock.now
                     let output = try transcoder.transcode(source, for: capabilities)
                     let elapsed = (ContinuousClock.now - start).components
                     return (output, Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
                 }
+                guard let gifOriginal, made.0.format == .apng else { return made }
+                return (await Self.smallerAnimation(apng: made.0, original: gifOriginal, pipeline: pipeline), made.1)
             }
             var delivery = imageDelivery(
                 request, image: image, body: answer.data, format: answer.format,
@@ -90,6 +94,39 @@ extension ImageBridge {
             // Bytes that sniff as an image but do not decode: the original, as the upstream has it.
             return await original(request, decision, "the variant does not decode (\(error))", image: image)
         }
+    }
+
+    /// The plan that fetches the original GIF behind an animated variant, when
+    /// this client cannot show the variant and will get an animation: the
+    /// request names a `.gif` (a rule that converts GIFs made the variant) and
+    /// the bytes are the variant's. `nil` otherwise.
+    private func gifOriginalPlan(
+        _ request: DeliveryRequest, image: ImageDataResponse, for capabilities: Set<ImageFormat>
+    ) -> RequestPlan? {
+        guard image.isVariant, !image.isFallback, capabilities.contains(.apng), capabilities.contains(.gif),
+            let parts = URLParts(request.url.absoluteString), ImageType(path: parts.path) == .gif
+        else { return nil }
+        return RequestPlan(request: request.image, rewrite: nil)
+    }
+
+    /// The one decision for an animation a client cannot show as the variant
+    /// (animated WebP to a client that shows neither WebP nor AVIF): the
+    /// smaller on the wire of the bridge's APNG of the variant and the
+    /// original GIF. A photograph's APNG is lossless over 24-bit frames and
+    /// larger than its 256-colour GIF; a flat graphic's may be smaller. The
+    /// original is fetched through the pipeline (its own cache entry, shared
+    /// with any other request for it) only when a transcode runs; the answer
+    /// is what ``TranscodeCache`` keeps for this source and client class, so
+    /// later requests neither transcode nor compare again. The original is
+    /// used only when it is whole and sniffs as GIF; otherwise (an error, a
+    /// page, a body over the pipeline's `maxBodyBytes`, 32 MiB by default:
+    /// the bound on what the comparison holds) the APNG.
+    static func smallerAnimation(
+        apng: Transcoder.Output, original: RequestPlan, pipeline: ImagePipeline
+    ) async -> Transcoder.Output {
+        guard let gif = try? await pipeline.data(for: original), gif.format == .gif, gif.data.count < apng.data.count
+        else { return apng }
+        return Transcoder.Output(data: gif.data, format: .gif, isTranscoded: true)
     }
 
     /// The formats the client of `decision` shows as they are: WebP when

@@ -18,8 +18,10 @@ public import Foundation
 /// when the pipeline keeps its bytes on disk (a ``DiskCache``), that cache
 /// under a key space of its own (keys start with `transcode:`; the
 /// pipeline's are URLs), bounded by the disk cache's own capacity. A disk
-/// hit is copied into memory. Only real transcodes are kept, and a stored
-/// body is used only when it sniffs as a format the client shows.
+/// hit is copied into memory. Only real transcodes are kept — for an
+/// animated GIF's variant, the answer ``ImageBridge`` chose between the APNG
+/// and the original GIF, whichever was smaller — and a stored body is used
+/// only when it sniffs as a format the client shows.
 ///
 /// Concurrent requests for the same transcode (a page of old clients
 /// asking for a new image at once) share one run: the first starts it,

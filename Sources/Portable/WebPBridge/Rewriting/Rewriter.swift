@@ -109,7 +109,7 @@ public struct Rewriter: Sendable {
                     let webP = FormatVariant(format: .webp, url: url, cacheKey: CacheKey.normalized(parts))
                     return RewriteResult(
                         url: url, cacheKey: webP.cacheKey, ruleName: rule.name, reason: reason,
-                        variants: variants(of: webP, rule: rule))
+                        variants: variants(of: webP, rule: rule, source: parts))
                 case .unchanged(let reason) where reason.kind == .alreadyAVIF:
                     // A page that names an AVIF variant itself: itself, and its
                     // WebP counterpart for a client that cannot show AVIF.
@@ -136,7 +136,7 @@ public struct Rewriter: Sendable {
                     return RewriteResult(
                         url: variantURL, cacheKey: webP.cacheKey, ruleName: rule.name,
                         reason: RewriteReason(.rewritten, detail),
-                        variants: variants(of: webP, rule: rule))
+                        variants: variants(of: webP, rule: rule, source: parts))
                 }
             }
         }
@@ -189,8 +189,13 @@ public struct Rewriter: Sendable {
     /// The rule's formats for a WebP variant just made: AVIF is the WebP
     /// variant respelled, kept only when the dialect reads it back as an
     /// AVIF variant on the same host (so it is never rewritten again).
-    private func variants(of webP: FormatVariant, rule: CompiledRule) -> [FormatVariant] {
+    /// A GIF gets none: no dialect's CDN documents an animated AVIF from a
+    /// GIF (Cloudflare's animations are GIF or WebP only; Cloudinary's flag
+    /// animates WebP), and a still AVIF would lose the animation — an AVIF
+    /// client shows the animated WebP instead.
+    private func variants(of webP: FormatVariant, rule: CompiledRule, source parts: URLParts) -> [FormatVariant] {
         guard rule.formats.count > 1, let spelling = rule.dialect.formatSpelling,
+            ImageType(path: rule.dialect.sourcePath(of: parts)) != .gif,
             let webPParts = URLParts(webP.url.absoluteString)
         else { return [webP] }
         var variants: [FormatVariant] = []

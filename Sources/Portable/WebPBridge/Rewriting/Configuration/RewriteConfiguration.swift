@@ -69,11 +69,38 @@ public struct RewriteConfiguration: Sendable, Hashable {
     /// command line). Validate the result: a rule's CDN may not make a
     /// format given here.
     public func overriding(width: Int?, quality: Int?, formats: [VariantFormat]? = nil) -> RewriteConfiguration {
+        overriding(RewriteOverrides(width: width, quality: quality, formats: formats))
+    }
+
+    /// This configuration with every rule's settings that `overrides` names
+    /// replaced: a fixed quality replaces an automatic one and the other way
+    /// round, explicit formats replace the automatic format and the other way
+    /// round, a width from the client keeps the given width as its fallback.
+    /// Validate the result: a rule's CDN may not document what is asked.
+    public func overriding(_ overrides: RewriteOverrides) -> RewriteConfiguration {
         var copy = self
         for index in copy.rules.indices {
-            if let width { copy.rules[index].width = width }
-            if let quality { copy.rules[index].quality = quality }
-            if let formats { copy.rules[index].formats = formats }
+            if let widthFromClient = overrides.widthFromClient {
+                copy.rules[index].widthFromClient = widthFromClient
+                if widthFromClient { copy.rules[index].width = overrides.width }
+            }
+            if let width = overrides.width { copy.rules[index].width = width }
+            if let quality = overrides.quality {
+                copy.rules[index].quality = quality
+                copy.rules[index].automaticQuality = nil
+            }
+            if let automatic = overrides.automaticQuality {
+                copy.rules[index].automaticQuality = automatic
+                copy.rules[index].quality = nil
+            }
+            if let formats = overrides.formats {
+                copy.rules[index].formats = formats
+                copy.rules[index].automaticFormat = false
+            }
+            if overrides.automaticFormat {
+                copy.rules[index].formats = [.webp]
+                copy.rules[index].automaticFormat = true
+            }
         }
         return copy
     }
@@ -114,5 +141,35 @@ extension RewriteConfiguration: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: AnyCodingKey.self)
         try container.encode(rules, forKey: AnyCodingKey("rules"))
+    }
+}
+
+/// Settings given on a command line for every rule (``RewriteConfiguration/overriding(_:)``);
+/// `nil` (or `false`) leaves the rules' own.
+public struct RewriteOverrides: Sendable, Hashable {
+    /// The width, or with ``widthFromClient`` its fallback.
+    public var width: Int?
+    /// Whether the width comes from the client's hints (`--width auto`).
+    public var widthFromClient: Bool?
+    /// A fixed quality.
+    public var quality: Int?
+    /// A quality the CDN chooses (`--quality auto`).
+    public var automaticQuality: AutomaticQuality?
+    /// Explicit formats.
+    public var formats: [VariantFormat]?
+    /// The format the CDN chooses by `Accept` (`--formats auto`).
+    public var automaticFormat: Bool
+
+    /// Overrides; every parameter defaults to leaving the rules' own.
+    public init(
+        width: Int? = nil, widthFromClient: Bool? = nil, quality: Int? = nil,
+        automaticQuality: AutomaticQuality? = nil, formats: [VariantFormat]? = nil, automaticFormat: Bool = false
+    ) {
+        self.width = width
+        self.widthFromClient = widthFromClient
+        self.quality = quality
+        self.automaticQuality = automaticQuality
+        self.formats = formats
+        self.automaticFormat = automaticFormat
     }
 }

@@ -63,9 +63,21 @@ public struct RewritePreset: Sendable {
     public func configuration(
         host: String, width: Int? = nil, quality: Int? = nil, formats: [VariantFormat] = [.webp]
     ) throws(RewriteConfigurationError) -> RewriteConfiguration {
+        try configuration(host: host, RewriteOverrides(width: width, quality: quality, formats: formats))
+    }
+
+    /// A validated configuration with one rule for `host`, with `settings`
+    /// (the width, quality and formats, fixed or left to the CDN; GIFs when
+    /// `convertsGIF`) where the preset's CDN documents them.
+    ///
+    /// - Throws: ``RewriteConfigurationError`` naming the field the CDN does not document.
+    public func configuration(
+        host: String, _ settings: RewriteOverrides, convertsGIF: Bool = false
+    ) throws(RewriteConfigurationError) -> RewriteConfiguration {
         let rule = RewriteRule(
-            name: name, hosts: [host], dialect: dialect, width: width, quality: quality, formats: formats)
-        let configuration = RewriteConfiguration(rules: [rule])
+            name: name, hosts: [host], dialect: dialect, width: settings.width, quality: settings.quality,
+            convertsGIF: convertsGIF)
+        let configuration = RewriteConfiguration(rules: [rule]).overriding(settings)
         try configuration.validate()
         return configuration
     }
@@ -79,5 +91,16 @@ public struct RewritePreset: Sendable {
     ) throws(RewriteConfigurationError) -> RewriteConfiguration {
         guard let preset = named(name) else { throw .unknownPreset(name) }
         return try preset.configuration(host: host, width: width, quality: quality, formats: formats)
+    }
+
+    /// The preset called `name`'s configuration for `host`, with `settings`
+    /// and, when `convertsGIF`, GIFs (``configuration(host:_:convertsGIF:)``).
+    ///
+    /// - Throws: ``RewriteConfigurationError`` for an unknown preset or what its CDN does not document.
+    public static func configuration(
+        named name: String, host: String, _ settings: RewriteOverrides, convertsGIF: Bool = false
+    ) throws(RewriteConfigurationError) -> RewriteConfiguration {
+        guard let preset = named(name) else { throw .unknownPreset(name) }
+        return try preset.configuration(host: host, settings, convertsGIF: convertsGIF)
     }
 }

@@ -18,7 +18,10 @@ struct AliyunOSSDialect: DialectRewriting {
     private let addedDetail: String
     private let formatLastDetail: String
 
-    init(options: AliyunOSSOptions, width: Int?, quality: Int?) {
+    /// `automatic.format` only for Baidu BOS (`format,f_auto`, picked by
+    /// `Accept`: intl.cloud.baidu.com/doc/BOS/s/Akdzs4xua-en); ``CompiledRule``
+    /// refuses it for the others.
+    init(options: AliyunOSSOptions, width: Int?, quality: Int?, automatic: AutomaticRequests = AutomaticRequests()) {
         parameter = options.parameter.rawValue
         var actions: [String] = []
         switch options.parameter {
@@ -33,7 +36,7 @@ struct AliyunOSSDialect: DialectRewriting {
         case .bceProcess:
             if let width { actions.append("resize,m_lfit,w_\(width)") }
             if let quality { actions.append("quality,q_\(quality)") }
-            formatAction = "format,f_webp"
+            formatAction = automatic.format ? "format,f_auto" : "format,f_webp"
         }
         actions.append(formatAction)
         newValue = "image/" + actions.joined(separator: "/")

@@ -4,15 +4,26 @@
 struct CloudflareDialect: DialectRewriting {
     static let prefix = "/cdn-cgi/image/"
 
-    /// `width=750,quality=75,format=webp,onerror=redirect`.
+    /// `width=750,quality=75,format=webp,onerror=redirect` (`width=auto`,
+    /// `format=auto` where the rule leaves them to the CDN:
+    /// developers.cloudflare.com/images/transform-images/transform-via-url/).
     let newOptions: String
+    /// `format=webp` or `format=auto`.
+    let format: String
     private let addedDetail: String
 
-    init(width: Int?, quality: Int?) {
+    /// A GIF needs nothing more: "Save animations as GIF or animated WebP",
+    /// `anim` true by default (developers.cloudflare.com/images/transform-images/).
+    init(width: Int?, quality: Int?, automatic: AutomaticRequests = AutomaticRequests()) {
         var options: [String] = []
-        if let width { options.append("width=\(width)") }
+        if automatic.widthFromClient {
+            options.append("width=auto")
+        } else if let width {
+            options.append("width=\(width)")
+        }
         if let quality { options.append("quality=\(quality)") }
-        options += ["format=webp", "onerror=redirect"]
+        format = automatic.format ? "format=auto" : "format=webp"
+        options += [format, "onerror=redirect"]
         newOptions = options.joined(separator: ",")
         addedDetail = "added /cdn-cgi/image/\(newOptions)"
     }
@@ -37,13 +48,13 @@ struct CloudflareDialect: DialectRewriting {
             if value == "webp" { return .alreadyWebP("format=webp") }
             if value == "avif" { return .alreadyAVIF("format=avif") }
             if value == "auto" { return .alreadyWebP("format=auto negotiates WebP") }
-            list[index] = "format=webp"
+            list[index] = format[...]
         } else {
-            list.append("format=webp")
+            list.append(format[...])
         }
         return .rewritten(
             url.replacing(path: Self.prefix + list.joined(separator: ",") + source),
-            detail: "set format=webp in the options")
+            detail: "set \(format) in the options")
     }
 
     /// The options and the source path (from its `/`) of a `/cdn-cgi/image/` path.

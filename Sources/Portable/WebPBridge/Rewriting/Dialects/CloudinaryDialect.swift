@@ -10,17 +10,43 @@ struct CloudinaryDialect: DialectRewriting {
         "x", "y", "z",
     ]
 
-    /// `w_750,c_limit,f_webp,q_75`.
+    /// `w_750,c_limit,f_webp,q_75` (the rule's width, format and quality;
+    /// `w_auto:100:750,dpr_auto,c_limit`, `f_auto`, `q_auto:eco` where the
+    /// rule leaves them to the CDN).
     let newTransformation: String
+    /// The same for a GIF: `fl_awebp` after the WebP format, so that the
+    /// WebP is animated rather than the GIF's first frame.
+    let newGIFTransformation: String
+    /// `f_webp` or `f_auto`.
+    let formatParameter: String
     private let addedDetail: String
+    private let addedGIFDetail: String
 
-    init(width: Int?, quality: Int?) {
+    /// `fl_awebp`: "When converting animated images to WebP format, generate an
+    /// animated WebP from all the frames … instead of only from the first still
+    /// frame" (cloudinary.com/documentation/sdks/js/url-gen/Qualifiers.Flag.html).
+    /// `f_auto` picks the format per request and needs no flag for an animation.
+    static let animatedWebPFlag = "fl_awebp"
+
+    init(width: Int?, quality: Int?, automatic: AutomaticRequests = AutomaticRequests()) {
         var parameters: [String] = []
-        if let width { parameters += ["w_\(width)", "c_limit"] }
-        parameters.append("f_webp")
-        if let quality { parameters.append("q_\(quality)") }
-        newTransformation = parameters.joined(separator: ",")
+        if automatic.widthFromClient {
+            // w_auto with a rounding step of 100 px and the rule's width for a
+            // client without hints (a bridge sends none): w_auto:100:750.
+            parameters += [width.map { "w_auto:100:\($0)" } ?? "w_auto", "dpr_auto", "c_limit"]
+        } else if let width {
+            parameters += ["w_\(width)", "c_limit"]
+        }
+        formatParameter = automatic.format ? "f_auto" : "f_webp"
+        var quality = quality.map { "q_\($0)" }
+        if let automatic = automatic.quality {
+            quality = automatic == .standard ? "q_auto" : "q_" + automatic.rawValue
+        }
+        newTransformation = (parameters + [formatParameter] + (quality.map { [$0] } ?? [])).joined(separator: ",")
+        let gifFormat = automatic.format ? [formatParameter] : [formatParameter, Self.animatedWebPFlag]
+        newGIFTransformation = (parameters + gifFormat + (quality.map { [$0] } ?? [])).joined(separator: ",")
         addedDetail = "added transformation \(newTransformation)"
+        addedGIFDetail = "added transformation \(newGIFTransformation)"
     }
 
     /// `f_avif`: cloudinary.com/documentation/image_format_support.
@@ -54,20 +80,23 @@ struct CloudinaryDialect: DialectRewriting {
         }
         var newSegments = segments
         let detail: String
+        // A GIF's WebP is animated only with fl_awebp (f_auto needs none).
+        let isGIF = ImageType(path: path) == .gif
+        let format = isGIF && formatParameter == "f_webp" ? "f_webp,\(Self.animatedWebPFlag)" : formatParameter
         if let formatAt {
             if formatAt.value == "webp" { return .alreadyWebP("f_webp") }
             if formatAt.value == "avif" { return .alreadyAVIF("f_avif") }
             if formatAt.value == "auto" { return .alreadyWebP("f_auto negotiates WebP") }
             var parameters = transformations[formatAt.segment].splitBytes(UInt8(ascii: ","))
-            parameters[formatAt.parameter] = "f_webp"
+            parameters[formatAt.parameter] = format[...]
             newSegments[formatAt.segment] = parameters.joined(separator: ",")[...]
-            detail = "replaced f_\(formatAt.value) with f_webp"
+            detail = "replaced f_\(formatAt.value) with \(format)"
         } else if let last = transformations.indices.last {
-            newSegments[last] = (transformations[last] + ",f_webp")[...]
-            detail = "added f_webp to the transformation"
+            newSegments[last] = (transformations[last] + "," + format)[...]
+            detail = "added \(format) to the transformation"
         } else {
-            newSegments.insert(newTransformation[...], at: 0)
-            detail = addedDetail
+            newSegments.insert((isGIF ? newGIFTransformation : newTransformation)[...], at: 0)
+            detail = isGIF ? addedGIFDetail : addedDetail
         }
         let newPath = path[..<delivery.upperBound] + newSegments.joined(separator: "/")
         return .rewritten(url.replacing(path: newPath), detail: detail)

@@ -1,7 +1,20 @@
 /// imgix: `?w=750&fm=webp&q=75`; `auto=format` already negotiates WebP.
+///
+/// Left to the CDN where the rule asks (docs.imgix.com/apis/rendering/auto,
+/// docs.imgix.com/apis/rendering/format/ch): `auto=format` instead of
+/// `fm=webp`, `auto=compress,format` for an automatic quality (compress
+/// alone would serve a still as JPEG or PNG), `ch=Width,DPR` with the rule's
+/// `w` as the width for a client that sends no hints.
 struct ImgixDialect: DialectRewriting {
     let width: Int?
     let quality: Int?
+    let automatic: AutomaticRequests
+
+    init(width: Int?, quality: Int?, automatic: AutomaticRequests = AutomaticRequests()) {
+        self.width = width
+        self.quality = quality
+        self.automatic = automatic
+    }
 
     /// `fm=avif`: docs.imgix.com/apis/rendering/format/fm.
     var formatSpelling: FormatSpelling? { FormatSpelling(webP: "fm=webp", avif: "fm=avif", inQuery: true) }
@@ -22,9 +35,19 @@ struct ImgixDialect: DialectRewriting {
             let value = RawQuery.value(of: items[index]) ?? ""
             if RawQuery.lowercasedASCII(value) == "webp" { return .alreadyWebP("fm=webp") }
             if RawQuery.lowercasedASCII(value) == "avif" { return .alreadyAVIF("fm=avif") }
-            items[index] = "fm=webp"
+            if !automatic.format {
+                items[index] = "fm=webp"
+                return .rewritten(
+                    url.replacing(query: items.joined(separator: "&")), detail: "replaced fm=\(value) with fm=webp")
+            }
+            // The CDN chooses: the explicit format goes, auto=format comes.
+            items.remove(at: index)
+            let kept = Set(items.map(RawQuery.name(of:)))
+            let added = addedItems(existing: kept).joined(separator: "&")
+            let rest = items.joined(separator: "&")
             return .rewritten(
-                url.replacing(query: items.joined(separator: "&")), detail: "replaced fm=\(value) with fm=webp")
+                url.replacing(query: rest.isEmpty ? added : rest + "&" + added),
+                detail: "replaced fm=\(value) with \(added)")
         }
         let added = addedItems(existing: Set(names)).joined(separator: "&")
         return .rewritten(url.replacing(query: query + "&" + added), detail: "added \(added)")
@@ -33,7 +56,12 @@ struct ImgixDialect: DialectRewriting {
     private func addedItems(existing: Set<Substring>) -> [String] {
         var items: [String] = []
         if let width, !existing.contains("w") { items.append("w=\(width)") }
-        items.append("fm=webp")
+        if automatic.widthFromClient, !existing.contains("ch") { items.append("ch=Width,DPR") }
+        if automatic.format {
+            items.append(automatic.quality == nil ? "auto=format" : "auto=compress,format")
+        } else {
+            items.append("fm=webp")
+        }
         if let quality, !existing.contains("q") { items.append("q=\(quality)") }
         return items
     }

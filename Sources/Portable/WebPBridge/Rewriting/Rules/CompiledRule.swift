@@ -68,6 +68,8 @@ final class CompiledRule: Sendable {
         }
         let width = rule.width
         let quality = rule.quality
+        let automatic = rule.automaticRequests
+        try Self.check(rule, label: label)
         switch rule.dialect {
         case .qiniu(let options):
             dialect = try QiniuDialect(options: options, width: width, quality: quality, rule: label)
@@ -76,13 +78,13 @@ final class CompiledRule: Sendable {
         case .tencentCI(let options):
             dialect = TencentCIDialect(options: options, width: width, quality: quality)
         case .aliyunOSS(let options):
-            dialect = AliyunOSSDialect(options: options, width: width, quality: quality)
+            dialect = AliyunOSSDialect(options: options, width: width, quality: quality, automatic: automatic)
         case .cloudinary:
-            dialect = CloudinaryDialect(width: width, quality: quality)
+            dialect = CloudinaryDialect(width: width, quality: quality, automatic: automatic)
         case .imgix:
-            dialect = ImgixDialect(width: width, quality: quality)
+            dialect = ImgixDialect(width: width, quality: quality, automatic: automatic)
         case .cloudflare:
-            dialect = CloudflareDialect(width: width, quality: quality)
+            dialect = CloudflareDialect(width: width, quality: quality, automatic: automatic)
         case .thumbor(let options):
             dialect = try ThumborDialect(options: options, width: width, quality: quality, rule: label)
         case .template(let pattern):
@@ -103,6 +105,64 @@ final class CompiledRule: Sendable {
                     + " (see docs/rewrite.md); list only webp")
         }
         formats = rule.formats
+    }
+
+    /// Refuses what the rule's CDN does not document (``DialectCapabilities``),
+    /// naming the field: GIFs, automatic quality, format and width.
+    private static func check(_ rule: RewriteRule, label: String) throws(RewriteConfigurationError) {
+        let capabilities = rule.dialect.capabilities
+        let name = rule.dialect.name
+        if rule.convertsGIF, !capabilities.animatedWebPFromGIF {
+            throw .invalid(
+                rule: label, field: "gif",
+                "the \(name) dialect's CDN does not document animated WebP from a GIF (a still could come back;"
+                    + " see docs/rewrite.md); leave GIFs alone")
+        }
+        if let automatic = rule.automaticQuality {
+            if rule.quality != nil {
+                throw .invalid(rule: label, field: "quality", "is either a number or \(automatic), not both")
+            }
+            guard capabilities.automaticQualities.contains(automatic) else {
+                let known = AutomaticQuality.allCases.filter(capabilities.automaticQualities.contains)
+                let offered =
+                    known.isEmpty
+                    ? "its CDN documents no automatic quality"
+                    : "its CDN documents only " + known.map(\.rawValue).joined(separator: ", ")
+                throw .invalid(
+                    rule: label, field: "quality", "the \(name) dialect cannot ask for \(automatic): \(offered)")
+            }
+            if capabilities.automaticQualityNeedsAutomaticFormat, !rule.automaticFormat {
+                throw .invalid(
+                    rule: label, field: "quality",
+                    "\(automatic) needs \"formats\": \"auto\" on \(name): its automatic compression alone"
+                        + " serves a still as JPEG or PNG, not WebP (docs.imgix.com/apis/rendering/auto)")
+            }
+        }
+        if rule.automaticFormat {
+            guard capabilities.automaticFormat else {
+                throw .invalid(
+                    rule: label, field: "formats",
+                    "the \(name) dialect cannot ask for auto: its CDN documents no format chosen by Accept")
+            }
+            guard rule.formats == [.webp] else {
+                throw .invalid(
+                    rule: label, field: "formats",
+                    "auto lets the CDN choose by Accept, so it cannot be listed with other formats"
+                        + " (a bridge fetches a variant with one fixed Accept: the WebP one)")
+            }
+        }
+        if rule.widthFromClient {
+            guard capabilities.widthFromClient else {
+                throw .invalid(
+                    rule: label, field: "width",
+                    "the \(name) dialect cannot ask for auto: its CDN documents no width from client hints")
+            }
+            if rule.width != nil, !capabilities.fallbackWidth {
+                throw .invalid(
+                    rule: label, field: "width",
+                    "the \(name) dialect's CDN names no fallback width for auto: use \"auto\" alone")
+            }
+        }
     }
 
     /// Whether `scheme` (lower-cased) is one of the rule's schemes.

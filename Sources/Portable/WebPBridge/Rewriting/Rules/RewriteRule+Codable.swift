@@ -106,13 +106,72 @@ extension RewriteRule: Codable {
             }
             dialect = .template(pattern)
         }
+        let width = try Self.decodedWidth(container, rule: label)
+        let quality = try Self.decodedQuality(container, rule: label)
+        let formats = try Self.decodedFormats(container, rule: label)
         self.init(
-            name: name ?? "", hosts: hosts, dialect: dialect,
-            width: try field("width", "a whole number"), quality: try field("quality", "a whole number"),
+            name: name ?? "", hosts: hosts, dialect: dialect, width: width.pixels, quality: quality.fixed,
             schemes: try field("schemes", "a list of schemes") ?? ["http", "https"],
             pathPrefix: try field("pathPrefix", "a string") ?? "/",
             convertsGIF: try field("gif", "true or false") ?? false,
-            formats: try Self.decodedFormats(field("formats", "a list of formats (\"avif\", \"webp\")"), rule: label))
+            formats: formats.list, automaticQuality: quality.automatic, automaticFormat: formats.automatic,
+            widthFromClient: width.fromClient)
+    }
+
+    /// `"width": 750`, `"auto"` (from the client's hints) or `"auto:750"`
+    /// (from the hints, 750 without them).
+    private static func decodedWidth(
+        _ container: KeyedDecodingContainer<AnyCodingKey>, rule: String
+    ) throws(RewriteConfigurationError) -> (pixels: Int?, fromClient: Bool) {
+        let expected = "a whole number, \"auto\" or \"auto:FALLBACK\""
+        let key = AnyCodingKey("width")
+        if let pixels = try? container.decodeIfPresent(Int.self, forKey: key) { return (pixels, false) }
+        guard container.contains(key) else { return (nil, false) }
+        guard let text = try? container.decode(String.self, forKey: key), text == "auto" || text.hasPrefix("auto:")
+        else { throw .invalid(rule: rule, field: "width", "expected \(expected)") }
+        if text == "auto" { return (nil, true) }
+        guard let fallback = Int(text.dropFirst("auto:".count)) else {
+            throw .invalid(rule: rule, field: "width", "expected \(expected), got '\(text)'")
+        }
+        return (fallback, true)
+    }
+
+    /// `"quality": 75`, or an automatic one (`"auto"`, `"auto:eco"`…).
+    private static func decodedQuality(
+        _ container: KeyedDecodingContainer<AnyCodingKey>, rule: String
+    ) throws(RewriteConfigurationError) -> (fixed: Int?, automatic: AutomaticQuality?) {
+        let names = AutomaticQuality.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        let key = AnyCodingKey("quality")
+        if let fixed = try? container.decodeIfPresent(Int.self, forKey: key) { return (fixed, nil) }
+        guard container.contains(key) else { return (nil, nil) }
+        guard let text = try? container.decode(String.self, forKey: key) else {
+            throw .invalid(rule: rule, field: "quality", "expected a whole number or one of \(names)")
+        }
+        guard let automatic = AutomaticQuality(rawValue: text) else {
+            throw .invalid(
+                rule: rule, field: "quality", "unknown quality '\(text)' (a whole number or one of \(names))")
+        }
+        return (nil, automatic)
+    }
+
+    /// `"formats": ["avif", "webp"]`, or `"auto"` (the CDN chooses by `Accept`).
+    private static func decodedFormats(
+        _ container: KeyedDecodingContainer<AnyCodingKey>, rule: String
+    ) throws(RewriteConfigurationError) -> (list: [VariantFormat], automatic: Bool) {
+        let key = AnyCodingKey("formats")
+        if let text = try? container.decodeIfPresent(String.self, forKey: key) {
+            guard text == "auto" else {
+                throw .invalid(rule: rule, field: "formats", "expected a list of formats or \"auto\", got '\(text)'")
+            }
+            return ([.webp], true)
+        }
+        let names: [String]?
+        do {
+            names = try container.decodeIfPresent([String].self, forKey: key)
+        } catch {
+            throw .invalid(rule: rule, field: "formats", "expected a list of formats (\"avif\", \"webp\") or \"auto\"")
+        }
+        return (try decodedFormats(names, rule: rule), false)
     }
 
     /// The `formats` list read from JSON, each name checked.
@@ -140,9 +199,21 @@ extension RewriteRule: Codable {
         try container.encode(pathPrefix, forKey: AnyCodingKey("pathPrefix"))
         try container.encode(convertsGIF, forKey: AnyCodingKey("gif"))
         try container.encode(dialect.name, forKey: AnyCodingKey("dialect"))
-        try container.encodeIfPresent(width, forKey: AnyCodingKey("width"))
-        try container.encodeIfPresent(quality, forKey: AnyCodingKey("quality"))
-        if formats != [.webp] { try container.encode(formats.map(\.rawValue), forKey: AnyCodingKey("formats")) }
+        if widthFromClient {
+            try container.encode(width.map { "auto:\($0)" } ?? "auto", forKey: AnyCodingKey("width"))
+        } else {
+            try container.encodeIfPresent(width, forKey: AnyCodingKey("width"))
+        }
+        if let automaticQuality {
+            try container.encode(automaticQuality.rawValue, forKey: AnyCodingKey("quality"))
+        } else {
+            try container.encodeIfPresent(quality, forKey: AnyCodingKey("quality"))
+        }
+        if automaticFormat {
+            try container.encode("auto", forKey: AnyCodingKey("formats"))
+        } else if formats != [.webp] {
+            try container.encode(formats.map(\.rawValue), forKey: AnyCodingKey("formats"))
+        }
         switch dialect {
         case .qiniu(let options):
             try container.encode(options.mode, forKey: AnyCodingKey("mode"))
