@@ -61,7 +61,7 @@ struct DemoCommandTests {
             #expect(report.failures.isEmpty, "\(report.failures.map { "\($0.client.name) \($0.image.path)" })")
             #expect(report.pageBytes > 0)
             for run in report.clients {
-                #expect(run.images.count == 4 + manifest.logoPaths.count + 1)
+                #expect(run.images.count == 4 + manifest.logoPaths.count + 2)
                 for image in run.images {
                     #expect(image.deliveredBytes > 0 && image.originalBytes > 0)
                     #expect(image.wireBytes > 0, "\(image.path): the bridge says what it fetched")

@@ -76,7 +76,7 @@ struct DemoSiteTests {
 
         let html = try String(contentsOf: site.file("index.html"), encoding: .utf8)
         let references = DemoPageReferences(html: html)
-        #expect(references.images.count == 48 + manifest.logoPaths.count + 1)
+        #expect(references.images.count == 48 + manifest.logoPaths.count + 2)
         #expect(references.images.filter { $0.hasPrefix("/images/article-") && $0.hasSuffix(".jpg") }.count == 48)
         #expect(references.stylesheets == ["/static/site.css"] && references.scripts == ["/static/site.js"])
         for file in manifest.files {

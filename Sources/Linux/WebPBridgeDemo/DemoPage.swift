@@ -48,6 +48,9 @@ enum DemoPage {
             updates</span></div>
               </header>
               <nav class="sections">\(DemoSite.Copy.sections.map { "<a href=\"#\">\($0)</a>" }.joined())</nav>
+              <figure class="scene"><img src="\(manifest.photoAnimationPath)" width="480" height="270" \
+            alt="A slow pan over the lake at dawn"><figcaption>Watch: dawn over the lake, from our live camera\
+            </figcaption></figure>
               <main class="grid">
             \(cards)  </main>
               <footer>
@@ -76,6 +79,9 @@ enum DemoPage {
         .live { margin-left: auto; display: flex; align-items: center; gap: 8px; \
         font: 600 14px/1 system-ui, sans-serif; color: #b3541e; }
         .live img { width: 48px; height: 48px; }
+        .scene { max-width: 1240px; margin: 0 auto 16px; padding: 0 24px; }
+        .scene img { width: 100%; max-width: 480px; height: auto; display: block; }
+        .scene figcaption { color: var(--muted); font-style: italic; }
         .sections { max-width: 1240px; margin: 0 auto 16px; padding: 8px 24px; border-top: 3px solid var(--ink); \
         border-bottom: 1px solid #d8d3c8;
           display: flex; gap: 20px; font: 600 14px/1.6 system-ui, sans-serif; text-transform: uppercase; \

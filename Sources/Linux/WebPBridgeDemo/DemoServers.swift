@@ -86,8 +86,11 @@ package struct DemoServers: Sendable {
                 name: "forward bridge")
             started.append(forward.server)
             // The measured clients' bridges ask for variants in a query (`imageView2/…/format/avif`, then
-            // `…/format/webp`) and tell clients apart by `Accept` (the default policy).
-            let clientRules = ["--preset", "qiniu", "--host", host, "--width", String(width), "--formats", "avif,webp"]
+            // `…/format/webp`) and tell clients apart by `Accept` (the default policy); GIFs too
+            // (`--gif`: Qiniu answers `format/webp` for a GIF with an animated WebP).
+            let clientRules = [
+                "--preset", "qiniu", "--host", host, "--width", String(width), "--formats", "avif,webp", "--gif",
+            ]
             var clientBridges: [(server: HTTPServer, url: URL)] = []
             for client in 0..<clients {
                 let bridge = try await startBridge(
