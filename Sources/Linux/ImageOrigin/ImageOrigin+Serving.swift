@@ -93,6 +93,7 @@ extension ImageOrigin {
                 headers["Content-DPR"] = Self.contentDPR(
                     servedWidth: widths.served, unhintedWidth: widths.unhinted, hints: hinted.hints)
             }
+            if let quality = cached.quality { headers[ImageTransformer.qualityField] = quality }
             return .ready(
                 .bytes(cached.bytes, contentType: cached.format.mimeType, headers: headers), fromVariantCache: true)
         }
@@ -119,6 +120,7 @@ extension ImageOrigin {
                     servedWidth: widths.served, unhintedWidth: widths.unhinted, hints: hinted.hints)
             }
             if job.notModifiedOnceMade { return HTTPResponse(status: .notModified, headers: headers) }
+            if let quality = variant.quality { headers[ImageTransformer.qualityField] = quality }
             return .bytes(variant.bytes, contentType: variant.format.mimeType, headers: headers)
         case .failure(.queueFull):
             return .text(
@@ -265,7 +267,8 @@ extension ImageOrigin {
                     formats.isEmpty
                     ? try transformer.transform(source, pipeline: pipeline)
                     : try transformer.transform(source, pipeline: pipeline, smallestOf: formats)
-                var variant = Variant(bytes: BodyBytes(output.data), format: output.format)
+                var variant = Variant(
+                    bytes: BodyBytes(output.data), format: output.format, quality: output.qualityFieldValue)
                 if let unhinted, let served = try? ImageInfo(output.data),
                     let info = try? ImageInfo(source, limits: transformer.configuration.limits),
                     let size = try? ImageTransformer.outputSize(of: unhinted, width: info.width, height: info.height)

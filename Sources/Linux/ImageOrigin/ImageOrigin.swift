@@ -48,6 +48,8 @@ public final class ImageOrigin: HTTPHandler {
         /// Under client hints: the width it was made at, and the width it
         /// would have without them (for `Content-DPR`); `nil` otherwise.
         var widths: (served: Int, unhinted: Int)? = nil
+        /// ``ImageTransformer/qualityField``'s value, when a search chose the quality.
+        var quality: String? = nil
     }
 
     /// - Throws: ``FileResolverError`` when the root is not a folder.

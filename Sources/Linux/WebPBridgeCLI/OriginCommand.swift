@@ -11,7 +11,7 @@ struct OriginCommand: BridgeCommand {
         usage: [
             "--root DIR [--listen HOST:PORT] [--styles FILE] [--auto-webp] [--auto-format]"
                 + " [--client-hints] [--save-data]"
-                + " [--quality Q] [--webp-method M] [--memory-budget SIZE] [--work-budget MP]"
+                + " [--quality Q|auto[:TARGET]] [--webp-method M] [--memory-budget SIZE] [--work-budget MP]"
         ],
         discussion: """
             Serves GET and HEAD for the files under DIR; '?imageView2/<mode>/w/<W>/h/<H>/format/<f>/q/<Q>',
@@ -38,7 +38,10 @@ struct OriginCommand: BridgeCommand {
             .flag(
                 "--save-data",
                 help: "Serve 'Save-Data: on' clients one width bucket smaller and at qualities 15 lower."),
-            .option("--quality", value: "Q", help: "Default WebP quality of variants, 1-100 (default 80)."),
+            .option(
+                "--quality", value: "Q",
+                help: "Default WebP quality of variants, 1-100 (default 80). " + QualityOption.autoHelp
+                    + " Applies to WebP and AVIF variants; /quality/N and q/N in a URL still win."),
             .option(
                 "--webp-method", value: "M",
                 help: "libwebp's method for lossy WebP variants, 0 (fastest) to 6 (smallest); default 4."
@@ -66,7 +69,7 @@ struct OriginCommand: BridgeCommand {
     var autoFormat: Bool
     var clientHints: Bool
     var saveData: Bool
-    var quality: Int?
+    var quality: QualityOption?
     var webpMethod: Int?
     /// `--memory-budget`: what every cache's bound is a share of.
     var memoryBudget: ImageOrigin.MemoryBudget
@@ -84,7 +87,7 @@ struct OriginCommand: BridgeCommand {
         autoFormat = parsed.flag("--auto-format")
         clientHints = parsed.flag("--client-hints")
         saveData = parsed.flag("--save-data")
-        quality = try parsed.int("--quality", in: 1...100)
+        quality = try QualityOption.parse(parsed, in: 1...100)
         webpMethod = try parsed.int("--webp-method", in: 0...6)
         memoryBudget = try MemorySize.budget(parsed).map { ImageOrigin.MemoryBudget(totalBytes: $0) } ?? .init()
         workBudgetPixels = try WorkBudgetOption.pixels(parsed)
@@ -104,7 +107,11 @@ struct OriginCommand: BridgeCommand {
             root: root, styles: styles, autoWebP: autoWebP, autoFormat: autoFormat, memoryBudget: memoryBudget)
         configuration.clientHints = clientHints
         configuration.saveData = saveData
-        if let quality { configuration.transformer.defaultWebPQuality = quality }
+        switch quality {
+        case .fixed(let quality): configuration.transformer.defaultWebPQuality = quality
+        case .auto(let target): configuration.transformer.qualityMode = .auto(target: target)
+        case nil: break
+        }
         if let webpMethod { configuration.transformer.webpMethod = webpMethod }
         if let workBudgetPixels { configuration.transformer.limits.maxWorkPixels = workBudgetPixels }
         // A file replaced under a running origin is served as it was for at
