@@ -1,4 +1,5 @@
 package import Foundation
+import ImageOrigin
 import WebPBridge
 
 #if canImport(FoundationNetworking)
@@ -199,6 +200,8 @@ package struct DemoClient: Sendable {
         /// What the bridge says it received from the upstream for this
         /// response (`X-WebPBridge-Wire-Bytes`); `nil` from the origin.
         var upstreamBytes: Int? = nil
+        /// The quality the tuned origin chose for it (`X-Image-Quality`), if it searched one.
+        var chosenQuality: String? = nil
     }
 
     private func sessionConfiguration() -> URLSessionConfiguration {
@@ -225,7 +228,8 @@ package struct DemoClient: Sendable {
             return Fetched(
                 status: http?.statusCode ?? 0, contentType: http?.value(forHTTPHeaderField: "Content-Type") ?? "",
                 body: body,
-                upstreamBytes: http?.value(forHTTPHeaderField: BridgeDiagnosticHeader.wireBytes).flatMap { Int($0) })
+                upstreamBytes: http?.value(forHTTPHeaderField: BridgeDiagnosticHeader.wireBytes).flatMap { Int($0) },
+                chosenQuality: http?.value(forHTTPHeaderField: ImageTransformer.qualityField))
         } catch {
             throw DemoFailure("\(url.absoluteString): \(error.localizedDescription)")
         }
@@ -309,6 +313,7 @@ package struct DemoClient: Sendable {
             path: path, original: original.body, delivered: delivered.body,
             wireBytes: delivered.upstreamBytes ?? delivered.body.count, originalType: original.contentType,
             deliveredType: delivered.contentType)
+        result.chosenQuality = delivered.chosenQuality
         guard original.status == 200 else {
             result.failure = "the origin answered \(original.status)"
             return result

@@ -32,6 +32,10 @@ package struct DemoImageResult: Sendable {
     /// SSIMULACRA 2 of the same pair (``SSIMULACRA2Scorer``); `nil` when
     /// not scored.
     var ssimulacra2: Double?
+    /// The encoder quality the tuned origin chose for it (`"64"`,
+    /// `"lossless"`); `nil` where none was searched (the bridges' fixed
+    /// qualities, the source as it is).
+    var chosenQuality: String?
     /// The pair as PNG files for the scorer, while the demo runs.
     var pairFiles: (reference: URL, distorted: URL)?
     /// Bytes of the original resized to the delivered size with no change

@@ -149,6 +149,15 @@ extension DemoReport {
             loopback), so only the variant crosses the network.</p>
             \(barChart())
             </section>
+            \(chosenQualities.isEmpty ? "" : """
+              <section>
+                <h2>Quality chosen per image</h2>
+                <p class="note">The encoder quality the tuned origin chose for each image in page order (\
+              <code>--quality auto</code>: the lowest whose FastSSIM reaches the target, never above the fixed \
+              default); a dashed column is lossless, an empty slot an image served without a search.</p>
+              \(qualityChart())
+              </section>
+              """)
             <section>
               <h2>Every image: the original, then what each client got</h2>
               <p class="note">The images are files in the folder beside this report; \
@@ -166,7 +175,7 @@ extension DemoReport {
     }
 
     /// The colour of each client's bars, in ``clients`` order.
-    static let clientColours = ["#7fb3e0", "#1f8a5b", "#8e44ad", "#d35400"]
+    static let clientColours = ["#7fb3e0", "#1f8a5b", "#8e44ad", "#d35400", "#16a085", "#c0392b", "#2c3e50"]
 
     /// The chart's legend entries, one per client.
     var legend: String {

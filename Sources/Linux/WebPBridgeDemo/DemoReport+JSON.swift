@@ -23,6 +23,8 @@ extension DemoReport {
             var resizedBytes: Int?
             var ssim: Double?
             var ssimulacra2: Double?
+            /// The quality the tuned origin chose (`X-Image-Quality`), if it searched one.
+            var chosenQuality: String?
             var failure: String?
         }
 
@@ -70,7 +72,7 @@ extension DemoReport {
                             path: $0.path, originalType: $0.originalType, deliveredType: $0.deliveredType,
                             originalBytes: $0.originalBytes, wireBytes: $0.wireBytes,
                             deliveredBytes: $0.deliveredBytes, resizedBytes: $0.resizedBytes, ssim: $0.ssim,
-                            ssimulacra2: $0.ssimulacra2, failure: $0.failure)
+                            ssimulacra2: $0.ssimulacra2, chosenQuality: $0.chosenQuality, failure: $0.failure)
                     },
                     totals: .init(
                         images: totals.count, originalBytes: totals.originalBytes, wireBytes: totals.wireBytes,

@@ -23,11 +23,13 @@ package enum DemoSiteOrigin {
     }
 
     /// The tuned origin over the same site: what `webp-bridge origin
-    /// --auto-format --client-hints --save-data` answers — the smallest
-    /// format each client accepts equally, per image; sizes from the
-    /// client's hints; less for `Save-Data: on`.
+    /// --auto-format --quality auto --client-hints --save-data` answers —
+    /// the smallest format each client accepts equally and the quality
+    /// chosen per image; sizes from the client's hints; less for
+    /// `Save-Data: on`.
     static func tunedConfiguration(root: URL) -> ImageOrigin.Configuration {
         var configuration = ImageOrigin.Configuration(root: root.path, autoFormat: true)
+        configuration.transformer.qualityMode = .auto(target: ImageTransformer.QualityMode.defaultTarget)
         configuration.clientHints = true
         configuration.saveData = true
         return configuration
