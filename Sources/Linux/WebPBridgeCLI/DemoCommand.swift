@@ -1,6 +1,7 @@
 import BridgeProxy
 import Foundation
 import HTTPServer
+import ImageOrigin
 import WebPBridgeDemo
 
 /// `webp-bridge demo`: builds a sample news site, serves it through the
@@ -12,7 +13,7 @@ struct DemoCommand: BridgeCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Show the bytes a news front page saves through the bridge.",
-        usage: ["[--images DIR] [--report PATH] [--serve] [--width W] [--ssimulacra2 PYTHON]"],
+        usage: ["[--images DIR] [--report PATH] [--serve] [--width W] [--ssimulacra2 PYTHON] [--quality auto:TARGET]"],
         discussion: """
             Builds a sample news site in a temporary folder: 48 articles whose photos are cut from the
             source JPEGs and published as a CMS would (JPEG q90, 1,000-2,000 px wide), PNG logos with
@@ -37,6 +38,10 @@ struct DemoCommand: BridgeCommand {
             .flag("--serve", help: "Keep the origin and bridge running afterwards, until SIGINT or SIGTERM."),
             .option("--width", value: "W", help: "The screen width the bridge asks variants for (default 750)."),
             .option(
+                "--quality", value: "auto[:TARGET]",
+                help: "The tuned origin's quality, as origin's --quality auto takes it (default auto:"
+                    + "\(ImageTransformer.QualityMode.defaultTarget))."),
+            .option(
                 "--ssimulacra2", value: "PYTHON",
                 help: "A Python with PyPI's ssimulacra2: score every image with SSIMULACRA 2 too ('make demo'"
                     + " passes .build/quality-venv/bin/python)."),
@@ -50,6 +55,8 @@ struct DemoCommand: BridgeCommand {
     var serve: Bool
     var width: Int
     var scorer: SSIMULACRA2Scorer?
+    /// The tuned origin's `--quality auto` target.
+    var tunedTarget = ImageTransformer.QualityMode.defaultTarget
     /// Where to look for photos without `--images`; tests point it elsewhere.
     var cacheFolder = Self.cachedPhotos
 
@@ -60,6 +67,11 @@ struct DemoCommand: BridgeCommand {
         serve = parsed.flag("--serve")
         width = try parsed.int("--width", in: 16...4_096) ?? 750
         scorer = parsed.string("--ssimulacra2").map(SSIMULACRA2Scorer.init(python:))
+        switch try QualityOption.parse(parsed, in: 1...100) {
+        case .auto(let target): tunedTarget = target
+        case .fixed: throw UsageError("option '--quality' of demo takes auto or auto:TARGET (the tuned origin's)")
+        case nil: break
+        }
     }
 
     /// The demo's bridges, made exactly as `webp-bridge proxy ARGUMENTS`
@@ -103,7 +115,8 @@ struct DemoCommand: BridgeCommand {
             "  \(manifest.files.count) files: index.html, \(manifest.articles.count) article photos,"
                 + " \(manifest.logoPaths.count) logos, 1 animated GIF, CSS and JS")
 
-        let servers = try await DemoServers.start(site: site, width: width, makeBridge: Self.makeBridge)
+        let servers = try await DemoServers.start(
+            site: site, width: width, tunedTarget: tunedTarget, makeBridge: Self.makeBridge)
         io.print(
             "origin: \(servers.originURL.absoluteString)"
                 + "  (image origin, style \(DemoSiteOrigin.styleName), --auto-format)")

@@ -42,12 +42,14 @@ package struct DemoServers: Sendable {
     /// - Parameters:
     ///   - width: The screen width the bridges ask variants for.
     ///   - clients: How many extra reverse bridges to start, one per measured client.
+    ///   - tunedTarget: The tuned origin's `--quality auto` target.
     ///   - makeBridge: Turns `webp-bridge proxy` arguments into a bridge.
     ///   - requestLog: called for every request any server finishes.
     /// - Throws: ``DemoFailure`` when a server does not start; what
     ///   `makeBridge` throws.
     package static func start(
-        site: URL, width: Int, clients: Int = DemoClient.Profile.bridged.count, makeBridge: BridgeMaker,
+        site: URL, width: Int, clients: Int = DemoClient.Profile.bridged.count,
+        tunedTarget: Double = ImageTransformer.QualityMode.defaultTarget, makeBridge: BridgeMaker,
         requestLog: (@Sendable (String) -> Void)? = nil
     ) async throws -> DemoServers {
         let handler = try DemoSiteOrigin.make(root: site)
@@ -64,7 +66,8 @@ package struct DemoServers: Sendable {
         do {
             let tunedOrigin = HTTPServer(
                 configuration: .init(host: "127.0.0.1", port: 0),
-                handler: try ImageOrigin(configuration: DemoSiteOrigin.tunedConfiguration(root: site)),
+                handler: try ImageOrigin(
+                    configuration: DemoSiteOrigin.tunedConfiguration(root: site, target: tunedTarget)),
                 requestLog: prefixed(requestLog, "tuned origin"))
             let tunedOriginURL: URL
             do {

@@ -27,9 +27,12 @@ package enum DemoSiteOrigin {
     /// the smallest format each client accepts equally and the quality
     /// chosen per image; sizes from the client's hints; less for
     /// `Save-Data: on`.
-    static func tunedConfiguration(root: URL) -> ImageOrigin.Configuration {
+    /// `target` is the `--quality auto` target (default ``ImageTransformer/QualityMode/defaultTarget``).
+    static func tunedConfiguration(
+        root: URL, target: Double = ImageTransformer.QualityMode.defaultTarget
+    ) -> ImageOrigin.Configuration {
         var configuration = ImageOrigin.Configuration(root: root.path, autoFormat: true)
-        configuration.transformer.qualityMode = .auto(target: ImageTransformer.QualityMode.defaultTarget)
+        configuration.transformer.qualityMode = .auto(target: target)
         configuration.clientHints = true
         configuration.saveData = true
         return configuration
