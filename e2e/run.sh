@@ -201,13 +201,13 @@ JSON
   echo "e2e: webkit-modern: proxy --rewrite-html on $PROXY (upstream $ORIGIN, accept policy)"
 }
 
-# 5b. The AVIF path's bridge: the demo's measured rule (`--preset qiniu --formats avif,webp`), `accept` policy.
+# 5b. The AVIF path's bridge: the demo's measured rule (`--preset qiniu --formats avif,webp --gif`), `accept` policy.
 AVIF_PROXY=""
 start_avif_proxy() {
   local host=${ORIGIN#http://}
   host=${host%%:*}
   timeout --signal=TERM "$((BROWSER_TIMEOUT * 2 + START_TIMEOUT))" "$BIN" proxy --upstream "$ORIGIN" \
-    --preset qiniu --host "$host" --width "$WIDTH" --formats avif,webp --listen 127.0.0.1:0 \
+    --preset qiniu --host "$host" --width "$WIDTH" --formats avif,webp --gif --listen 127.0.0.1:0 \
     >"$OUT/avif-proxy.log" 2>&1 &
   AVIF_PROXY_PID=$!
   AVIF_PROXY=$(listening "the AVIF bridge" "$OUT/avif-proxy.log" "$AVIF_PROXY_PID") || return 1
