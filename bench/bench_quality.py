@@ -22,10 +22,11 @@ per request), the kinds' order rotating; the server's CPU (user + system of its
 processes, /proc) around each kind's load, per variant, median of the rounds.
 
 Quality sweep: after the rounds, thumbor and the fixed-quality origin once more at the
-first round's width, at the qualities BENCH_QUALITY_SWEEP_WEBP ("70,90": thumbor and
-ours) and BENCH_QUALITY_SWEEP_AVIF ("50,70"), so bytes can be read at another
-variant's mean SSIMULACRA 2: interpolated between the two sweep points that bracket
-it, linearly in log(bytes) against the score; never extrapolated ("outside" instead).
+first round's width, at the qualities BENCH_QUALITY_SWEEP_WEBP ("60,70": thumbor and
+ours) and BENCH_QUALITY_SWEEP_AVIF ("40,50"), below the fixed ones because `--quality
+auto` never goes above them; so each family's bytes can be read at another variant's
+mean SSIMULACRA 2: interpolated between the two points (sweep or fixed) that bracket it,
+linearly in log(bytes) against the score; never extrapolated ("outside" instead).
 
 Scores, of the first round's variants and the sweep's: each variant decoded by the
 reference decoder of its format (dwebp, avifdec) to PNG; the reference is the source
@@ -40,6 +41,7 @@ BENCH_QUALITY_JOBS (2) photos are scored at a time, after the CPU rounds.
 usage: python -m bench.bench_quality WEBP_BRIDGE ORIGIN_BENCHMARK THUMBOR NAME=DIR...
 """
 import concurrent.futures
+import importlib.metadata
 import math
 import os
 import shutil
@@ -60,8 +62,8 @@ from scripts.bridgekit import ServerError, exit_on_signals, fetch, sniff, start,
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 AUTO = os.environ.get("BENCH_QUALITY_AUTO", "auto")
 JOBS = int(os.environ.get("BENCH_QUALITY_JOBS", "2"))
-SWEEP_WEBP = [int(q) for q in os.environ.get("BENCH_QUALITY_SWEEP_WEBP", "70,90").split(",") if q.strip()]
-SWEEP_AVIF = [int(q) for q in os.environ.get("BENCH_QUALITY_SWEEP_AVIF", "50,70").split(",") if q.strip()]
+SWEEP_WEBP = [int(q) for q in os.environ.get("BENCH_QUALITY_SWEEP_WEBP", "60,70").split(",") if q.strip()]
+SWEEP_AVIF = [int(q) for q in os.environ.get("BENCH_QUALITY_SWEEP_AVIF", "40,50").split(",") if q.strip()]
 TARGET_WIDTH = 750
 WEBP_QUALITY = 80
 AVIF_QUALITY = 60
@@ -74,14 +76,18 @@ ASPECT_TOLERANCE = 0.02
 class Origin:
     """`webp-bridge origin` on 127.0.0.1, port 0 (the port it prints)."""
 
-    def __init__(self, binary, root, name, flags=()):
+    def __init__(self, binary, root, name, folder, flags=()):
         self.name = name
-        self.process = start([binary, "origin", "--root", root, "--listen", "127.0.0.1:0", *flags], pipe=True)
+        # stdout (its listening line, then one line per request) is drained by wait_listening;
+        # stderr goes to a log, which says why it did not start (a flag this build lacks).
+        log = os.path.join(folder, f"{name}.log")
+        self.process = start([binary, "origin", "--root", root, "--listen", "127.0.0.1:0", *flags], log, pipe=True)
         try:
             self.base = wait_listening(self.process, name=name)
-        except ServerError:
+        except ServerError as error:
             stop([self.process])
-            raise
+            with open(log, errors="replace") as f:
+                raise ServerError(f"{error}\n{f.read().strip()[-300:]}") from None
 
     def pids(self):
         return [self.process.pid]
@@ -199,7 +205,7 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
         sources = {os.path.basename(p): os.path.join(root, os.path.basename(p)) for p in photos}
         top = min(TARGET_WIDTH, min(jpeg_or_png_size(p)[0] for p in photos) - 12)
 
-        origin = Origin(webp_bridge, root, "origin")
+        origin = Origin(webp_bridge, root, "origin", folder)
         servers.append(origin)
         thumbor = Thumbor(thumbor_binary, root, folder)
         servers.append(thumbor)
@@ -207,7 +213,7 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
                     origin_variant("webp-q80", origin, "webp", WEBP_QUALITY),
                     origin_variant("avif-q60", origin, "avif", AVIF_QUALITY)]
         try:
-            auto = Origin(webp_bridge, root, "origin-auto", ["--quality", AUTO])
+            auto = Origin(webp_bridge, root, "origin-auto", folder, ["--quality", AUTO])
             servers.append(auto)
             variants += [origin_variant("webp-auto", auto, "webp"), origin_variant("avif-auto", auto, "avif")]
         except ServerError as error:
@@ -222,8 +228,8 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
         for variant in variants:
             for name in names:
                 fetch(variant.url(name, warm), process=variant.process)
-        print(f"{label}: {len(names)} photos at {top} px wide (rounds 2.. at {top - 1}..{top - ROUNDS + 1}), "
-              f"{len(variants)} variant kinds, {ROUNDS} rounds, then {len(sweep)} sweep kinds at {top} px")
+        print(f"{label}: {len(names)} photos, {len(variants)} variant kinds in {ROUNDS} rounds at widths "
+              f"{top}..{top - ROUNDS + 1} (scores from {top} px), then {len(sweep)} sweep kinds at {top} px")
         cpu = {variant.name: [] for variant in variants + sweep}
         outputs = {}
         for index in range(ROUNDS):
@@ -338,12 +344,35 @@ def report(table):
             print(line)
 
 
+def version(package):
+    try:
+        return importlib.metadata.version(package)
+    except importlib.metadata.PackageNotFoundError:
+        return "?"
+
+
+def debian_version(package):
+    result = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True)
+    return result.stdout.strip() if result.returncode == 0 else "?"
+
+
+def thumbor_version(binary):
+    """The version of the thumbor in BINARY's venv (its python's package metadata)."""
+    python = os.path.join(os.path.dirname(binary), "python")
+    result = subprocess.run([python, "-c", "import importlib.metadata as m; print(m.version('thumbor'))"],
+                            capture_output=True, text=True)
+    return result.stdout.strip() if result.returncode == 0 else "?"
+
+
 def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__)
     exit_on_signals("bench-quality")
     webp_bridge, benchmark, thumbor_binary = sys.argv[1:4]
     started = time.monotonic()
+    print(f"scorers: ssimulacra2 {version('ssimulacra2')}, Pillow {version('pillow')} (Lanczos reference), "
+          f"butteraugli_main from libjxl-devtools {debian_version('libjxl-devtools')}; "
+          f"thumbor {thumbor_version(thumbor_binary)}")
     table = []
     for argument in sys.argv[4:]:
         label, folder = argument.split("=", 1)
