@@ -51,11 +51,6 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-from PIL import Image
-from scipy import ndimage
-from ssimulacra2.ssimulacra2 import compute_ssimulacra2_with_alpha
-
 from bench.bench_origin import Thumbor, jpeg_or_png_size, load
 from scripts.bridgekit import ServerError, exit_on_signals, fetch, sniff, start, stop, wait_listening
 
@@ -121,6 +116,8 @@ def thumbor_variant(name, server, quality):
 
 def luma_ssim(first, second):
     """Mean luma SSIM of two RGB uint8 arrays of one shape (scikit-image's Gaussian SSIM, as SSIM.swift)."""
+    import numpy as np
+    from scipy import ndimage
     weights = np.array([0.299, 0.587, 0.114])
     x = first.astype(np.float64) @ weights
     y = second.astype(np.float64) @ weights
@@ -159,7 +156,12 @@ def butteraugli(reference, distorted):
 
 
 def score_photo(source, items, folder):
-    """[(kind, format, bytes, SSIM, SSIMULACRA 2, butteraugli)] for ITEMS [(kind, variant file)] of one photo."""
+    """[(kind, format, bytes, SSIM, SSIMULACRA 2, butteraugli)] for ITEMS [(kind, variant file)] of one photo.
+    Runs in the venv's python: the scorers' packages are imported here, so the module imports without them
+    (`make test-scripts` imports every script with the system's python)."""
+    import numpy as np
+    from PIL import Image
+    from ssimulacra2.ssimulacra2 import compute_ssimulacra2_with_alpha
     with Image.open(source) as image:
         original = image.convert("RGB")
     references = {}
@@ -368,6 +370,13 @@ def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__)
     exit_on_signals("bench-quality")
+    try:
+        import numpy, PIL, scipy, ssimulacra2  # noqa: F401 (the scorers, before minutes of rounds)
+    except ImportError as error:
+        sys.exit(f"{error}: run with the python of the venv `make bench-quality` makes (.build/quality-venv)")
+    missing = [tool for tool in ("butteraugli_main", "dwebp", "avifdec") if shutil.which(tool) is None]
+    if missing:
+        sys.exit(f"missing {', '.join(missing)}: `make bench-quality` installs them")
     webp_bridge, benchmark, thumbor_binary = sys.argv[1:4]
     started = time.monotonic()
     print(f"scorers: ssimulacra2 {version('ssimulacra2')}, Pillow {version('pillow')} (Lanczos reference), "
