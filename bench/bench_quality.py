@@ -220,7 +220,7 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
             variants += [origin_variant("webp-auto", auto, "webp"), origin_variant("avif-auto", auto, "avif")]
         except ServerError as error:
             print(f"{label}: `webp-bridge origin --quality {AUTO}` did not start, so no auto variants "
-                  f"({str(error).splitlines()[-1][:200]})")
+                  f"({' '.join(str(error).splitlines()[-2:])[:240]})")
         sweep = ([thumbor_variant(f"thumbor-q{q}", thumbor, q) for q in SWEEP_WEBP if q != WEBP_QUALITY]
                  + [origin_variant(f"webp-q{q}", origin, "webp", q) for q in SWEEP_WEBP if q != WEBP_QUALITY]
                  + [origin_variant(f"avif-q{q}", origin, "avif", q) for q in SWEEP_AVIF if q != AVIF_QUALITY])
