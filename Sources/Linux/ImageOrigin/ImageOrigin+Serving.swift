@@ -64,6 +64,7 @@ extension ImageOrigin {
         }
         if let cached {
             metrics.increment(Self.cacheFamily, labels: "result=\"hit\"")
+            if let quality = cached.quality { headers[ImageTransformer.qualityField] = quality }
             return .ready(
                 .bytes(cached.bytes, contentType: cached.format.mimeType, headers: headers), fromVariantCache: true)
         }
@@ -83,6 +84,7 @@ extension ImageOrigin {
         case .success(let variant):
             variants.insert(variant, cost: variant.bytes.count, for: job.variantKey)
             if job.notModifiedOnceMade { return HTTPResponse(status: .notModified, headers: headers) }
+            if let quality = variant.quality { headers[ImageTransformer.qualityField] = quality }
             return .bytes(variant.bytes, contentType: variant.format.mimeType, headers: headers)
         case .failure(.queueFull):
             return .text(
@@ -216,7 +218,7 @@ extension ImageOrigin {
                 guard workInFlight.reserve(cost.peakBytes) else { throw VariantFailure.memoryBusy(cost.peakBytes) }
                 defer { workInFlight.release(cost.peakBytes) }
                 let output = try transformer.transform(source, pipeline: pipeline, format: format)
-                return Variant(bytes: BodyBytes(output.data), format: output.format)
+                return Variant(bytes: BodyBytes(output.data), format: output.format, quality: output.qualityFieldValue)
             }
             let elapsed = clock.now - start
             metrics.observe(

@@ -40,6 +40,8 @@ public final class ImageOrigin: HTTPHandler {
     struct Variant: Sendable {
         var bytes: BodyBytes
         var format: ImageFormat
+        /// ``ImageTransformer/qualityField``'s value, when a search chose the quality.
+        var quality: String? = nil
     }
 
     /// - Throws: ``FileResolverError`` when the root is not a folder.

@@ -36,6 +36,16 @@ public struct ImageTransformer: Sendable {
         /// origin's WebP settings"). Out of 0–6, every lossy WebP variant
         /// fails with ``TransformError``.
         public var webpMethod = VariantEncoding.defaultMethod
+        /// How a lossy variant's quality is chosen when the request names
+        /// none: `.fixed` (the defaults above) or `.auto(target:)`, per image
+        /// (``QualityMode``; `--quality auto[:TARGET]`). Default `.fixed`.
+        public var qualityMode = QualityMode.fixed
+        /// The target a request asking for less data is held to
+        /// (``ImageTransformer/transform(_:pipeline:format:saveData:)`` with
+        /// `saveData`, for `Save-Data: on`), in either mode and never above
+        /// the mode's own target. Default ``QualityMode/defaultTarget`` minus
+        /// ``QualityMode/saveDataReduction``: 0.91.
+        public var saveDataQualityTarget = QualityMode.defaultTarget - QualityMode.saveDataReduction
 
         /// The settings besides the request and the source that decide a
         /// variant's bytes, in one string: part of every variant's ETag, so
@@ -46,7 +56,8 @@ public struct ImageTransformer: Sendable {
         public var encodingFingerprint: String {
             "webp-q\(defaultWebPQuality)-m\(webpMethod)\(triesLosslessForGraphics ? "-lossless-try" : ""),"
                 + "jpeg-q\(defaultJPEGQuality),"
-                + "avif-q\(defaultAVIFQuality)-s\(avifSpeed)"
+                + "avif-q\(defaultAVIFQuality)-s\(avifSpeed),"
+                + "quality-\(qualityMode)-save-data-\(saveDataQualityTarget)"
         }
 
         public init(
@@ -70,6 +81,10 @@ public struct ImageTransformer: Sendable {
         /// `true` when the source bytes are returned as they are (the variant
         /// would have been larger at the same size).
         public var isSource: Bool
+        /// The encoder quality a search chose (``Configuration/qualityMode``
+        /// `.auto`, or a Save-Data request), `0` when it chose lossless;
+        /// `nil` when no search ran (a fixed or requested quality, the source).
+        public var searchedQuality: Int?
     }
 
     public var configuration: Configuration
@@ -81,16 +96,22 @@ public struct ImageTransformer: Sendable {
     /// Transforms `source` by `pipeline`, or into `format` when the pipeline
     /// is empty (used by Accept negotiation).
     ///
+    /// - Parameter saveData: The client asks for less data (`Save-Data: on`):
+    ///   a lossy variant without a requested quality is searched for at
+    ///   ``Configuration/saveDataQualityTarget``, never above the fixed
+    ///   default. The caller keys such variants apart.
     /// - Throws: ``TransformError``.
     public func transform(
-        _ source: Data, pipeline: ProcessingPipeline, format requestedFormat: ImageFormat? = nil
+        _ source: Data, pipeline: ProcessingPipeline, format requestedFormat: ImageFormat? = nil,
+        saveData: Bool = false
     ) throws(TransformError) -> Output {
         guard source.count <= configuration.maxSourceBytes else {
             throw .tooLarge(
                 "source of \(source.count) bytes exceeds the \(configuration.maxSourceBytes)-byte limit")
         }
         do {
-            return try run(source, pipeline: pipeline, requestedFormat: requestedFormat)
+            let target = pipeline.quality == nil ? qualityTarget(saveData: saveData) : nil
+            return try run(source, pipeline: pipeline, requestedFormat: requestedFormat, target: target)
         } catch let error as TransformError {
             throw error
         } catch let error as ImageCodecError {
@@ -100,7 +121,9 @@ public struct ImageTransformer: Sendable {
         }
     }
 
-    private func run(_ source: Data, pipeline: ProcessingPipeline, requestedFormat: ImageFormat?) throws -> Output {
+    private func run(
+        _ source: Data, pipeline: ProcessingPipeline, requestedFormat: ImageFormat?, target: Double?
+    ) throws -> Output {
         let info = try ImageInfo(source, limits: configuration.limits)
         let format = requestedFormat ?? pipeline.outputFormat ?? Self.encodableFormat(for: info.format)
         let decoder = ImageDecoder(limits: configuration.limits)
@@ -127,7 +150,7 @@ public struct ImageTransformer: Sendable {
             return smaller(data, format: .webp, than: source, info: info, width: size.0, height: size.1)
         }
 
-        if let output = try planarVariant(source, pipeline: pipeline, format: format, info: info) {
+        if let output = try planarVariant(source, pipeline: pipeline, format: format, info: info, target: target) {
             return output
         }
         // The steps composed, so no intermediate is larger than needed (``ResampleStage``).
@@ -143,21 +166,35 @@ public struct ImageTransformer: Sendable {
             image = try decoder.decodeStill(source)
         }
         let data: Data
+        var searchedQuality: Int?
         switch format {
         case .webp:
-            data = try variantEncoding(pipeline).encode(image, sourceFormat: info.format)
+            if let target {
+                let searched = try variantEncoding(pipeline)
+                    .encode(image, sourceFormat: info.format, searching: webpSearch(target: target))
+                data = searched.data
+                searchedQuality = searched.quality ?? 0
+            } else {
+                data = try variantEncoding(pipeline).encode(image, sourceFormat: info.format)
+            }
         case .jpeg:
             let options = JPEGEncoder.Options(
                 quality: pipeline.quality ?? configuration.defaultJPEGQuality, progressive: pipeline.interlace)
             data = try JPEGEncoder(options: options).encode(image)
         case .avif:
+            if let target {
+                (data, searchedQuality) = try searchedAVIF(image, target: target)
+                break
+            }
             let options = AVIFEncoder.Options(
                 quality: pipeline.quality ?? configuration.defaultAVIFQuality, speed: configuration.avifSpeed)
             data = try AVIFEncoder(options: options).encode(image)
         default:
             data = try PNGEncoder().encode(image)
         }
-        return smaller(data, format: format, than: source, info: info, width: image.width, height: image.height)
+        var output = smaller(data, format: format, than: source, info: info, width: image.width, height: image.height)
+        if !output.isSource { output.searchedQuality = searchedQuality }
+        return output
     }
 
     /// The commonest variant, a JPEG photo scaled into a WebP, made from the
@@ -165,7 +202,7 @@ public struct ImageTransformer: Sendable {
     /// (``JPEGDecoder/decodeYUV420(_:width:height:)``): at most one step and
     /// no crop. `nil` when it does not apply (and the RGBA path runs).
     private func planarVariant(
-        _ source: Data, pipeline: ProcessingPipeline, format: ImageFormat, info: ImageInfo
+        _ source: Data, pipeline: ProcessingPipeline, format: ImageFormat, info: ImageInfo, target: Double?
     ) throws -> Output? {
         guard format == .webp, info.format == .jpeg, pipeline.steps.count <= 1 else { return nil }
         var size = (width: info.width, height: info.height)
@@ -178,8 +215,15 @@ public struct ImageTransformer: Sendable {
         guard let planes = try decoder.decodeYUV420(source, width: size.width, height: size.height) else {
             return nil
         }
-        let data = try variantEncoding(pipeline).encode(planes)
-        return smaller(data, format: .webp, than: source, info: info, width: planes.width, height: planes.height)
+        guard let target else {
+            let data = try variantEncoding(pipeline).encode(planes)
+            return smaller(data, format: .webp, than: source, info: info, width: planes.width, height: planes.height)
+        }
+        let searched = try variantEncoding(pipeline).encode(planes, searching: webpSearch(target: target))
+        var output = smaller(
+            searched.data, format: .webp, than: source, info: info, width: planes.width, height: planes.height)
+        if !output.isSource { output.searchedQuality = searched.quality }
+        return output
     }
 
     /// How `pipeline`'s WebP is written: lossy, or the smaller of lossy and
@@ -199,9 +243,9 @@ public struct ImageTransformer: Sendable {
         _ data: Data, format: ImageFormat, than source: Data, info: ImageInfo, width: Int, height: Int
     ) -> Output {
         if format == .webp || format == .avif, width == info.width, height == info.height, data.count >= source.count {
-            return Output(data: source, format: info.format, isSource: true)
+            return Output(data: source, format: info.format, isSource: true, searchedQuality: nil)
         }
-        return Output(data: data, format: format, isSource: false)
+        return Output(data: data, format: format, isSource: false, searchedQuality: nil)
     }
 
     /// The size `pipeline` makes of a `width`×`height` source.

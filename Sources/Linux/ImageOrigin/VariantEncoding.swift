@@ -150,7 +150,7 @@ public struct VariantEncoding: Sendable, Equatable {
 
     /// libwebp's lossless at its default effort; the RGB under transparent
     /// pixels is not kept, since no one sees it.
-    private var losslessOptions: WebPEncoder.Options {
+    var losslessOptions: WebPEncoder.Options {
         var options = WebPEncoder.Options(quality: 75, lossless: true)
         options.exact = false
         return options

@@ -7,8 +7,8 @@ struct ConvertCommand: BridgeCommand {
         commandName: "convert",
         abstract: "Convert images between WebP, JPEG, PNG, APNG, AVIF, PAM and PPM.",
         usage: [
-            "IN OUT [--quality Q] [--speed S] [--lossless] [--width W] [--height H]",
-            "--to FORMAT --out-dir DIR [--quality Q] [--speed S] [--lossless] [--width W] [--height H] FILE...",
+            "IN OUT [--quality Q|auto[:TARGET]] [--speed S] [--lossless] [--width W] [--height H]",
+            "--to FORMAT --out-dir DIR [--quality Q|auto[:TARGET]] [--speed S] [--lossless] [--width W] [--height H] FILE...",
         ],
         discussion: """
             The input format is read from the bytes; the output format comes from OUT's extension
@@ -27,7 +27,8 @@ struct ConvertCommand: BridgeCommand {
             .option(
                 "--quality", value: "Q",
                 help: "WebP 0-100 (default 75), JPEG 1-100 (default 90)"
-                    + " or AVIF 1-100 (default \(AVIFEncoder.defaultQuality))."),
+                    + " or AVIF 1-100 (default \(AVIFEncoder.defaultQuality)). For webp (lossy) and avif, "
+                    + QualityOption.autoHelp),
             .option(
                 "--speed", value: "S",
                 help: "AVIF encoder speed, 0 (slowest, smallest) to 10 (default \(AVIFEncoder.defaultSpeed))."),
@@ -72,14 +73,25 @@ struct ConvertCommand: BridgeCommand {
         }
         let lossless = parsed.flag("--lossless")
         if lossless && format != .webp { throw UsageError("--lossless applies to webp output only") }
-        let quality = try parsed.int("--quality", in: format == .webp ? 0...100 : 1...100)
+        let quality = try QualityOption.parse(parsed, in: format == .webp ? 0...100 : 1...100)
         if quality != nil && !format.takesQuality {
             throw UsageError("--quality applies to webp, jpg and avif output only")
+        }
+        var fixedQuality: Int?
+        var qualityTarget: Double?
+        switch quality {
+        case .fixed(let value): fixedQuality = value
+        case .auto(let target):
+            guard format == .webp || format == .avif, !lossless else {
+                throw UsageError("--quality auto applies to lossy webp and avif output only")
+            }
+            qualityTarget = target
+        case nil: break
         }
         let speed = try parsed.int("--speed", in: 0...10)
         if speed != nil && format != .avif { throw UsageError("--speed applies to avif output only") }
         converter = ImageConverter(
-            format: format, quality: quality, speed: speed, lossless: lossless,
+            format: format, quality: fixedQuality, qualityTarget: qualityTarget, speed: speed, lossless: lossless,
             maxWidth: try parsed.int("--width", in: 1...65_535),
             maxHeight: try parsed.int("--height", in: 1...65_535))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ImageOrigin
 import WebPBridge
 
 /// Converts encoded bytes to another format, optionally scaled down: the
@@ -42,6 +43,10 @@ struct ImageConverter: Sendable {
     /// WebP 0–100 (default 75), JPEG 1–100 (default 90) or AVIF 1–100
     /// (default ``AVIFEncoder/defaultQuality``).
     var quality: Int?
+    /// `--quality auto[:TARGET]`: for a still written as WebP (lossy) or
+    /// AVIF, the lowest quality up to the default whose ``FastSSIM``
+    /// reaches this (``QualitySearch``); animations are written at the default.
+    var qualityTarget: Double?
     /// AVIF encoder speed 0–10 (default ``AVIFEncoder/defaultSpeed``).
     var speed: Int?
     var lossless = false
@@ -69,10 +74,23 @@ struct ImageConverter: Sendable {
         }
         let image = try ImageDecoder(limits: limits).decodeStill(input, fittingWidth: maxWidth, height: maxHeight)
         switch format {
-        case .webp: return try webpEncoder.encode(image)
+        case .webp:
+            guard let qualityTarget else { return try webpEncoder.encode(image) }
+            let search = QualitySearch(
+                target: qualityTarget, qualities: ImageTransformer.searchFloor...75, slope: ImageTransformer.webpSlope)
+            return try VariantEncoding(quality: 75, triesLossless: false)
+                .encode(image, sourceFormat: .png, searching: search).data
         case .jpeg: return try JPEGEncoder(options: .init(quality: quality ?? 90)).encode(image)
         case .png: return try PNGEncoder().encode(image)
         case .avif:
+            if let qualityTarget {
+                let ceiling = AVIFEncoder.defaultQuality
+                let search = QualitySearch(
+                    target: qualityTarget, qualities: min(ImageTransformer.searchFloor, ceiling)...ceiling,
+                    slope: ImageTransformer.avifSlope)
+                return try ImageTransformer.searchAVIF(image, search: search, speed: speed ?? AVIFEncoder.defaultSpeed)
+                    .data
+            }
             let options = AVIFEncoder.Options(
                 quality: quality ?? AVIFEncoder.defaultQuality, speed: speed ?? AVIFEncoder.defaultSpeed)
             return try AVIFEncoder(options: options).encode(image)

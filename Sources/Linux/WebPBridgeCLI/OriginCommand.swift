@@ -10,7 +10,7 @@ struct OriginCommand: BridgeCommand {
         abstract: "Serve a folder: images with Qiniu's imageView2/imageMogr2 grammar, other files as they are.",
         usage: [
             "--root DIR [--listen HOST:PORT] [--styles FILE] [--auto-webp] [--auto-format]"
-                + " [--quality Q] [--webp-method M] [--memory-budget SIZE] [--work-budget MP]"
+                + " [--quality Q|auto[:TARGET]] [--webp-method M] [--memory-budget SIZE] [--work-budget MP]"
         ],
         discussion: """
             Serves GET and HEAD for the files under DIR; '?imageView2/<mode>/w/<W>/h/<H>/format/<f>/q/<Q>',
@@ -30,7 +30,10 @@ struct OriginCommand: BridgeCommand {
             .flag(
                 "--auto-format",
                 help: "Serve AVIF, WebP or the source, whichever the client's Accept names with the highest q."),
-            .option("--quality", value: "Q", help: "Default WebP quality of variants, 1-100 (default 80)."),
+            .option(
+                "--quality", value: "Q",
+                help: "Default WebP quality of variants, 1-100 (default 80). " + QualityOption.autoHelp
+                    + " Applies to WebP and AVIF variants; /quality/N and q/N in a URL still win."),
             .option(
                 "--webp-method", value: "M",
                 help: "libwebp's method for lossy WebP variants, 0 (fastest) to 6 (smallest); default 4."
@@ -56,7 +59,7 @@ struct OriginCommand: BridgeCommand {
     var stylesPath: String?
     var autoWebP: Bool
     var autoFormat: Bool
-    var quality: Int?
+    var quality: QualityOption?
     var webpMethod: Int?
     /// `--memory-budget`: what every cache's bound is a share of.
     var memoryBudget: ImageOrigin.MemoryBudget
@@ -72,7 +75,7 @@ struct OriginCommand: BridgeCommand {
         stylesPath = parsed.string("--styles")
         autoWebP = parsed.flag("--auto-webp")
         autoFormat = parsed.flag("--auto-format")
-        quality = try parsed.int("--quality", in: 1...100)
+        quality = try QualityOption.parse(parsed, in: 1...100)
         webpMethod = try parsed.int("--webp-method", in: 0...6)
         memoryBudget = try MemorySize.budget(parsed).map { ImageOrigin.MemoryBudget(totalBytes: $0) } ?? .init()
         workBudgetPixels = try WorkBudgetOption.pixels(parsed)
@@ -90,7 +93,11 @@ struct OriginCommand: BridgeCommand {
         }
         var configuration = ImageOrigin.Configuration(
             root: root, styles: styles, autoWebP: autoWebP, autoFormat: autoFormat, memoryBudget: memoryBudget)
-        if let quality { configuration.transformer.defaultWebPQuality = quality }
+        switch quality {
+        case .fixed(let quality): configuration.transformer.defaultWebPQuality = quality
+        case .auto(let target): configuration.transformer.qualityMode = .auto(target: target)
+        case nil: break
+        }
         if let webpMethod { configuration.transformer.webpMethod = webpMethod }
         if let workBudgetPixels { configuration.transformer.limits.maxWorkPixels = workBudgetPixels }
         // A file replaced under a running origin is served as it was for at

@@ -11,6 +11,7 @@ public enum WebPBridge {
     static let commands: [any BridgeCommand.Type] = [
         ConvertCommand.self,
         InfoCommand.self,
+        CompareCommand.self,
         RewriteCommand.self,
         RewriteHTMLCommand.self,
         FetchCommand.self,

@@ -1,0 +1,118 @@
+import Foundation
+public import WebPBridge
+
+extension ImageTransformer {
+    /// How the quality of a lossy variant (WebP, AVIF) is chosen when the
+    /// request names none (`/quality/N`, `/q/N` always win).
+    public enum QualityMode: Sendable, Equatable, CustomStringConvertible {
+        /// ``Configuration/defaultWebPQuality`` and
+        /// ``Configuration/defaultAVIFQuality`` for every image.
+        case fixed
+        /// Per image, the lowest quality whose ``FastSSIM`` against the
+        /// resized source reaches `target` (``QualitySearch``), never above
+        /// the fixed default: an image that needs more than the default to
+        /// reach the target gets the default, as it would today, so no
+        /// variant is bigger than with `.fixed`.
+        case auto(target: Double)
+
+        /// The target `--quality auto` uses: chosen so that the demo photos'
+        /// lowest score stays where the fixed q80 WebP / q60 AVIF put it
+        /// (docs/benchmarks.md, "Quality chosen per image").
+        public static let defaultTarget = 0.935
+        /// How far a request asking for less data (`Save-Data: on`) lowers
+        /// the target: ``Configuration/saveDataQualityTarget`` defaults to
+        /// ``defaultTarget`` minus this.
+        public static let saveDataReduction = 0.025
+        /// Targets `--quality auto:TARGET` accepts: below 0.5 every image
+        /// would look broken; at 1 only a lossless encode reaches it.
+        public static let targets: ClosedRange<Double> = 0.5...0.999
+
+        /// `fixed`, or `auto:TARGET`, as the flag takes it.
+        public var description: String {
+            switch self {
+            case .fixed: "fixed"
+            case .auto(let target): "auto:\(target)"
+            }
+        }
+
+        /// Parses `auto` or `auto:TARGET` (`nil` for anything else, a
+        /// target out of ``targets`` included).
+        public init?(flag: String) {
+            guard flag == "auto" || flag.hasPrefix("auto:") else { return nil }
+            guard flag != "auto" else {
+                self = .auto(target: Self.defaultTarget)
+                return
+            }
+            let text = flag.dropFirst("auto:".count)
+            guard let target = Double(text), text.allSatisfy({ $0.isNumber || $0 == "." }),
+                Self.targets.contains(target)
+            else { return nil }
+            self = .auto(target: target)
+        }
+    }
+
+    /// The response field that carries a searched variant's quality
+    /// (``Output/qualityFieldValue``), for charts and for debugging; absent
+    /// when no search ran.
+    public static let qualityField = "X-Image-Quality"
+
+    /// The lowest quality the search tries, for WebP and AVIF alike: below
+    /// it artefacts show on every photo whatever a metric says.
+    public static let searchFloor = 30
+    /// `log(1 − FastSSIM)` per quality step the predictor assumes, WebP and
+    /// AVIF (median over the Kodak photos at 750 px, docs/benchmarks.md).
+    public static let webpSlope = -0.025
+    /// See ``webpSlope``.
+    public static let avifSlope = -0.025
+
+    /// The target a request is held to, or `nil` to write at the fixed
+    /// quality: the configured mode's, lowered to
+    /// ``Configuration/saveDataQualityTarget`` when `saveData`.
+    func qualityTarget(saveData: Bool) -> Double? {
+        switch configuration.qualityMode {
+        case .fixed: saveData ? configuration.saveDataQualityTarget : nil
+        case .auto(let target): saveData ? min(target, configuration.saveDataQualityTarget) : target
+        }
+    }
+
+    /// The search for a WebP at `target`, up to the fixed default.
+    func webpSearch(target: Double) -> QualitySearch {
+        let ceiling = configuration.defaultWebPQuality
+        return QualitySearch(target: target, qualities: min(Self.searchFloor, ceiling)...ceiling, slope: Self.webpSlope)
+    }
+
+    /// The AVIF of `image` at the lowest quality reaching `target` (up to
+    /// the fixed default), and that quality.
+    ///
+    /// - Throws: ``ImageCodecError`` from the encoder or from decoding a trial.
+    func searchedAVIF(_ image: Image, target: Double) throws(ImageCodecError) -> (data: Data, quality: Int) {
+        let ceiling = configuration.defaultAVIFQuality
+        let search = QualitySearch(
+            target: target, qualities: min(Self.searchFloor, ceiling)...ceiling, slope: Self.avifSlope)
+        let choice = try Self.searchAVIF(image, search: search, speed: configuration.avifSpeed)
+        return (choice.data, choice.quality)
+    }
+
+    /// The AVIF of `image` that `search` chooses, each trial decoded and
+    /// compared with `image`.
+    ///
+    /// - Throws: ``ImageCodecError`` from the encoder or from decoding a trial.
+    public static func searchAVIF(
+        _ image: Image, search: QualitySearch, speed: Int
+    ) throws(ImageCodecError) -> QualitySearch.Choice {
+        let reference = LumaPlane(image)
+        return try search.run { (quality: Int) throws(ImageCodecError) -> QualitySearch.Trial in
+            let data = try AVIFEncoder(options: AVIFEncoder.Options(quality: quality, speed: speed)).encode(image)
+            let decoded = try AVIFDecoder().decode(data)
+            return QualitySearch.Trial(data: data, score: try FastSSIM.score(reference, LumaPlane(decoded)))
+        }
+    }
+}
+
+extension ImageTransformer.Output {
+    /// ``ImageTransformer/qualityField``'s value: the searched quality
+    /// (`"72"`), `"lossless"`, or `nil` when no search ran.
+    public var qualityFieldValue: String? {
+        searchedQuality.map { $0 == 0 ? "lossless" : String($0) }
+    }
+}

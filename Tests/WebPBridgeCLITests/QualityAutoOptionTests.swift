@@ -1,0 +1,72 @@
+import Foundation
+import ImageOrigin
+import TestSupport
+import TestTraits
+import Testing
+import WebPBridge
+
+@testable import WebPBridgeCLI
+
+/// `--quality auto[:TARGET]` on `origin` and `convert`: parsed into the
+/// transformer's mode, refused with one clear line when the target is bad.
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
+struct QualityAutoOptionTests {
+    @Test(arguments: [
+        (["origin", "--root", "/tmp", "--quality", "auto:2"], "expects auto:TARGET with TARGET from 0.5 to 0.999"),
+        (["origin", "--root", "/tmp", "--quality", "auto:0.1"], "got 'auto:0.1'"),
+        (["origin", "--root", "/tmp", "--quality", "auto:"], "got 'auto:'"),
+        (["origin", "--root", "/tmp", "--quality", "auto:nan"], "got 'auto:nan'"),
+        (["origin", "--root", "/tmp", "--quality", "auto:-0.9"], "got 'auto:-0.9'"),
+        (["origin", "--root", "/tmp", "--quality", "automatic"], "expects a whole number, got 'automatic'"),
+        (["convert", "a.png", "b.webp", "--quality", "auto:1e0"], "got 'auto:1e0'"),
+        (["convert", "a.png", "b.jpg", "--quality", "auto"], "--quality auto applies to lossy webp and avif"),
+        (["convert", "a.png", "b.webp", "--quality", "auto", "--lossless"], "--quality auto applies to lossy webp"),
+        (["convert", "a.png", "b.png", "--quality", "auto"], "--quality applies to webp, jpg and avif output only"),
+    ])
+    func badTargetsAreUsageErrors(arguments: [String], message: String) async {
+        let result = await CapturedIO.run(arguments)
+        #expect(result.status == 2)
+        let firstLine = result.stderr.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(firstLine.hasPrefix("error: ") && firstLine.contains(message), "\(firstLine)")
+    }
+
+    @Test func theModeReachesTheTransformer() throws {
+        let folder = try TemporaryDirectory()
+        func transformer(_ extra: [String]) throws -> ImageTransformer.Configuration {
+            let arguments = ["--root", folder.url.path] + extra
+            let command = try OriginCommand(
+                parsed: ParsedArguments(arguments, configuration: OriginCommand.configuration))
+            return try command.makeOrigin().configuration.transformer
+        }
+        #expect(try transformer([]).qualityMode == .fixed)
+        #expect(try transformer(["--quality", "70"]).defaultWebPQuality == 70)
+        #expect(try transformer(["--quality", "70"]).qualityMode == .fixed)
+        #expect(
+            try transformer(["--quality", "auto"]).qualityMode
+                == .auto(target: ImageTransformer.QualityMode.defaultTarget))
+        #expect(try transformer(["--quality", "auto:0.95"]).qualityMode == .auto(target: 0.95))
+    }
+
+    /// `convert --quality auto` writes an easy image smaller than the fixed
+    /// default and still reaching the target.
+    @Test func convertSearchesTowardsTheTarget() async throws {
+        let folder = try TemporaryDirectory()
+        let photo = SyntheticImages.photo(width: 320, height: 240)
+        try PNGEncoder().encode(photo).write(to: folder.file("photo.png"))
+        for format in ["webp", "avif"] {
+            let fixed = await CapturedIO.run([
+                "convert", folder.file("photo.png").path, folder.file("f.\(format)").path,
+            ])
+            let auto = await CapturedIO.run([
+                "convert", folder.file("photo.png").path, folder.file("a.\(format)").path, "--quality", "auto:0.95",
+            ])
+            #expect(fixed.status == 0 && auto.status == 0, "\(fixed.stderr) \(auto.stderr)")
+            let fixedBytes = try Data(contentsOf: folder.file("f.\(format)"))
+            let autoBytes = try Data(contentsOf: folder.file("a.\(format)"))
+            let decoded = try ImageDecoder().decodeStill(autoBytes)
+            let score = try FastSSIM.score(LumaPlane(photo), LumaPlane(decoded))
+            #expect(autoBytes.count <= fixedBytes.count, "\(format): \(autoBytes.count) > \(fixedBytes.count)")
+            #expect(score >= 0.95, "\(format): \(score)")
+        }
+    }
+}
