@@ -22,11 +22,12 @@ per request), the kinds' order rotating; the server's CPU (user + system of its
 processes, /proc) around each kind's load, per variant, median of the rounds.
 
 Quality sweep: after the rounds, thumbor and the fixed-quality origin once more at the
-first round's width, at the qualities BENCH_QUALITY_SWEEP_WEBP ("60,70": thumbor and
-ours) and BENCH_QUALITY_SWEEP_AVIF ("40,50"), below the fixed ones because `--quality
-auto` never goes above them; so each family's bytes can be read at another variant's
-mean SSIMULACRA 2: interpolated between the two points (sweep or fixed) that bracket it,
-linearly in log(bytes) against the score; never extrapolated ("outside" instead).
+first round's width, at the qualities BENCH_QUALITY_SWEEP_THUMBOR ("60,70,90"),
+BENCH_QUALITY_SWEEP_WEBP ("60,70": ours) and BENCH_QUALITY_SWEEP_AVIF ("40,50"); ours only
+below the fixed qualities because `--quality auto` never goes above them, thumbor above q80
+too because our AVIF can score above its q80. So each family's bytes can be read at
+another variant's mean SSIMULACRA 2: interpolated between the two points (sweep or fixed)
+that bracket it, linearly in log(bytes) against the score; never extrapolated ("outside").
 
 Scores, of the first round's variants and the sweep's: each variant decoded by the
 reference decoder of its format (dwebp, avifdec) to PNG; the reference is the source
@@ -57,8 +58,15 @@ from scripts.bridgekit import ServerError, exit_on_signals, fetch, sniff, start,
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 AUTO = os.environ.get("BENCH_QUALITY_AUTO", "auto")
 JOBS = int(os.environ.get("BENCH_QUALITY_JOBS", "2"))
-SWEEP_WEBP = [int(q) for q in os.environ.get("BENCH_QUALITY_SWEEP_WEBP", "60,70").split(",") if q.strip()]
-SWEEP_AVIF = [int(q) for q in os.environ.get("BENCH_QUALITY_SWEEP_AVIF", "40,50").split(",") if q.strip()]
+
+
+def qualities(variable, default):
+    return [int(q) for q in os.environ.get(variable, default).split(",") if q.strip()]
+
+
+SWEEP_THUMBOR = qualities("BENCH_QUALITY_SWEEP_THUMBOR", "60,70,90")
+SWEEP_WEBP = qualities("BENCH_QUALITY_SWEEP_WEBP", "60,70")
+SWEEP_AVIF = qualities("BENCH_QUALITY_SWEEP_AVIF", "40,50")
 TARGET_WIDTH = 750
 WEBP_QUALITY = 80
 AVIF_QUALITY = 60
@@ -221,7 +229,7 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
         except ServerError as error:
             print(f"{label}: `webp-bridge origin --quality {AUTO}` did not start, so no auto variants "
                   f"({' '.join(str(error).splitlines()[-2:])[:240]})")
-        sweep = ([thumbor_variant(f"thumbor-q{q}", thumbor, q) for q in SWEEP_WEBP if q != WEBP_QUALITY]
+        sweep = ([thumbor_variant(f"thumbor-q{q}", thumbor, q) for q in SWEEP_THUMBOR if q != WEBP_QUALITY]
                  + [origin_variant(f"webp-q{q}", origin, "webp", q) for q in SWEEP_WEBP if q != WEBP_QUALITY]
                  + [origin_variant(f"avif-q{q}", origin, "avif", q) for q in SWEEP_AVIF if q != AVIF_QUALITY])
 
