@@ -12,8 +12,9 @@ under the set's narrowest photo: Kodak's portraits are 512 px wide, so 500 there
   avif-q60      origin   /NAME?imageView2/2/w/W/format/avif/q/60
   webp-auto     origin --quality auto   /NAME?imageView2/2/w/W/format/webp
   avif-auto     origin --quality auto   /NAME?imageView2/2/w/W/format/avif
-(the auto pair only when the binary takes `--quality auto`; BENCH_QUALITY_AUTO
-names the flag's value, "auto" by default, say "auto:85").
+(the auto pair only when the binary takes `--quality auto`). BENCH_QUALITY_AUTO names the
+flag's values, comma-separated ("auto" by default; "auto,auto:0.97" runs a second auto
+origin, its variants "webp-auto:0.97" and "avif-auto:0.97").
 
 CPU: BENCH_ROUNDS (3) rounds; in each, every variant kind is asked once per photo
 at a width no round used before (top, top-1, ...: no answer can come from a cache),
@@ -56,7 +57,7 @@ from bench.bench_origin import Thumbor, jpeg_or_png_size, load
 from scripts.bridgekit import ServerError, exit_on_signals, fetch, sniff, start, stop, wait_listening
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
-AUTO = os.environ.get("BENCH_QUALITY_AUTO", "auto")
+AUTOS = [a.strip() for a in os.environ.get("BENCH_QUALITY_AUTO", "auto").split(",") if a.strip()]
 JOBS = int(os.environ.get("BENCH_QUALITY_JOBS", "2"))
 
 
@@ -222,13 +223,15 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
         variants = [thumbor_variant("thumbor-q80", thumbor, WEBP_QUALITY),
                     origin_variant("webp-q80", origin, "webp", WEBP_QUALITY),
                     origin_variant("avif-q60", origin, "avif", AVIF_QUALITY)]
-        try:
-            auto = Origin(webp_bridge, root, "origin-auto", folder, ["--quality", AUTO])
+        for index, value in enumerate(AUTOS):
+            try:
+                auto = Origin(webp_bridge, root, f"origin-auto{index}", folder, ["--quality", value])
+            except ServerError as error:
+                print(f"{label}: `webp-bridge origin --quality {value}` did not start, so no {value} variants "
+                      f"({' '.join(str(error).splitlines()[-2:])[:240]})")
+                continue
             servers.append(auto)
-            variants += [origin_variant("webp-auto", auto, "webp"), origin_variant("avif-auto", auto, "avif")]
-        except ServerError as error:
-            print(f"{label}: `webp-bridge origin --quality {AUTO}` did not start, so no auto variants "
-                  f"({' '.join(str(error).splitlines()[-2:])[:240]})")
+            variants += [origin_variant(f"webp-{value}", auto, "webp"), origin_variant(f"avif-{value}", auto, "avif")]
         sweep = ([thumbor_variant(f"thumbor-q{q}", thumbor, q) for q in SWEEP_THUMBOR if q != WEBP_QUALITY]
                  + [origin_variant(f"webp-q{q}", origin, "webp", q) for q in SWEEP_WEBP if q != WEBP_QUALITY]
                  + [origin_variant(f"avif-q{q}", origin, "avif", q) for q in SWEEP_AVIF if q != AVIF_QUALITY])
@@ -330,9 +333,11 @@ def report(table):
         print(f"{label}: worst photos: " + "; ".join(
             f"{kind} S2 {s['s2_min']:.2f} ({s['s2_min_photo']}), BA {s['ba_max']:.3f} ({s['ba_max_photo']})"
             for kind, s in summary.items() if "-q" not in kind or kind in ("thumbor-q80", "webp-q80", "avif-q60")))
-        pairs = [("webp-auto", "thumbor-q80", "thumbor"), ("avif-auto", "thumbor-q80", "thumbor"),
-                 ("webp-auto", "webp-q80", "webp"), ("avif-auto", "avif-q60", "avif"),
-                 ("webp-q80", "thumbor-q80", "thumbor"), ("avif-q60", "thumbor-q80", "thumbor")]
+        autos = [kind[5:] for kind in summary if kind.startswith("webp-auto")]
+        pairs = [("webp-q80", "thumbor-q80", "thumbor"), ("avif-q60", "thumbor-q80", "thumbor")]
+        for value in autos:
+            pairs += [(f"webp-{value}", "thumbor-q80", "thumbor"), (f"avif-{value}", "thumbor-q80", "thumbor"),
+                      (f"webp-{value}", "webp-q80", "webp"), (f"avif-{value}", "avif-q60", "avif")]
         for ours, theirs, family in pairs:
             if ours not in summary or theirs not in summary:
                 continue
@@ -346,10 +351,10 @@ def report(table):
                 line += f"; {family} at S2 {a['s2']:.2f}: {at:,.0f} B, {ours} {(a['bytes'] / at - 1) * 100:+.1f}%"
             elif outside:
                 line += f"; S2 {a['s2']:.2f} outside {family}'s sweep ({outside[0]:.2f}-{outside[1]:.2f})"
-            if theirs == "thumbor-q80" and ours.endswith("-auto"):
+            if theirs == "thumbor-q80" and "-auto" in ours:
                 met = a["bytes"] <= 0.9 * b["bytes"] and a["s2"] >= b["s2"] and a["s2_min"] >= b["s2_min"]
                 line += f" [target ≥10% fewer bytes at ≥ mean and min S2: {'met' if met else 'not met'}]"
-            if family != "thumbor" and ours.endswith("-auto"):
+            if family != "thumbor" and "-auto" in ours:
                 line += f" [target CPU ≤ 2.5x: {'met' if a['cpu'] <= 2.5 * b['cpu'] else 'not met'}]"
             print(line)
 
