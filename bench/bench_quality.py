@@ -23,12 +23,13 @@ per request), the kinds' order rotating; the server's CPU (user + system of its
 processes, /proc) around each kind's load, per variant, median of the rounds.
 
 Quality sweep: after the rounds, thumbor and the fixed-quality origin once more at the
-first round's width, at the qualities BENCH_QUALITY_SWEEP_THUMBOR ("60,70,90"),
+first round's width, at the qualities BENCH_QUALITY_SWEEP_THUMBOR ("50,60,70,90"),
 BENCH_QUALITY_SWEEP_WEBP ("60,70": ours) and BENCH_QUALITY_SWEEP_AVIF ("40,50"); ours only
 below the fixed qualities because `--quality auto` never goes above them, thumbor above q80
-too because our AVIF can score above its q80. So each family's bytes can be read at
-another variant's mean SSIMULACRA 2: interpolated between the two points (sweep or fixed)
-that bracket it, linearly in log(bytes) against the score; never extrapolated ("outside").
+too because our AVIF can score above its q80. So each family's bytes can be read at another
+variant's mean SSIMULACRA 2: interpolated between the two points (sweep or fixed) that
+bracket it, linearly in log(bytes) against the score; never extrapolated ("outside").
+Sweep variants get no butteraugli score (they only place bytes against SSIMULACRA 2).
 
 Scores, of the first round's variants and the sweep's: each variant decoded by the
 reference decoder of its format (dwebp, avifdec) to PNG; the reference is the source
@@ -65,7 +66,7 @@ def qualities(variable, default):
     return [int(q) for q in os.environ.get(variable, default).split(",") if q.strip()]
 
 
-SWEEP_THUMBOR = qualities("BENCH_QUALITY_SWEEP_THUMBOR", "60,70,90")
+SWEEP_THUMBOR = qualities("BENCH_QUALITY_SWEEP_THUMBOR", "50,60,70,90")
 SWEEP_WEBP = qualities("BENCH_QUALITY_SWEEP_WEBP", "60,70")
 SWEEP_AVIF = qualities("BENCH_QUALITY_SWEEP_AVIF", "40,50")
 TARGET_WIDTH = 750
@@ -165,7 +166,8 @@ def butteraugli(reference, distorted):
 
 
 def score_photo(source, items, folder):
-    """[(kind, format, bytes, SSIM, SSIMULACRA 2, butteraugli)] for ITEMS [(kind, variant file)] of one photo.
+    """[(kind, format, bytes, SSIM, SSIMULACRA 2, butteraugli or None)] for ITEMS [(kind, variant file,
+    whether to run butteraugli)] of one photo.
     Runs in the venv's python: the scorers' packages are imported here, so the module imports without them
     (`make test-scripts` imports every script with the system's python)."""
     import numpy as np
@@ -176,7 +178,7 @@ def score_photo(source, items, folder):
     references = {}
     rows = []
     stem = os.path.join(folder, os.path.basename(source))
-    for kind, output in items:
+    for kind, output, with_butteraugli in items:
         with open(output, "rb") as f:
             body = f.read()
         fmt, png = decode_to_png(body, f"{stem}-{kind}")
@@ -194,7 +196,8 @@ def score_photo(source, items, folder):
             references[size] = (path, np.asarray(reference))
         reference_png, reference_pixels = references[size]
         rows.append((kind, fmt, len(body), luma_ssim(reference_pixels, np.asarray(distorted)),
-                     compute_ssimulacra2_with_alpha(reference_png, png), butteraugli(reference_png, png)))
+                     compute_ssimulacra2_with_alpha(reference_png, png),
+                     butteraugli(reference_png, png) if with_butteraugli else None))
         os.unlink(png)
     for path, _ in references.values():
         os.unlink(path)
@@ -272,9 +275,11 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
 
         started = time.monotonic()
         per_photo = {name: [] for name in names}
+        # The sweep only places bytes against SSIMULACRA 2: no butteraugli (a third of the scoring time).
+        swept = {variant.name for variant in sweep}
         for kind, answered in outputs.items():
             for name, output in answered:
-                per_photo[name].append((kind, output))
+                per_photo[name].append((kind, output, kind not in swept))
         scores = {kind: [] for kind in outputs}
         scratch = os.path.join(folder, "scores")
         os.mkdir(scratch)
@@ -294,14 +299,14 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
 
 def summarise(rows, cpu):
     s2 = [r[4] for r in rows]
-    ba = [r[5] for r in rows]
+    ba = [r[5] for r in rows if r[5] is not None]
     worst_s2 = min(rows, key=lambda r: r[4])
-    worst_ba = max(rows, key=lambda r: r[5])
+    worst_ba = max((r for r in rows if r[5] is not None), key=lambda r: r[5], default=(None,) * 6)
     return {
         "count": len(rows), "bytes": sum(r[2] for r in rows), "cpu": statistics.median(cpu),
         "ssim": statistics.mean(r[3] for r in rows), "ssim_min": min(r[3] for r in rows),
         "s2": statistics.mean(s2), "s2_min": worst_s2[4], "s2_min_photo": worst_s2[0],
-        "ba": statistics.mean(ba), "ba_max": worst_ba[5], "ba_max_photo": worst_ba[0],
+        "ba": statistics.mean(ba) if ba else None, "ba_max": worst_ba[5], "ba_max_photo": worst_ba[0],
         "formats": sorted({r[1] for r in rows}),
     }
 
@@ -318,6 +323,10 @@ def bytes_at(summary, family, score):
     return None, (points[0][0], points[-1][0]) if points else None
 
 
+def number(value, width, places):
+    return f"{value:{width}.{places}f}" if value is not None else f"{'-':>{width}}"
+
+
 def report(table):
     print()
     print(f"{'photos':7} {'variant':12} {'n':>3} {'bytes':>10} {'CPU ms':>7} {'SSIM':>7} {'S2 mean':>8} "
@@ -325,14 +334,14 @@ def report(table):
     for label, summary in table:
         for kind, s in summary.items():
             print(f"{label:7} {kind:12} {s['count']:3} {s['bytes']:10,} {s['cpu']:7.1f} {s['ssim']:7.4f} "
-                  f"{s['s2']:8.2f} {s['s2_min']:7.2f} {s['ba']:8.3f} {s['ba_max']:7.3f}")
+                  f"{s['s2']:8.2f} {s['s2_min']:7.2f} {number(s['ba'], 8, 3)} {number(s['ba_max'], 7, 3)}")
     print("CPU ms: the server's per variant, median of the rounds (sweep kinds: one round); S2: SSIMULACRA 2 "
           "(higher is better); BA: butteraugli max distance (lower is better)")
     for label, summary in table:
         print()
         print(f"{label}: worst photos: " + "; ".join(
             f"{kind} S2 {s['s2_min']:.2f} ({s['s2_min_photo']}), BA {s['ba_max']:.3f} ({s['ba_max_photo']})"
-            for kind, s in summary.items() if "-q" not in kind or kind in ("thumbor-q80", "webp-q80", "avif-q60")))
+            for kind, s in summary.items() if s["ba"] is not None))
         autos = [kind[5:] for kind in summary if kind.startswith("webp-auto")]
         pairs = [("webp-q80", "thumbor-q80", "thumbor"), ("avif-q60", "thumbor-q80", "thumbor")]
         for value in autos:

@@ -3,7 +3,7 @@
 # (whose thumbor venv rule it reuses):
 #   include bench/quality.mk
 # Knobs are environment variables read by bench/bench_quality.py: BENCH_ROUNDS (3), BENCH_QUALITY_AUTO
-# (auto: the value given to `--quality`), BENCH_QUALITY_SWEEP_THUMBOR (60,70,90),
+# (auto: the value given to `--quality`), BENCH_QUALITY_SWEEP_THUMBOR (50,60,70,90),
 # BENCH_QUALITY_SWEEP_WEBP (60,70), BENCH_QUALITY_SWEEP_AVIF (40,50), BENCH_QUALITY_JOBS (2 photos scored at a time).
 
 .PHONY: bench-quality
