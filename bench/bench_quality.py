@@ -39,12 +39,15 @@ definition, as Sources/Linux/Codecs/Quality/SSIM.swift: Y = .299R + .587G + .114
 Gaussian window sigma 1.5 truncated at 3.5 sigma, K1 .01, K2 .03, 5 px edges left out),
 SSIMULACRA 2 (PyPI `ssimulacra2`; higher is better, 100 identical) and butteraugli
 (`butteraugli_main`, Debian libjxl-devtools: its max distance; lower is better).
-BENCH_QUALITY_JOBS (2) photos are scored at a time, after the CPU rounds.
+BENCH_QUALITY_JOBS (2) photos are scored at a time, after the CPU rounds. With
+BENCH_QUALITY_JSON=FILE, every scored variant (set, kind, photo, format, bytes, SSIM,
+SSIMULACRA 2, butteraugli) is written there too.
 
 usage: python -m bench.bench_quality WEBP_BRIDGE ORIGIN_BENCHMARK THUMBOR NAME=DIR...
 """
 import concurrent.futures
 import importlib.metadata
+import json
 import math
 import os
 import shutil
@@ -60,6 +63,7 @@ from scripts.bridgekit import ServerError, exit_on_signals, fetch, sniff, start,
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 AUTOS = [a.strip() for a in os.environ.get("BENCH_QUALITY_AUTO", "auto").split(",") if a.strip()]
 JOBS = int(os.environ.get("BENCH_QUALITY_JOBS", "2"))
+JSON_PATH = os.environ.get("BENCH_QUALITY_JSON")
 
 
 def qualities(variable, default):
@@ -291,7 +295,7 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
                     scores[kind].append((futures[future], fmt, size, ssim, s2, ba))
         print(f"  scored {sum(len(v) for v in scores.values())} variants in {time.monotonic() - started:.0f} s "
               f"({JOBS} at a time)")
-        return {kind: summarise(rows, cpu[kind]) for kind, rows in scores.items()}
+        return {kind: summarise(rows, cpu[kind]) for kind, rows in scores.items()}, scores
     finally:
         stop(server.process for server in servers)
         shutil.rmtree(folder, ignore_errors=True)
@@ -404,7 +408,7 @@ def main():
     print(f"scorers: ssimulacra2 {version('ssimulacra2')}, Pillow {version('pillow')} (Lanczos reference), "
           f"butteraugli_main from libjxl-devtools {debian_version('libjxl-devtools')}; "
           f"thumbor {thumbor_version(thumbor_binary)}")
-    table = []
+    table, rows = [], []
     for argument in sys.argv[4:]:
         label, folder = argument.split("=", 1)
         photos = sorted(os.path.join(folder, f) for f in os.listdir(folder)
@@ -412,8 +416,15 @@ def main():
         if not photos:
             print(f"{label}: no photos in {folder}; skipped")
             continue
-        table.append((label, bench_set(label, photos, webp_bridge, benchmark, thumbor_binary)))
+        summary, scores = bench_set(label, photos, webp_bridge, benchmark, thumbor_binary)
+        table.append((label, summary))
+        rows += [dict(zip(("set", "kind", "photo", "format", "bytes", "ssim", "ssimulacra2", "butteraugli"),
+                          (label, kind) + row)) for kind, kind_rows in scores.items() for row in kind_rows]
     report(table)
+    if JSON_PATH:
+        with open(JSON_PATH, "w") as f:
+            json.dump(rows, f, indent=1)
+        print(f"{len(rows)} variants' scores in {JSON_PATH}")
     print(f"\nsets: {', '.join(label for label, _ in table) or 'none'}; {time.monotonic() - started:.0f} s in all")
 
 

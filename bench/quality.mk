@@ -4,7 +4,8 @@
 #   include bench/quality.mk
 # Knobs are environment variables read by bench/bench_quality.py: BENCH_ROUNDS (3), BENCH_QUALITY_AUTO
 # (auto: the value given to `--quality`), BENCH_QUALITY_SWEEP_THUMBOR (50,60,70,90),
-# BENCH_QUALITY_SWEEP_WEBP (60,70), BENCH_QUALITY_SWEEP_AVIF (40,50), BENCH_QUALITY_JOBS (2 photos scored at a time).
+# BENCH_QUALITY_SWEEP_WEBP (60,70), BENCH_QUALITY_SWEEP_AVIF (40,50), BENCH_QUALITY_JOBS (2 photos scored
+# at a time), BENCH_QUALITY_JSON (a file for every variant's scores).
 
 .PHONY: bench-quality
 
