@@ -69,4 +69,21 @@ struct QualityAutoOptionTests {
             #expect(score >= 0.95, "\(format): \(score)")
         }
     }
+
+    @Test func comparePrintsTheMetricsAndRefusesSizesThatDiffer() async throws {
+        let folder = try TemporaryDirectory()
+        let photo = SyntheticImages.photo(width: 64, height: 48)
+        try PNGEncoder().encode(photo).write(to: folder.file("a.png"))
+        try WebPEncoder(options: .init(quality: 30)).encode(photo).write(to: folder.file("b.webp"))
+        try PNGEncoder().encode(SyntheticImages.photo(width: 48, height: 48)).write(to: folder.file("c.png"))
+        let same = await CapturedIO.run(["compare", folder.file("a.png").path, folder.file("a.png").path, "--json"])
+        #expect(same.status == 0 && same.stdout == "{\"ssim\":1.0,\"fast\":1.0,\"fast1\":1.0}\n", "\(same.stdout)")
+        let lossy = await CapturedIO.run(["compare", folder.file("a.png").path, folder.file("b.webp").path])
+        let values = lossy.stdout.split(separator: "\n").compactMap {
+            $0.split(separator: " ").last.flatMap { Double($0) }
+        }
+        #expect(lossy.status == 0 && values.count == 3 && values.allSatisfy { $0 < 1 && $0 > 0.5 }, "\(lossy.stdout)")
+        let sizes = await CapturedIO.run(["compare", folder.file("a.png").path, folder.file("c.png").path])
+        #expect(sizes.status == 1 && sizes.stderr.contains("one size"), "\(sizes.stderr)")
+    }
 }

@@ -7,19 +7,25 @@ struct CompareCommand: BridgeCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
         abstract: "Print the luma SSIM and the fast SSIM --quality auto searches by, of two images of one size.",
-        usage: ["REFERENCE DISTORTED [--json]"],
+        usage: ["REFERENCE DISTORTED [--json] [--timing]"],
         discussion: """
             Both images are decoded (any format info reads) and must have the same size. 'ssim' is the
             reference luma SSIM the demo reports (Gaussian window, as scikit-image computes it);
             'fast' is the multi-scale box-window SSIM the origin's --quality auto searches by, and
             'fast1' the same at one scale. With --json, one JSON object with exactly those keys.
+            With --timing, also the median microseconds of 9 runs of each metric and of one lossy WebP
+            encode (q80, method 4) of REFERENCE, for comparing their cost.
             """,
         arguments: [("REFERENCE", "The image that was encoded."), ("DISTORTED", "Its encode, decoded.")],
-        options: [.flag("--json", help: "Print one JSON object.")])
+        options: [
+            .flag("--json", help: "Print one JSON object."),
+            .flag("--timing", help: "Also print each metric's and one WebP encode's median microseconds."),
+        ])
 
     var reference: String
     var distorted: String
     var json: Bool
+    var timing: Bool
 
     init(parsed: ParsedArguments) throws(UsageError) {
         try parsed.requirePositionals(
@@ -27,6 +33,7 @@ struct CompareCommand: BridgeCommand {
         reference = parsed.positionals[0]
         distorted = parsed.positionals[1]
         json = parsed.flag("--json")
+        timing = parsed.flag("--timing")
     }
 
     func run(io: CommandIO) async throws {
@@ -41,9 +48,30 @@ struct CompareCommand: BridgeCommand {
             } else {
                 io.print("ssim \(ssim)\nfast \(fast)\nfast1 \(fast1)")
             }
+            if timing { try printTimings(first, second, io: io) }
         } catch {
             throw CommandFailure("\(reference), \(distorted): \(error)")
         }
+    }
+
+    /// Median microseconds of 9 runs of each metric (luma planes included) and of one WebP encode.
+    private func printTimings(_ first: Image, _ second: Image, io: CommandIO) throws {
+        func median(_ work: () throws -> Void) rethrows -> Int {
+            let clock = ContinuousClock()
+            var runs: [Duration] = []
+            for _ in 0..<9 {
+                let start = clock.now
+                try work()
+                runs.append(clock.now - start)
+            }
+            let middle = runs.sorted()[4].components
+            return Int(middle.seconds) * 1_000_000 + Int(middle.attoseconds / 1_000_000_000_000)
+        }
+        let ssim = try median { _ = try SSIM.luma(first, second) }
+        let fast = try median { _ = try FastSSIM.score(LumaPlane(first), LumaPlane(second)) }
+        let fast1 = try median { _ = try FastSSIM.score(LumaPlane(first), LumaPlane(second), scales: 1) }
+        let encode = try median { _ = try WebPEncoder(options: .init(quality: 80, method: 4)).encode(first) }
+        io.print("microseconds: ssim \(ssim), fast \(fast), fast1 \(fast1), webp-encode-q80 \(encode)")
     }
 
     private static func decode(_ file: String) throws -> Image {

@@ -67,70 +67,68 @@ public enum FastSSIM {
         x.samples.withUnsafeBufferPointer { xs in
             y.samples.withUnsafeBufferPointer { ys in
                 rows.withUnsafeMutableBufferPointer { out in
+                    guard let xs = xs.baseAddress, let ys = ys.baseAddress, let out = out.baseAddress else { return }
                     for row in 0..<height {
-                        let base = row * width
+                        let a = xs + row * width
+                        let b = ys + row * width
+                        let target = out + row * innerWidth
                         var sums: (Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0)
-                        for column in 0..<width {
-                            let a = Int32(xs[base + column])
-                            let b = Int32(ys[base + column])
-                            sums.0 += a
-                            sums.1 += b
-                            sums.2 += a * a
-                            sums.3 += b * b
-                            sums.4 += a * b
-                            if column >= window {
-                                let c = Int32(xs[base + column - window])
-                                let d = Int32(ys[base + column - window])
-                                sums.0 -= c
-                                sums.1 -= d
-                                sums.2 -= c * c
-                                sums.3 -= d * d
-                                sums.4 -= c * d
-                            }
-                            if column >= window - 1 {
-                                let target = row * innerWidth + column - window + 1
-                                out[target] = sums.0
-                                out[plane + target] = sums.1
-                                out[2 * plane + target] = sums.2
-                                out[3 * plane + target] = sums.3
-                                out[4 * plane + target] = sums.4
-                            }
+                        for column in 0..<window - 1 {
+                            let p = Int32(a[column])
+                            let q = Int32(b[column])
+                            sums = (sums.0 + p, sums.1 + q, sums.2 + p * p, sums.3 + q * q, sums.4 + p * q)
+                        }
+                        for column in 0..<innerWidth {
+                            let p = Int32(a[column + window - 1])
+                            let q = Int32(b[column + window - 1])
+                            sums = (sums.0 + p, sums.1 + q, sums.2 + p * p, sums.3 + q * q, sums.4 + p * q)
+                            target[column] = sums.0
+                            target[plane + column] = sums.1
+                            target[2 * plane + column] = sums.2
+                            target[3 * plane + column] = sums.3
+                            target[4 * plane + column] = sums.4
+                            let r = Int32(a[column])
+                            let t = Int32(b[column])
+                            sums = (sums.0 - r, sums.1 - t, sums.2 - r * r, sums.3 - t * t, sums.4 - r * t)
                         }
                     }
                 }
             }
         }
         // Vertical sliding sums (exact: 49 × 255² < 2³¹), then the formula per window.
-        let count = Float(window * window)
+        let scale = 1 / Float(window * window)
         let c1 = Float((0.01 * 255) * (0.01 * 255))
         let c2 = Float((0.03 * 255) * (0.03 * 255))
         var total = 0.0
         var columnSums = [Int32](repeating: 0, count: 5 * innerWidth)
         rows.withUnsafeBufferPointer { rows in
             columnSums.withUnsafeMutableBufferPointer { sums in
+                guard let rows = rows.baseAddress, let sums = sums.baseAddress else { return }
                 for row in 0..<height {
                     for signal in 0..<5 {
-                        let added = signal * plane + row * innerWidth
-                        let removed = added - window * innerWidth
-                        let target = signal * innerWidth
-                        for column in 0..<innerWidth {
-                            sums[target + column] += rows[added + column]
-                            if row >= window { sums[target + column] -= rows[removed + column] }
-                        }
+                        let added = rows + signal * plane + row * innerWidth
+                        let target = sums + signal * innerWidth
+                        for column in 0..<innerWidth { target[column] &+= added[column] }
                     }
                     guard row >= window - 1 else { continue }
                     var rowTotal: Float = 0
                     for column in 0..<innerWidth {
-                        let mx = Float(sums[column]) / count
-                        let my = Float(sums[innerWidth + column]) / count
-                        let vx = Float(sums[2 * innerWidth + column]) / count - mx * mx
-                        let vy = Float(sums[3 * innerWidth + column]) / count - my * my
-                        let cxy = Float(sums[4 * innerWidth + column]) / count - mx * my
+                        let mx = Float(sums[column]) * scale
+                        let my = Float(sums[innerWidth + column]) * scale
+                        let vx = Float(sums[2 * innerWidth + column]) * scale - mx * mx
+                        let vy = Float(sums[3 * innerWidth + column]) * scale - my * my
+                        let cxy = Float(sums[4 * innerWidth + column]) * scale - mx * my
                         let numerator = (2 * mx * my + c1) * (2 * cxy + c2)
                         let denominator = (mx * mx + my * my + c1) * (vx + vy + c2)
                         rowTotal += numerator / denominator
                     }
                     total += Double(rowTotal)
+                    // The row leaving the window.
+                    for signal in 0..<5 {
+                        let removed = rows + signal * plane + (row - window + 1) * innerWidth
+                        let target = sums + signal * innerWidth
+                        for column in 0..<innerWidth { target[column] &-= removed[column] }
+                    }
                 }
             }
         }

@@ -59,20 +59,23 @@ public struct LumaPlane: Sendable, Equatable {
         let halfWidth = max(1, width / 2)
         let halfHeight = max(1, height / 2)
         guard width >= 2, height >= 2 else { return self }
-        var result = [UInt8](repeating: 0, count: halfWidth * halfHeight)
-        samples.withUnsafeBufferPointer { source in
-            result.withUnsafeMutableBufferPointer { target in
+        let width = width
+        let result = [UInt8](unsafeUninitializedCapacity: halfWidth * halfHeight) { target, initialized in
+            samples.withUnsafeBufferPointer { source in
+                guard let source = source.baseAddress, let target = target.baseAddress else { return }
                 for row in 0..<halfHeight {
-                    let top = 2 * row * width
+                    let top = source + 2 * row * width
                     let bottom = top + width
+                    let out = target + row * halfWidth
                     for column in 0..<halfWidth {
                         let sum =
-                            Int(source[top + 2 * column]) + Int(source[top + 2 * column + 1])
-                            + Int(source[bottom + 2 * column]) + Int(source[bottom + 2 * column + 1])
-                        target[row * halfWidth + column] = UInt8(truncatingIfNeeded: (sum + 2) >> 2)
+                            UInt16(top[2 * column]) + UInt16(top[2 * column + 1]) + UInt16(bottom[2 * column])
+                            + UInt16(bottom[2 * column + 1])
+                        out[column] = UInt8(truncatingIfNeeded: (sum + 2) >> 2)
                     }
                 }
             }
+            initialized = halfWidth * halfHeight
         }
         return LumaPlane(width: halfWidth, height: halfHeight, samples: result)
     }
