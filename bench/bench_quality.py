@@ -262,7 +262,7 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
                 if index == 0 and answers < len(requests):
                     sys.exit(f"{variant.name}: {answers} of {len(requests)} answers in the scored round")
                 cpu[variant.name].append(ms)
-                print(f"  round {index + 1} {variant.name:12} {ms:7.1f} ms CPU/variant "
+                print(f"  round {index + 1} {variant.name:16} {ms:7.1f} ms CPU/variant "
                       f"{total / max(answers, 1):8.0f} B")
                 if index == 0:
                     outputs[variant.name] = answered
@@ -273,7 +273,7 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
                 sys.exit(f"{variant.name}: {answers} of {len(requests)} answers")
             cpu[variant.name].append(ms)
             outputs[variant.name] = answered
-            print(f"  sweep   {variant.name:12} {ms:7.1f} ms CPU/variant {total / max(answers, 1):8.0f} B")
+            print(f"  sweep   {variant.name:16} {ms:7.1f} ms CPU/variant {total / max(answers, 1):8.0f} B")
         stop(server.process for server in servers)
         servers = []
 
@@ -333,11 +333,11 @@ def number(value, width, places):
 
 def report(table):
     print()
-    print(f"{'photos':7} {'variant':12} {'n':>3} {'bytes':>10} {'CPU ms':>7} {'SSIM':>7} {'S2 mean':>8} "
+    print(f"{'photos':7} {'variant':16} {'n':>3} {'bytes':>10} {'CPU ms':>7} {'SSIM':>7} {'S2 mean':>8} "
           f"{'S2 min':>7} {'BA mean':>8} {'BA max':>7}")
     for label, summary in table:
         for kind, s in summary.items():
-            print(f"{label:7} {kind:12} {s['count']:3} {s['bytes']:10,} {s['cpu']:7.1f} {s['ssim']:7.4f} "
+            print(f"{label:7} {kind:16} {s['count']:3} {s['bytes']:10,} {s['cpu']:7.1f} {s['ssim']:7.4f} "
                   f"{s['s2']:8.2f} {s['s2_min']:7.2f} {number(s['ba'], 8, 3)} {number(s['ba_max'], 7, 3)}")
     print("CPU ms: the server's per variant, median of the rounds (sweep kinds: one round); S2: SSIMULACRA 2 "
           "(higher is better); BA: butteraugli max distance (lower is better)")
