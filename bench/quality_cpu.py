@@ -45,7 +45,7 @@ def main(argv):
         server = start([tool, "origin", "--root", root, "--listen", "127.0.0.1:0"] + flags,
                        log=os.path.join(work, f"{mode}.log"), pipe=True)
         try:
-            base = wait_listening(server)
+            base = wait_listening(server, timeout=120)
             for fmt in ("webp", "avif"):
                 pids = group_pids(server)
                 before = cpu_seconds(pids)
