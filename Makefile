@@ -98,6 +98,7 @@ clean: ## Remove build output
 include bench/rewrite.mk
 include bench/bridge.mk
 include bench/origin.mk
+include bench/quality.mk
 include bench/pipeline.mk
 include demo.mk
 include e2e/e2e.mk

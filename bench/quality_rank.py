@@ -3,7 +3,7 @@
 
 Kodak photos (read in place from $WEBP_BRIDGE_CORPUS/kodak) resized to 750 px wide, encoded as
 WebP q30..95 step 5 and AVIF q40..80 step 10 by `webp-bridge convert`; every encode is scored by
-`webp-bridge compare` (reference luma SSIM, fast SSIM at 2 scales and at 1), by SSIMULACRA 2
+`webp-bridge compare` (reference luma SSIM, fast SSIM at 2 scales and at 1, gradient similarity), by SSIMULACRA 2
 (PyPI `ssimulacra2`, in-process) and by butteraugli (`butteraugli_main`, its max distance and
 3-norm). Prints, per metric, the median and minimum over images of the Spearman correlation over
 that image's encodes, and the Spearman correlation across images at WebP q80 and at AVIF q60.
@@ -73,7 +73,7 @@ def main():
         print(f"{name} done", file=sys.stderr)
     with open(os.path.join(work, "quality_rank.json"), "w") as out:
         json.dump(rows, out, indent=1)
-    ours = ["ssim", "fast", "fast1"]
+    ours = ["ssim", "fast", "fast1", "gms"]
     # butteraugli is a distance: its negation ranks the same way as a similarity.
     judges = {"ssimulacra2": 1, "butteraugli": -1, "butteraugli3": -1}
     print(f"{len(names)} Kodak photos at 750 px, {len(encodes)} encodes each (WebP q30-95, AVIF q40-80)")

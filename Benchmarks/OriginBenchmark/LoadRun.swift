@@ -3,8 +3,8 @@ import Synchronization
 import TestSupport
 
 /// Asks one server for every URL of a list, `clients` at a time (one thread
-/// each), and writes each answer's body where the list says. A WebP answer
-/// with status 200 counts; anything else is a failure. Bounded: no request
+/// each), and writes each answer's body where the list says. A WebP or AVIF
+/// answer with status 200 counts; anything else is a failure. Bounded: no request
 /// starts after `seconds`, and every read and write of a request times out
 /// after ``requestTimeout`` seconds.
 ///
@@ -111,7 +111,9 @@ struct LoadRun {
             let answer = try connection.readResponse()
             let data = answer.body
             let isWebP = data.count > 12 && data.prefix(4) == Data("RIFF".utf8) && data[8..<12] == Data("WEBP".utf8)
-            guard answer.status == 200, isWebP else {
+            // An AVIF starts with its ftyp box, major brand `avif` (ISO/IEC 23000-22 and the AVIF spec, 9.1).
+            let isAVIF = data.count > 12 && data[4..<8] == Data("ftyp".utf8) && data[8..<12] == Data("avif".utf8)
+            guard answer.status == 200, isWebP || isAVIF else {
                 return (nil, "\(address): status \(answer.status), \(data.count) bytes")
             }
             try data.write(to: URL(fileURLWithPath: output))

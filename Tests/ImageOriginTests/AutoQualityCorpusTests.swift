@@ -24,7 +24,7 @@ struct AutoQualityCorpusTests {
         func line(_ name: String) -> String {
             let cpu = cpu.sorted()
             return "\(name): \(bytes) B, CPU median \(String(format: "%.1f", cpu[cpu.count / 2] * 1000)) ms,"
-                + " fast min \(String(format: "%.4f", fast.min() ?? 0)) mean"
+                + " search score min \(String(format: "%.4f", fast.min() ?? 0)) mean"
                 + " \(String(format: "%.4f", fast.reduce(0, +) / Double(fast.count))),"
                 + " SSIM min \(String(format: "%.4f", ssim.min() ?? 0)) mean"
                 + " \(String(format: "%.4f", ssim.reduce(0, +) / Double(ssim.count)))"
@@ -64,7 +64,7 @@ struct AutoQualityCorpusTests {
                 let reference =
                     variant.width == decoded.width
                     ? decoded : try ImageResizer().resize(decoded, width: variant.width, height: variant.height)
-                let fast = try FastSSIM.score(LumaPlane(reference), LumaPlane(variant))
+                let fast = try QualitySearch.score(LumaPlane(reference), LumaPlane(variant))
                 let ssim = try SSIM.luma(reference, variant)
                 if isAuto {
                     let quality = try #require(output.searchedQuality)

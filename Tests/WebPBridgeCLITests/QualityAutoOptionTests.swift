@@ -64,7 +64,7 @@ struct QualityAutoOptionTests {
             let fixedBytes = try Data(contentsOf: folder.file("f.\(format)"))
             let autoBytes = try Data(contentsOf: folder.file("a.\(format)"))
             let decoded = try ImageDecoder().decodeStill(autoBytes)
-            let score = try FastSSIM.score(LumaPlane(photo), LumaPlane(decoded))
+            let score = try QualitySearch.score(LumaPlane(photo), LumaPlane(decoded))
             #expect(autoBytes.count <= fixedBytes.count, "\(format): \(autoBytes.count) > \(fixedBytes.count)")
             #expect(score >= 0.95, "\(format): \(score)")
         }
@@ -77,12 +77,14 @@ struct QualityAutoOptionTests {
         try WebPEncoder(options: .init(quality: 30)).encode(photo).write(to: folder.file("b.webp"))
         try PNGEncoder().encode(SyntheticImages.photo(width: 48, height: 48)).write(to: folder.file("c.png"))
         let same = await CapturedIO.run(["compare", folder.file("a.png").path, folder.file("a.png").path, "--json"])
-        #expect(same.status == 0 && same.stdout == "{\"ssim\":1.0,\"fast\":1.0,\"fast1\":1.0}\n", "\(same.stdout)")
+        #expect(
+            same.status == 0 && same.stdout == "{\"ssim\":1.0,\"fast\":1.0,\"fast1\":1.0,\"gms\":1.0}\n",
+            "\(same.stdout)")
         let lossy = await CapturedIO.run(["compare", folder.file("a.png").path, folder.file("b.webp").path])
         let values = lossy.stdout.split(separator: "\n").compactMap {
             $0.split(separator: " ").last.flatMap { Double($0) }
         }
-        #expect(lossy.status == 0 && values.count == 3 && values.allSatisfy { $0 < 1 && $0 > 0.5 }, "\(lossy.stdout)")
+        #expect(lossy.status == 0 && values.count == 4 && values.allSatisfy { $0 < 1 && $0 > 0.5 }, "\(lossy.stdout)")
         let sizes = await CapturedIO.run(["compare", folder.file("a.png").path, folder.file("c.png").path])
         #expect(sizes.status == 1 && sizes.stderr.contains("one size"), "\(sizes.stderr)")
     }

@@ -44,7 +44,7 @@ public struct ImageTransformer: Sendable {
         /// (``ImageTransformer/transform(_:pipeline:format:saveData:)`` with
         /// `saveData`, for `Save-Data: on`), in either mode and never above
         /// the mode's own target. Default ``QualityMode/defaultTarget`` minus
-        /// ``QualityMode/saveDataReduction``: 0.952.
+        /// ``QualityMode/saveDataReduction``: 0.985.
         public var saveDataQualityTarget = QualityMode.defaultTarget - QualityMode.saveDataReduction
 
         /// The settings besides the request and the source that decide a

@@ -55,6 +55,6 @@ extension VariantEncoding {
     /// `data` decoded and scored against `reference`.
     static func trial(_ data: Data, against reference: LumaPlane) throws(ImageCodecError) -> QualitySearch.Trial {
         let decoded = try WebPDecoder().decode(data)
-        return QualitySearch.Trial(data: data, score: try FastSSIM.score(reference, LumaPlane(decoded)))
+        return QualitySearch.Trial(data: data, score: try QualitySearch.score(reference, LumaPlane(decoded)))
     }
 }

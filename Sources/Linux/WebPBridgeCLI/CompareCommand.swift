@@ -2,17 +2,19 @@ import Foundation
 import WebPBridge
 
 /// `webp-bridge compare REFERENCE DISTORTED`: how close an encode is to
-/// what was encoded, by the reference luma SSIM and the search's fast one.
+/// what was encoded, by the reference luma SSIM, the fast SSIM and the
+/// gradient similarity `--quality auto` searches by.
 struct CompareCommand: BridgeCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
-        abstract: "Print the luma SSIM and the fast SSIM --quality auto searches by, of two images of one size.",
+        abstract: "Print the luma SSIM, a fast SSIM and the gradient similarity --quality auto searches by.",
         usage: ["REFERENCE DISTORTED [--json] [--timing]"],
         discussion: """
             Both images are decoded (any format info reads) and must have the same size. 'ssim' is the
             reference luma SSIM the demo reports (Gaussian window, as scikit-image computes it);
-            'fast' is the multi-scale box-window SSIM the origin's --quality auto searches by, and
-            'fast1' the same at one scale. With --json, one JSON object with exactly those keys.
+            'fast' is a two-scale box-window SSIM and 'fast1' the same at one scale; 'gms' is the
+            mean gradient-magnitude similarity at half size the origin's --quality auto searches by.
+            With --json, one JSON object with exactly those keys.
             With --timing, also the median microseconds of 9 runs of each metric and of one lossy WebP
             encode (q80, method 4) of REFERENCE, for comparing their cost.
             """,
@@ -43,10 +45,11 @@ struct CompareCommand: BridgeCommand {
             let ssim = try SSIM.luma(first, second)
             let fast = try FastSSIM.score(LumaPlane(first), LumaPlane(second))
             let fast1 = try FastSSIM.score(LumaPlane(first), LumaPlane(second), scales: 1)
+            let gms = try GradientSimilarity.score(LumaPlane(first), LumaPlane(second))
             if json {
-                io.print("{\"ssim\":\(ssim),\"fast\":\(fast),\"fast1\":\(fast1)}")
+                io.print("{\"ssim\":\(ssim),\"fast\":\(fast),\"fast1\":\(fast1),\"gms\":\(gms)}")
             } else {
-                io.print("ssim \(ssim)\nfast \(fast)\nfast1 \(fast1)")
+                io.print("ssim \(ssim)\nfast \(fast)\nfast1 \(fast1)\ngms \(gms)")
             }
             if timing { try printTimings(first, second, io: io) }
         } catch {
@@ -70,8 +73,9 @@ struct CompareCommand: BridgeCommand {
         let ssim = try median { _ = try SSIM.luma(first, second) }
         let fast = try median { _ = try FastSSIM.score(LumaPlane(first), LumaPlane(second)) }
         let fast1 = try median { _ = try FastSSIM.score(LumaPlane(first), LumaPlane(second), scales: 1) }
+        let gms = try median { _ = try GradientSimilarity.score(LumaPlane(first), LumaPlane(second)) }
         let encode = try median { _ = try WebPEncoder(options: .init(quality: 80, method: 4)).encode(first) }
-        io.print("microseconds: ssim \(ssim), fast \(fast), fast1 \(fast1), webp-encode-q80 \(encode)")
+        io.print("microseconds: ssim \(ssim), fast \(fast), fast1 \(fast1), gms \(gms), webp-encode-q80 \(encode)")
     }
 
     private static func decode(_ file: String) throws -> Image {

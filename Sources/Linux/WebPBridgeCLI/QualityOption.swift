@@ -9,7 +9,7 @@ enum QualityOption: Equatable {
 
     /// The help text's description of `auto[:TARGET]`.
     static let autoHelp =
-        "'auto' or 'auto:TARGET' chooses per image the lowest quality whose fast SSIM reaches TARGET"
+        "'auto' or 'auto:TARGET' chooses per image the lowest quality whose gradient similarity (GMS) reaches TARGET"
         + " (\(ImageTransformer.QualityMode.targets.lowerBound)-\(ImageTransformer.QualityMode.targets.upperBound),"
         + " default \(ImageTransformer.QualityMode.defaultTarget)), never above the default quality,"
         + " in at most \(QualitySearch.maxEncodes) encodes."

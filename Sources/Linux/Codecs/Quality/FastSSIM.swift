@@ -1,5 +1,7 @@
-/// A fast structural similarity of two images' luma, for searching an
-/// encoder's quality (``SSIM`` stays the reference the demo reports).
+/// A fast structural similarity of two images' luma, measured as the
+/// metric for searching an encoder's quality; ``GradientSimilarity`` ranked
+/// photos closer to SSIMULACRA 2 and is what the search uses. ``SSIM`` stays
+/// the reference the demo reports; `webp-bridge compare` prints all three.
 ///
 /// What makes it fast: luma in 8 bits (``LumaPlane``), a 7×7 box window
 /// whose sums slide across the plane in exact integers (two additions per
