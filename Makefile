@@ -68,9 +68,19 @@ test-asan: deps ## The whole suite under AddressSanitizer (own build folder: .bu
 	  LSAN_OPTIONS="suppressions=$(CURDIR)/sanitizers/lsan.supp:print_suppressions=0" \
 	  $(SWIFT) test --sanitize=address --scratch-path .build-asan $(ASAN_FLAGS)
 
-demo: deps demo-photos ## The news front page through the bridge: bytes saved and SSIM, demo-report.html
+QUALITY_VENV     ?= .build/quality-venv
+SSIMULACRA2_SPEC ?= ssimulacra2==0.3.0
+
+# PyPI's ssimulacra2 (numpy, SciPy and Pillow come with it); its command is spelt `ssymulacra2`.
+$(QUALITY_VENV)/bin/ssymulacra2:
+	python3 -m venv $(QUALITY_VENV) || { rm -rf $(QUALITY_VENV); \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null \
+	  && python3 -m venv $(QUALITY_VENV); }
+	timeout 900 $(QUALITY_VENV)/bin/pip install -q '$(SSIMULACRA2_SPEC)'
+
+demo: deps demo-photos $(QUALITY_VENV)/bin/ssymulacra2 ## The news front page through the bridge and a tuned origin: bytes saved, SSIM, SSIMULACRA 2, demo-report.html
 	$(SWIFT) build -c release --product webp-bridge
-	.build/release/webp-bridge demo --images "$(DEMO_PHOTOS)" $(DEMO_FLAGS)
+	.build/release/webp-bridge demo --images "$(DEMO_PHOTOS)" --ssimulacra2 $(QUALITY_VENV)/bin/python $(DEMO_FLAGS)
 
 bench/bin/codecs_bench: bench/codecs_bench.c
 	@mkdir -p bench/bin

@@ -9,15 +9,7 @@
 
 .PHONY: bench-quality
 
-QUALITY_VENV     ?= .build/quality-venv
-SSIMULACRA2_SPEC ?= ssimulacra2==0.3.0
-
-# PyPI's ssimulacra2 (numpy, SciPy and Pillow come with it); its command is spelt `ssymulacra2`.
-$(QUALITY_VENV)/bin/ssymulacra2:
-	python3 -m venv $(QUALITY_VENV) || { rm -rf $(QUALITY_VENV); \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv >/dev/null \
-	  && python3 -m venv $(QUALITY_VENV); }
-	timeout 900 $(QUALITY_VENV)/bin/pip install -q '$(SSIMULACRA2_SPEC)'
+# QUALITY_VENV and its rule (PyPI ssimulacra2) are in the top-level Makefile: `make demo` uses them too.
 
 bench-quality: deps demo-photos $(THUMBOR_VENV)/bin/thumbor $(QUALITY_VENV)/bin/ssymulacra2 ## Bytes, CPU, SSIM, SSIMULACRA 2, butteraugli per variant: origin fixed and --quality auto vs thumbor q80
 	@command -v butteraugli_main >/dev/null || { \
