@@ -42,12 +42,6 @@ extension ImageOrigin {
         return "\u{0}\(sizing.key)|\(hints.targetWidth ?? 0)|\(hints.dpr ?? 1)"
     }
 
-    /// The transformer for a job: Save-Data's, with the lower default
-    /// qualities, or the origin's.
-    func transformer(savingData: Bool) -> ImageTransformer {
-        savingData ? saveDataTransformer : transformer
-    }
-
     /// `pipeline` made at most `maxWidth` device pixels wide, never
     /// enlarging (Qiniu's `imageView2/2/w/N` shrinks only): a URL's own
     /// width stays the most it gets, and a hint may only lower it. An empty
@@ -90,19 +84,5 @@ extension ImageOrigin {
         while text.hasSuffix("0") { text.removeLast() }
         if text.hasSuffix(".") { text += "0" }
         return text
-    }
-}
-
-extension ImageTransformer.Configuration {
-    /// These settings for a `Save-Data: on` client: the default WebP, AVIF
-    /// and JPEG qualities each `drop` lower (not below 1). A quality the URL
-    /// names is the author's and is kept. The one place Save-Data touches
-    /// encoding: a quality target, where there is one, is lowered here too.
-    func savingData(qualityDrop drop: Int) -> Self {
-        var saving = self
-        saving.defaultWebPQuality = max(1, defaultWebPQuality - drop)
-        saving.defaultAVIFQuality = max(1, defaultAVIFQuality - drop)
-        saving.defaultJPEGQuality = max(1, defaultJPEGQuality - drop)
-        return saving
     }
 }

@@ -64,13 +64,10 @@ extension ImageOrigin {
         /// changed the size (docs/origin.md: Client hints). Default `false`.
         public var clientHints = false
         /// Honour `Save-Data: on` (`--save-data`): one width bucket smaller
-        /// when a hint gave one, and the default qualities
-        /// ``saveDataQualityDrop`` lower; `Vary: Save-Data`. Default `false`.
+        /// when a hint gave one, and a WebP or AVIF quality searched at the
+        /// lower ``ImageTransformer/Configuration/saveDataQualityTarget``
+        /// (never above the fixed default); `Vary: Save-Data`. Default `false`.
         public var saveData = false
-        /// How much lower the default WebP, AVIF and JPEG qualities are
-        /// under `Save-Data: on`. Default 15 (WebP 80 → 65, AVIF 60 → 45,
-        /// JPEG 75 → 60).
-        public var saveDataQualityDrop = 15
 
         public init(
             root: String, styles: StyleSheet = .empty, autoWebP: Bool = false, autoFormat: Bool = false,

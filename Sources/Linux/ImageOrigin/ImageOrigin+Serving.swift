@@ -16,11 +16,9 @@ extension ImageOrigin {
         var headers: HTTPFieldList
         /// The hints that shaped this variant, when the origin honours any.
         var hinted: HintedRequest?
-        /// `Save-Data: on` selected this variant: it is made by the origin's
-        /// Save-Data transformer (``ImageOrigin/transformer(savingData:)``,
-        /// the default qualities lowered by
-        /// ``ImageOrigin/Configuration/saveDataQualityDrop``). The one seam
-        /// where a lower quality target for Save-Data plugs in.
+        /// `Save-Data: on` selected this variant: its quality is searched at
+        /// the Save-Data target (``ImageTransformer/transform(_:pipeline:format:saveData:)``,
+        /// the one place Save-Data touches encoding).
         var saveData: Bool { hinted?.sizing.saveData ?? false }
         /// When a hint changed ``pipeline``: the pipeline the URL alone asks for.
         var unhintedPipeline: ProcessingPipeline?
@@ -78,8 +76,7 @@ extension ImageOrigin {
         let formatsKey = negotiated.isEmpty ? "-" : negotiated.map(\.rawValue).joined(separator: "+")
         var variantKey = "\(facts.tag)|\(target.transformationKey)|\(formatsKey)"
         if !sizing.isNone { variantKey += "|" + sizing.key }
-        let fingerprint = sizing.saveData ? saveDataEncodingFingerprint : encodingFingerprint
-        let etag = EntityTag.strong(Self.digest("\(variantKey)|\(fingerprint)"))
+        let etag = EntityTag.strong(Self.digest("\(variantKey)|\(encodingFingerprint)"))
         headers["ETag"] = etag
         let cached = variants.value(for: variantKey)
         // `If-None-Match: *` matches only a representation that exists: a variant not made yet is made first.
@@ -110,7 +107,7 @@ extension ImageOrigin {
         metrics.increment(Self.cacheFamily, labels: "result=\"miss\"")
         var headers = job.headers
         let result = await transform(
-            job.file, pipeline: job.pipeline, formats: job.outputFormats, savingData: job.saveData,
+            job.file, pipeline: job.pipeline, formats: job.outputFormats, saveData: job.saveData,
             unhinted: job.unhintedPipeline)
         switch result {
         case .success(let variant):
@@ -230,16 +227,17 @@ extension ImageOrigin {
 
     /// Runs the transformation on the bounded queue, timing it.
     /// - Parameters:
-    ///   - savingData: Made for `Save-Data: on` (``transformer(savingData:)``).
+    ///   - saveData: Made for `Save-Data: on`: the transformer searches its
+    ///     quality at ``ImageTransformer/Configuration/saveDataQualityTarget``.
     ///   - unhinted: When a client hint changed `pipeline`, the pipeline
     ///     without it: the variant records its own width and the width this
     ///     would make (from the output's and the source's headers), for
     ///     `Content-DPR`.
     private func transform(
-        _ file: FileResolver.File, pipeline: ProcessingPipeline, formats: [ImageFormat], savingData: Bool = false,
+        _ file: FileResolver.File, pipeline: ProcessingPipeline, formats: [ImageFormat], saveData: Bool = false,
         unhinted: ProcessingPipeline? = nil
     ) async -> Result<Variant, VariantFailure> {
-        let transformer = self.transformer(savingData: savingData)
+        let transformer = self.transformer
         let maxBytes = configuration.transformer.maxSourceBytes
         let workInFlight = self.workInFlight
         do {
@@ -265,8 +263,8 @@ extension ImageOrigin {
                 defer { workInFlight.release(cost.peakBytes) }
                 let output =
                     formats.isEmpty
-                    ? try transformer.transform(source, pipeline: pipeline)
-                    : try transformer.transform(source, pipeline: pipeline, smallestOf: formats)
+                    ? try transformer.transform(source, pipeline: pipeline, saveData: saveData)
+                    : try transformer.transform(source, pipeline: pipeline, smallestOf: formats, saveData: saveData)
                 var variant = Variant(
                     bytes: BodyBytes(output.data), format: output.format, quality: output.qualityFieldValue)
                 if let unhinted, let served = try? ImageInfo(output.data),

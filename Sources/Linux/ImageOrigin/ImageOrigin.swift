@@ -34,11 +34,6 @@ public final class ImageOrigin: HTTPHandler {
     /// ``ImageTransformer/Configuration/encodingFingerprint``, hashed into
     /// every variant's ETag.
     let encodingFingerprint: String
-    /// The transformer for `Save-Data: on` clients (see
-    /// ``ImageTransformer/Configuration/savingData(qualityDrop:)``) and its
-    /// fingerprint, in those variants' ETags.
-    let saveDataTransformer: ImageTransformer
-    let saveDataEncodingFingerprint: String
 
     /// A transformed image as served: its bytes filled once, when it is
     /// made, and sent from there by every response without a copy.
@@ -61,9 +56,6 @@ public final class ImageOrigin: HTTPHandler {
         pipelines = PipelineMemory(capacityBytes: budget.pipelineMemoryBytes)
         transformer = ImageTransformer(configuration: configuration.transformer)
         encodingFingerprint = configuration.transformer.encodingFingerprint
-        let saving = configuration.transformer.savingData(qualityDrop: configuration.saveDataQualityDrop)
-        saveDataTransformer = ImageTransformer(configuration: saving)
-        saveDataEncodingFingerprint = saving.encodingFingerprint
         variants = VariantCache(capacity: configuration.variantCacheBytes)
         sourceFiles = VariantCache(capacity: configuration.sourceCacheBytes)
         readyAnswers = ReadyAnswers(

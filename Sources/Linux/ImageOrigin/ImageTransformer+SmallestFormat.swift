@@ -21,15 +21,16 @@ extension ImageTransformer {
     /// trying (an animation, and no WebP among them), the source is answered
     /// as it is.
     ///
+    /// - Parameter saveData: As ``transform(_:pipeline:format:saveData:)``, for every format tried.
     /// - Throws: ``TransformError``, from the first format that fails.
     public func transform(
-        _ source: Data, pipeline: ProcessingPipeline, smallestOf formats: [ImageFormat]
+        _ source: Data, pipeline: ProcessingPipeline, smallestOf formats: [ImageFormat], saveData: Bool = false
     ) throws(TransformError) -> Output {
         let (sourceFormat, tried) = try formatsTried(in: source, from: formats)
         guard let first = tried.first else { return Output(data: source, format: sourceFormat, isSource: true) }
-        var best = try transform(source, pipeline: pipeline, format: first)
+        var best = try transform(source, pipeline: pipeline, format: first, saveData: saveData)
         for format in tried.dropFirst() {
-            let output = try transform(source, pipeline: pipeline, format: format)
+            let output = try transform(source, pipeline: pipeline, format: format, saveData: saveData)
             if output.data.count < best.data.count { best = output }
         }
         return best

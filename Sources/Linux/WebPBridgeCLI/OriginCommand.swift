@@ -37,7 +37,8 @@ struct OriginCommand: BridgeCommand {
                     + " names), in width buckets; a hint only lowers a URL's width."),
             .flag(
                 "--save-data",
-                help: "Serve 'Save-Data: on' clients one width bucket smaller and at qualities 15 lower."),
+                help: "Serve 'Save-Data: on' clients one width bucket smaller, at a quality searched to a lower"
+                    + " target (\(ImageTransformer.Configuration().saveDataQualityTarget)), never above the default."),
             .option(
                 "--quality", value: "Q",
                 help: "Default WebP quality of variants, 1-100 (default 80). " + QualityOption.autoHelp
