@@ -33,8 +33,11 @@ struct QualitySearchTests {
         if let lowest {
             #expect(choice.score >= target, "\(tried)")
             #expect(choice.quality >= lowest && choice.quality <= 80)
-            // Four encodes narrow 50 qualities to a few steps of the answer.
-            #expect(choice.quality - lowest <= 6, "chose \(choice.quality), lowest passing \(lowest), tried \(tried)")
+            // Four encodes narrow 50 qualities to a few steps of the answer, unless one was close enough.
+            let closeEnough = 1 - choice.score >= QualitySearch.closeEnough * (1 - target)
+            #expect(
+                choice.quality - lowest <= 6 || closeEnough,
+                "chose \(choice.quality), lowest passing \(lowest), tried \(tried)")
         } else {
             #expect(choice.quality == 80 && choice.encodes == 1, "the default when even it misses: \(tried)")
         }
@@ -45,7 +48,8 @@ struct QualitySearchTests {
         var encodes = 0
         let choice = search.run { (quality: Int) -> QualitySearch.Trial in
             encodes += 1
-            return QualitySearch.Trial(data: Data(count: quality), score: 0.936)
+            // 1 − 0.9355 is 99% of 1 − 0.935: close enough.
+            return QualitySearch.Trial(data: Data(count: quality), score: 0.9355)
         }
         #expect(encodes == 1 && choice.quality == 80)
     }

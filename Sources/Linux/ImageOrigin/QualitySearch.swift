@@ -12,8 +12,8 @@ public import WebPBridge
 /// docs/benchmarks.md). Once one quality passes and one fails, the next is
 /// interpolated between them on the same log scale, kept in the middle half
 /// of the interval (so a bad guess still halves it, as bisection would).
-/// The search stops when a passing encode is within ``tolerance`` of the
-/// target, when no quality lies between a pass and a fail, or after
+/// The search stops when a passing encode is ``closeEnough`` to the target,
+/// when no quality lies between a pass and a fail, or after
 /// ``maxEncodes``; the passing encode with the fewest bytes is chosen.
 public struct QualitySearch: Sendable, Equatable {
     /// One encode and its score.
@@ -41,8 +41,11 @@ public struct QualitySearch: Sendable, Equatable {
 
     /// The most encodes one search makes.
     public static let maxEncodes = 4
-    /// A passing score this close above the target ends the search.
-    public static let tolerance = 0.002
+    /// A passing encode whose distance from identity (`1 − score`) is at
+    /// least this share of the target's ends the search: close enough that
+    /// another encode would save little. A share, not a difference, so it
+    /// means the same on any metric's scale.
+    public static let closeEnough = 0.75
 
     /// The score to reach.
     public var target: Double
@@ -81,7 +84,7 @@ public struct QualitySearch: Sendable, Equatable {
         guard first.score >= target else { return best }
         var pass = (quality: ceiling, score: first.score)
         var fail: (quality: Int, score: Double)? = nil
-        while encodes < Self.maxEncodes, pass.score - target > Self.tolerance {
+        while encodes < Self.maxEncodes, 1 - pass.score < Self.closeEnough * (1 - target) {
             let low = fail?.quality ?? qualities.lowerBound - 1
             guard pass.quality - low > 1 else { break }
             let quality = next(pass: pass, fail: fail, low: low)

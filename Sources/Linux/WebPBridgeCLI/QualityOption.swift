@@ -24,7 +24,7 @@ enum QualityOption: Equatable {
                 let targets = ImageTransformer.QualityMode.targets
                 throw UsageError(
                     "option '--quality' expects auto:TARGET with TARGET from \(targets.lowerBound) to"
-                        + " \(targets.upperBound) (a fast SSIM score, e.g. auto:0.95), got '\(text)'")
+                        + " \(targets.upperBound) (a gradient similarity, e.g. auto:0.99), got '\(text)'")
             }
             return .auto(target: target)
         }
