@@ -14,8 +14,6 @@ Needs the venv at .build/quality-venv (python -m venv; pip install ssimulacra2).
 """
 import json, os, subprocess, sys, tempfile
 
-import ssimulacra2
-
 
 def spearman(a, b):
     def ranks(values):
@@ -63,6 +61,7 @@ def main():
             run(tool, "convert", reference, encoded, "--quality", str(quality))
             run(tool, "convert", encoded, decoded)
             ours = json.loads(run(tool, "compare", reference, decoded, "--json"))
+            import ssimulacra2  # the venv's; imported here so the script loads without it (make test-scripts)
             ssimu = ssimulacra2.compute_ssimulacra2(reference, decoded)
             butter = subprocess.run(
                 ["butteraugli_main", reference, decoded, "--pnorm", "3"],

@@ -42,7 +42,8 @@ struct NegotiatedVariantTests {
         #expect(
             fetches.allSatisfy {
                 $0.url.absoluteString
-                    == "https://res.cloudinary.com/demo/image/upload/w_auto:100:750,dpr_auto,c_limit,f_auto,q_auto/sample.jpg"
+                    == "https://res.cloudinary.com/demo/image/upload/"
+                    + "w_auto:100:750,dpr_auto,c_limit,f_auto,q_auto/sample.jpg"
             })
         #expect(Set(fetches.map { $0.headers["Accept"] ?? "" }) == [pipeline.configuration.variantAccept])
         for name in ["Sec-CH-Width", "Sec-CH-DPR", "Save-Data", "Width", "DPR", "Viewport-Width"] {

@@ -8,7 +8,8 @@ struct ConvertCommand: BridgeCommand {
         abstract: "Convert images between WebP, JPEG, PNG, APNG, AVIF, PAM and PPM.",
         usage: [
             "IN OUT [--quality Q|auto[:TARGET]] [--speed S] [--lossless] [--width W] [--height H]",
-            "--to FORMAT --out-dir DIR [--quality Q|auto[:TARGET]] [--speed S] [--lossless] [--width W] [--height H] FILE...",
+            "--to FORMAT --out-dir DIR [--quality Q|auto[:TARGET]] [--speed S] [--lossless] [--width W]"
+                + " [--height H] FILE...",
         ],
         discussion: """
             The input format is read from the bytes; the output format comes from OUT's extension

@@ -46,7 +46,8 @@ extension RewriteDialect {
             // an animated WebP from all the frames" (cloudinary.com/documentation/
             // sdks/js/url-gen/Qualifiers.Flag.html; cloudinary.com/documentation/animated_images);
             // `q_auto`, `q_auto:best|good|eco|low` (cloudinary.com/documentation/sdks/
-            // dart/url-gen/transformation_delivery_delivery_actions/Quality/autoEco.html); `f_auto` (cloudinary.com/blog/adaptive_browser_based_image_format_delivery);
+            // dart/url-gen/transformation_delivery_delivery_actions/Quality/autoEco.html); `f_auto`
+            // (cloudinary.com/blog/adaptive_browser_based_image_format_delivery);
             // `w_auto`, `dpr_auto` from Sec-CH-Width / Sec-CH-DPR
             // (cloudinary.com/documentation/responsive_server_side_client_hints).
             DialectCapabilities(
