@@ -234,7 +234,8 @@ struct DeliveryTableTests {
             let delivery: Delivery
             switch bridge.route(request) {
             case .image(let plan): delivery = await bridge.deliver(plan)
-            case .passThrough(let vary): delivery = await bridge.relay(request, vary: vary)
+            case .passThrough(let vary, let accept):
+                delivery = await bridge.relay(request, vary: vary, upstreamAccept: accept)
             }
             if case .upstreamFailure = delivery.content { return Answer(observed: .upstreamFailure) }
             let answer = delivery.answer

@@ -16,10 +16,13 @@ extension BridgeProxy {
     ///   - asksIdentity: Ask the upstream for an uncompressed body (a page
     ///     that `--rewrite-html` may rewrite; see ``PageRewriting/asksForAPage(_:)``).
     func passThrough(
-        _ request: HTTPRequest, url: URL, vary: String? = nil, asksIdentity: Bool = false
+        _ request: HTTPRequest, url: URL, vary: String? = nil, asksIdentity: Bool = false,
+        upstreamAccept: String? = nil
     ) async -> Reply {
         var fields = HopByHopFields.requestFieldsToForward(request.headers)
         if asksIdentity { fields["Accept-Encoding"] = "identity" }
+        // The core's decision: a client it transcodes for is not offered WebP or AVIF by a negotiating upstream.
+        if let upstreamAccept { fields["Accept"] = upstreamAccept }
         fields["Via"] = via.appended(
             to: request.headers.values(for: "Via").joined(separator: ", ").nilIfEmpty,
             protocolVersion: request.version)

@@ -98,14 +98,15 @@ public final class BridgeProxy: HTTPHandler {
         let route = plannedRequests.take(for: request) ?? route(request)
         switch route {
         case .ready(let ready): reply = ready
-        case .passThrough(let url, let vary, let facts):
+        case .passThrough(let url, let vary, let facts, let upstreamAccept):
             if rewrittenPages == nil {
-                reply = await passThrough(request, url: url, vary: vary)
+                reply = await passThrough(request, url: url, vary: vary, upstreamAccept: upstreamAccept)
             } else {
                 // Decided once per request: whether this client's page names the variants.
                 let forClient = imageBridge.rewritesPage(facts)
                 let asksIdentity = forClient && PageRewriting.asksForAPage(facts.accept)
-                let passed = await passThrough(request, url: url, vary: vary, asksIdentity: asksIdentity)
+                let passed = await passThrough(
+                    request, url: url, vary: vary, asksIdentity: asksIdentity, upstreamAccept: upstreamAccept)
                 reply = await rewritingPage(
                     passed, for: request, forClient: forClient, asksIdentity: asksIdentity, url: url)
             }
@@ -155,8 +156,8 @@ public final class BridgeProxy: HTTPHandler {
             let kept = hitMemo.insert(stamped(reply), image: image, for: memoKey)
             record(kept.reply, isHEAD: request.method == .head)
             return kept.response
-        case .passThrough(let url, let vary, let facts):
-            plannedRequests.keep(.passThrough(url, vary: vary, facts), for: request)
+        case .passThrough(let url, let vary, let facts, let upstreamAccept):
+            plannedRequests.keep(.passThrough(url, vary: vary, facts, upstreamAccept: upstreamAccept), for: request)
             return nil
         }
     }
@@ -191,7 +192,8 @@ public final class BridgeProxy: HTTPHandler {
         case ready(Reply)
         /// Forwarded unchanged, with `vary` merged into the response's `Vary`
         /// (and, for a page, rewritten as ``rewritingPage(_:for:forClient:asksIdentity:url:)`` says).
-        case passThrough(URL, vary: String?, DeliveryRequest)
+        /// `upstreamAccept`: the core's replacement for the request's `Accept` upstream, if any.
+        case passThrough(URL, vary: String?, DeliveryRequest, upstreamAccept: String?)
         /// The image path, for a client the policy claims, planned.
         case image(DeliveryPlan)
     }
@@ -224,7 +226,8 @@ public final class BridgeProxy: HTTPHandler {
             protocolVersion: request.version)
         let facts = DeliveryRequest(method: request.method.rawValue, url: url, fields: fields)
         switch imageBridge.route(facts) {
-        case .passThrough(let vary): return .passThrough(url, vary: vary, facts)
+        case .passThrough(let vary, let upstreamAccept):
+            return .passThrough(url, vary: vary, facts, upstreamAccept: upstreamAccept)
         case .image(let plan): return .image(plan)
         }
     }

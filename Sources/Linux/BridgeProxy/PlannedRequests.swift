@@ -50,7 +50,7 @@ final class PlannedRequests: Sendable {
         let request: DeliveryRequest
         switch route {
         case .image(let plan): request = plan.request
-        case .passThrough(_, _, let facts): request = facts
+        case .passThrough(_, _, let facts, _): request = facts
         case .ready: return 512
         }
         return 6 * request.url.absoluteString.utf8.count + request.fields.encodedByteCount + 32 * request.fields.count

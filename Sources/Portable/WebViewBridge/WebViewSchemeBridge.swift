@@ -50,11 +50,13 @@ public final class WebViewSchemeBridge: Sendable {
                 delivery = await imageBridge.deliver(plan)
             }
             return Self.answer(delivery, isHEAD: imageRequest.isHEAD)
-        case .passThrough(let vary):
+        case .passThrough(let vary, let upstreamAccept):
             guard imageBridge.namesHost(networkURL) else {
                 return .response(.status(403, "\(networkURL.host ?? "this host") is not a host the rules name"))
             }
-            return Self.answer(await imageBridge.relay(imageRequest, vary: vary), isHEAD: imageRequest.isHEAD)
+            return Self.answer(
+                await imageBridge.relay(imageRequest, vary: vary, upstreamAccept: upstreamAccept),
+                isHEAD: imageRequest.isHEAD)
         }
     }
 

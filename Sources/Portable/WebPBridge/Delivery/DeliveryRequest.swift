@@ -103,8 +103,10 @@ public struct DeliveryRequest: Sendable, Equatable {
 public enum DeliveryRoute: Sendable, Equatable {
     /// Not the image path: the adapter fetches the request as it is. `vary`
     /// is set when other clients get a transformed body for this URL, so
-    /// caches must key on the fields it names too.
-    case passThrough(vary: String?)
+    /// caches must key on the fields it names too. `upstreamAccept`, when
+    /// set, replaces the request's `Accept` upstream
+    /// (``ClientPolicy/upstreamAccept(for:)``).
+    case passThrough(vary: String?, upstreamAccept: String? = nil)
     /// The image path, planned: carry the plan to
     /// ``ImageBridge/cachedDelivery(for:)`` and ``ImageBridge/deliver(_:)``.
     case image(DeliveryPlan)

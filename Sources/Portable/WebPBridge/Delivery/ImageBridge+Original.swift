@@ -17,9 +17,12 @@ extension ImageBridge {
     /// `request` fetched as it is and its answer relayed: what a bridge
     /// gives for a URL it does not transform (the web view's scheme bridge
     /// for an unrewritten URL on a host the rules name). `vary`, when set,
-    /// is merged into the answer's `Vary`.
-    public func relay(_ request: DeliveryRequest, vary: String?) async -> Delivery {
-        delivery(request, await relay(request, vary: vary, refusingWebP: false, reason: "passed through"))
+    /// is merged into the answer's `Vary`; `upstreamAccept`, when set,
+    /// replaces the request's `Accept` (the route's, ``DeliveryRoute/passThrough(vary:upstreamAccept:)``).
+    public func relay(_ request: DeliveryRequest, vary: String?, upstreamAccept: String? = nil) async -> Delivery {
+        var request = request
+        if let upstreamAccept { request.fields["Accept"] = upstreamAccept }
+        return delivery(request, await relay(request, vary: vary, refusingWebP: false, reason: "passed through"))
     }
 
     private func relay(

@@ -95,13 +95,21 @@ public final class ImageBridge: Sendable {
             return .passThrough(vary: nil)
         }
         let rewrite = rewriter.rewrite(request.url)
-        guard rewrite.isRewritten || rewrite.reason.kind == .alreadyWebP || rewrite.reason.kind == .alreadyAVIF
-        else { return .passThrough(vary: nil) }
         let client = Self.client(of: request)
         let policy = configuration.clientPolicy
+        guard rewrite.isRewritten || rewrite.reason.kind == .alreadyWebP || rewrite.reason.kind == .alreadyAVIF
+        else {
+            // A URL on a host the rules name, left as it is (a GIF the rule does not convert, a path
+            // outside its prefix): an upstream that negotiates must not answer it in a format this
+            // client cannot show.
+            return .passThrough(
+                vary: nil, upstreamAccept: rewrite.ruleName == nil ? nil : policy.upstreamAccept(for: client))
+        }
         let decision = policy.decision(for: client, rewrite: rewrite)
         if case .passThrough = decision { return .passThrough(vary: vary) }
-        if CacheControl.containsNoTransform(request.cacheControl) { return .passThrough(vary: vary) }
+        if CacheControl.containsNoTransform(request.cacheControl) {
+            return .passThrough(vary: vary, upstreamAccept: policy.upstreamAccept(for: client))
+        }
         var plan = DeliveryPlan(
             request: request, rewrite: rewrite, decision: decision,
             fetch: RequestPlan(request: request.image, rewrite: rewrite))

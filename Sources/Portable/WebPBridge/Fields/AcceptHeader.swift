@@ -176,14 +176,24 @@ public struct AcceptHeader: Sendable, Hashable {
     /// A missing or empty header becomes `*/*, image/webp;q=0`, keeping
     /// "anything else" acceptable.
     public static func refusingWebP(_ accept: String?) -> String {
+        refusing(["image/webp"], in: accept)
+    }
+
+    /// `accept` with every range of `mediaTypes` (lower case) removed and
+    /// each added with `q=0`, the other ranges kept as written; a missing
+    /// or empty header becomes `*/*` and the refusals.
+    public static func refusing(_ mediaTypes: [String], in accept: String?) -> String {
         var kept: [String] = []
         accept?.withFieldBytes { bytes in
             forEachRange(in: bytes) { whole, type, _ in
-                guard !type.isEmpty, !FieldBytes.equalsIgnoringCase(bytes, type, "image/webp".utf8) else { return }
+                guard !type.isEmpty,
+                    !mediaTypes.contains(where: { FieldBytes.equalsIgnoringCase(bytes, type, $0.utf8) })
+                else { return }
                 kept.append(String(decoding: bytes[whole], as: UTF8.self))
             }
         }
-        return (kept.isEmpty ? "*/*" : kept.joined(separator: ", ")) + ", image/webp;q=0"
+        return ([kept.isEmpty ? "*/*" : kept.joined(separator: ", ")] + mediaTypes.map { $0 + ";q=0" })
+            .joined(separator: ", ")
     }
 
     /// Calls `body` for each non-empty comma-separated element of `bytes`

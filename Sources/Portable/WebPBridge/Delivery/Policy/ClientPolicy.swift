@@ -162,6 +162,19 @@ public struct ClientPolicy: Sendable, Hashable {
         }
     }
 
+    /// The `Accept` an upstream must see for this client's image request
+    /// when it is passed through (a URL no rule rewrites, on a host a rule
+    /// names, or `no-transform`): for a client the policy transcodes for —
+    /// it shows none of the variant formats — its `Accept` refusing WebP and
+    /// AVIF, so a negotiating upstream (an origin with `--auto-format`, a
+    /// CDN's automatic format) cannot answer in a format it cannot show.
+    /// `nil`: the client's own `Accept` goes as sent (it names what it shows,
+    /// or the policy does not claim it).
+    public func upstreamAccept(for request: ClientRequest) -> String? {
+        guard case .transcode = treatment(of: request) else { return nil }
+        return AcceptHeader.refusing(VariantFormat.allCases.map(\.mediaType), in: request.accept)
+    }
+
     /// Rewrites `request.url` with `rewriter` and decides, in one call.
     public func decision(for request: ClientRequest, using rewriter: Rewriter) -> ClientDecision {
         decision(for: request, rewrite: rewriter.rewrite(request.url))
