@@ -138,17 +138,24 @@ def quality(benchmark, root, outputs, folder, tag):
     return float(result.stdout.split()[2])
 
 
+def origin_root(folder, photos):
+    """Copies `photos` into `folder`/root for an origin to serve; returns the root, the sorted file
+    names and the widest variant width every photo can give (TARGET_WIDTH, or 12 px under the
+    narrowest photo), so that no variant enlarges."""
+    root = os.path.join(folder, "root")
+    os.mkdir(root)
+    for path in photos:
+        # Copies, not symlinks: the origin refuses links that leave its root.
+        shutil.copy(path, os.path.join(root, os.path.basename(path)))
+    names = sorted(os.path.basename(p) for p in photos)
+    top = min(TARGET_WIDTH, min(jpeg_or_png_size(p)[0] for p in photos) - 12)
+    return root, names, top
+
+
 def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
     folder = tempfile.mkdtemp(prefix=f"bench-origin-{label}-")
     try:
-        root = os.path.join(folder, "root")
-        os.mkdir(root)
-        for path in photos:
-            # Copies, not symlinks: the origin refuses links that leave its root.
-            shutil.copy(path, os.path.join(root, os.path.basename(path)))
-        names = sorted(os.path.basename(p) for p in photos)
-        narrowest = min(jpeg_or_png_size(p)[0] for p in photos)
-        top = min(TARGET_WIDTH, narrowest - 12)
+        root, names, top = origin_root(folder, photos)
         # Distinct widths per photo across every round: no answer can come from a cache.
         widths = iter(range(top, 0, -1))
         rounds = []

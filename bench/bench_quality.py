@@ -57,7 +57,7 @@ import sys
 import tempfile
 import time
 
-from bench.bench_origin import Thumbor, jpeg_or_png_size, load
+from bench.bench_origin import Thumbor, load, origin_root
 from scripts.bridgekit import ServerError, exit_on_signals, fetch, sniff, start, stop, wait_listening
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
@@ -214,14 +214,8 @@ def bench_set(label, photos, webp_bridge, benchmark, thumbor_binary):
     folder = tempfile.mkdtemp(prefix=f"bench-quality-{label}-")
     servers = []
     try:
-        root = os.path.join(folder, "root")
-        os.mkdir(root)
-        for path in photos:
-            # Copies, not symlinks: the origin refuses links that leave its root.
-            shutil.copy(path, os.path.join(root, os.path.basename(path)))
-        names = sorted(os.path.basename(p) for p in photos)
+        root, names, top = origin_root(folder, photos)
         sources = {os.path.basename(p): os.path.join(root, os.path.basename(p)) for p in photos}
-        top = min(TARGET_WIDTH, min(jpeg_or_png_size(p)[0] for p in photos) - 12)
 
         origin = Origin(webp_bridge, root, "origin", folder)
         servers.append(origin)
