@@ -65,6 +65,13 @@ struct PassThroughAcceptTests {
         #expect(
             try Self.route(Self.bridge(.legacy), "http://img.example.com/live.gif", .curl)
                 == .passThrough(vary: nil, upstreamAccept: nil))
+        // A client the policy transcodes for whose Accept names no variant format (a real iOS 13
+        // WebView's, a stylesheet's): nothing a negotiation could pick, so nothing to refuse.
+        for accept in [ClientProfile.webKitImageAccept, "text/css,*/*;q=0.1"] {
+            #expect(
+                try Self.route(Self.bridge(.legacy), "http://img.example.com/live.gif", .iOSWebView, accept: accept)
+                    == .passThrough(vary: nil, upstreamAccept: nil))
+        }
         // A host no rule names: not the bridge's business.
         #expect(
             try Self.route(Self.bridge(.legacy), "http://other.example.com/live.gif", .iOSWebView)

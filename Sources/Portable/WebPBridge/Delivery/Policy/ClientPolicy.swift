@@ -168,11 +168,16 @@ public struct ClientPolicy: Sendable, Hashable {
     /// it shows none of the variant formats — its `Accept` refusing WebP and
     /// AVIF, so a negotiating upstream (an origin with `--auto-format`, a
     /// CDN's automatic format) cannot answer in a format it cannot show.
-    /// `nil`: the client's own `Accept` goes as sent (it names what it shows,
-    /// or the policy does not claim it).
+    /// Only when its `Accept` names one of them (a negotiation picks only a
+    /// format named exactly): a stylesheet's `text/css,*/*;q=0.1`, or an iOS
+    /// WebView's own image `Accept`, goes as sent. `nil`: the client's own
+    /// `Accept` goes as sent (it names what it shows, or the policy does not
+    /// claim it).
     public func upstreamAccept(for request: ClientRequest) -> String? {
         guard case .transcode = treatment(of: request) else { return nil }
-        return AcceptHeader.refusing(VariantFormat.allCases.map(\.mediaType), in: request.accept)
+        let types = VariantFormat.allCases.map(\.mediaType)
+        guard types.contains(where: { AcceptHeader.namesExplicitly($0, in: request.accept) }) else { return nil }
+        return AcceptHeader.refusing(types, in: request.accept)
     }
 
     /// Rewrites `request.url` with `rewriter` and decides, in one call.
