@@ -36,12 +36,14 @@ extension LiveTests {
             var configuration = HTTPServer.Configuration()
             configuration.shutdownGracePeriod = .milliseconds(200)
             let started = AsyncStream<Void>.makeStream()
+            let release = AsyncStream<Void>.makeStream()
             let server = HTTPServer(configuration: configuration) { _ in
                 started.continuation.yield()
-                // A handler stuck past the grace period; the test waits on `started`.
-                try? await Task.sleep(for: .seconds(5))
+                // A handler stuck past the grace period, until the test releases it (or it is cancelled).
+                for await _ in release.stream {}
                 return .text(.ok, "too late")
             }
+            defer { release.continuation.finish() }
             let endpoint = try await server.start()
             let request = Task { try await fetch(endpoint.url + "/stuck") }
             var iterator = started.stream.makeAsyncIterator()
@@ -56,13 +58,11 @@ extension LiveTests {
                 handle: { request in
                     guard request.path == "/slow" else { return .text(.ok, "at once") }
                     events.continuation.yield("started \(request.path)")
-                    do {
-                        // A handler that would outlive the test unless cancelled.
-                        try await Task.sleep(for: .seconds(120))
-                        events.continuation.yield("finished")
-                    } catch {
-                        events.continuation.yield("cancelled")
-                    }
+                    // A handler that waits until it is cancelled: a stream nobody yields to ends then.
+                    let (never, held) = AsyncStream<Void>.makeStream()
+                    defer { held.finish() }
+                    for await _ in never {}
+                    events.continuation.yield(Task.isCancelled ? "cancelled" : "finished")
                     return .text(.ok, "nobody is listening")
                 },
                 body: { _, endpoint in
