@@ -249,10 +249,7 @@ extension ImageOrigin {
                 }
                 let source = try Data(contentsOf: URL(fileURLWithPath: file.path))
                 // Charged to the memory budget before anything is decoded.
-                let cost =
-                    formats.isEmpty
-                    ? try transformer.cost(of: source, pipeline: pipeline)
-                    : try transformer.cost(of: source, pipeline: pipeline, smallestOf: formats)
+                let cost = try transformer.cost(of: source, pipeline: pipeline, smallestOf: formats)
                 guard cost.peakBytes <= workInFlight.capacityBytes else {
                     throw TransformError.tooLarge(
                         "the variant needs about \(Self.mebibytes(cost.peakBytes)) MiB, more than the"
@@ -261,10 +258,8 @@ extension ImageOrigin {
                 }
                 guard workInFlight.reserve(cost.peakBytes) else { throw VariantFailure.memoryBusy(cost.peakBytes) }
                 defer { workInFlight.release(cost.peakBytes) }
-                let output =
-                    formats.isEmpty
-                    ? try transformer.transform(source, pipeline: pipeline, saveData: saveData)
-                    : try transformer.transform(source, pipeline: pipeline, smallestOf: formats, saveData: saveData)
+                let output = try transformer.transform(
+                    source, pipeline: pipeline, smallestOf: formats, saveData: saveData)
                 var variant = Variant(
                     bytes: BodyBytes(output.data), format: output.format, quality: output.qualityFieldValue)
                 if let unhinted, let served = try? ImageInfo(output.data),

@@ -19,13 +19,15 @@ extension ImageTransformer {
     ///
     /// Ties go to the earlier format. When none of `formats` is worth
     /// trying (an animation, and no WebP among them), the source is answered
-    /// as it is.
+    /// as it is. An empty `formats` (nothing negotiated) makes the
+    /// pipeline's own format, as ``transform(_:pipeline:format:saveData:)`` does.
     ///
     /// - Parameter saveData: As ``transform(_:pipeline:format:saveData:)``, for every format tried.
     /// - Throws: ``TransformError``, from the first format that fails.
     public func transform(
         _ source: Data, pipeline: ProcessingPipeline, smallestOf formats: [ImageFormat], saveData: Bool = false
     ) throws(TransformError) -> Output {
+        guard !formats.isEmpty else { return try transform(source, pipeline: pipeline, saveData: saveData) }
         let (sourceFormat, tried) = try formatsTried(in: source, from: formats)
         guard let first = tried.first else { return Output(data: source, format: sourceFormat, isSource: true) }
         var best = try transform(source, pipeline: pipeline, format: first, saveData: saveData)
@@ -44,6 +46,7 @@ extension ImageTransformer {
     public func cost(
         of source: Data, pipeline: ProcessingPipeline, smallestOf formats: [ImageFormat]
     ) throws(TransformError) -> Cost {
+        guard !formats.isEmpty else { return try cost(of: source, pipeline: pipeline) }
         let (_, tried) = try formatsTried(in: source, from: formats)
         guard let first = tried.first else { return Cost(workPixels: 0, peakBytes: source.count) }
         var total = try cost(of: source, pipeline: pipeline, format: first)

@@ -20,14 +20,9 @@ extension VariantEncoding {
     public func encode(
         _ image: Image, sourceFormat: ImageFormat, searching search: QualitySearch
     ) throws(ImageCodecError) -> SearchedWebP {
-        let reference = LumaPlane(image)
-        let choice = try search.run { (quality: Int) throws(ImageCodecError) -> QualitySearch.Trial in
-            var encoding = self
-            encoding.quality = quality
-            let data = try WebPEncoder(options: encoding.lossyOptions).encode(image)
-            return try Self.trial(data, against: reference)
+        let lossy = try searchedLossy(against: LumaPlane(image), search) { encoder throws(ImageCodecError) in
+            try encoder.encode(image)
         }
-        let lossy = SearchedWebP(data: choice.data, quality: choice.quality, encodes: choice.encodes)
         guard triesLossless, Self.content(of: image, sourceFormat: sourceFormat) == .graphic else { return lossy }
         let lossless = try WebPEncoder(options: losslessOptions).encode(image)
         guard lossless.count < lossy.data.count else {
@@ -42,12 +37,21 @@ extension VariantEncoding {
     ///
     /// - Throws: ``ImageCodecError`` from the encoder or from decoding a trial.
     public func encode(_ planes: YUV420Image, searching search: QualitySearch) throws(ImageCodecError) -> SearchedWebP {
-        let reference = LumaPlane(planes)
+        try searchedLossy(against: LumaPlane(planes), search) { encoder throws(ImageCodecError) in
+            try encoder.encode(planes)
+        }
+    }
+
+    /// The one lossy search both inputs share: `encode` with a lossy
+    /// encoder at each quality `search` tries, scored against `reference`.
+    private func searchedLossy(
+        against reference: LumaPlane, _ search: QualitySearch,
+        encode: (WebPEncoder) throws(ImageCodecError) -> Data
+    ) throws(ImageCodecError) -> SearchedWebP {
         let choice = try search.run { (quality: Int) throws(ImageCodecError) -> QualitySearch.Trial in
             var encoding = self
             encoding.quality = quality
-            let data = try WebPEncoder(options: encoding.lossyOptions).encode(planes)
-            return try Self.trial(data, against: reference)
+            return try Self.trial(encode(WebPEncoder(options: encoding.lossyOptions)), against: reference)
         }
         return SearchedWebP(data: choice.data, quality: choice.quality, encodes: choice.encodes)
     }

@@ -52,29 +52,13 @@ package struct DemoServers: Sendable {
         tunedTarget: Double = ImageTransformer.QualityMode.defaultTarget, makeBridge: BridgeMaker,
         requestLog: (@Sendable (String) -> Void)? = nil
     ) async throws -> DemoServers {
-        let handler = try DemoSiteOrigin.make(root: site)
-        let origin = HTTPServer(
-            configuration: .init(host: "127.0.0.1", port: 0), handler: handler,
-            requestLog: prefixed(requestLog, "origin"))
-        let originURL: URL
-        do {
-            originURL = URL(string: try await origin.start().url)!
-        } catch {
-            throw DemoFailure("cannot start the origin: \(error)")
-        }
+        let (origin, originURL) = try await startOrigin(
+            try DemoSiteOrigin.make(root: site), log: requestLog, name: "origin")
         var started: [HTTPServer] = [origin]
         do {
-            let tunedOrigin = HTTPServer(
-                configuration: .init(host: "127.0.0.1", port: 0),
-                handler: try ImageOrigin(
-                    configuration: DemoSiteOrigin.tunedConfiguration(root: site, target: tunedTarget)),
-                requestLog: prefixed(requestLog, "tuned origin"))
-            let tunedOriginURL: URL
-            do {
-                tunedOriginURL = URL(string: try await tunedOrigin.start().url)!
-            } catch {
-                throw DemoFailure("cannot start the tuned origin: \(error)")
-            }
+            let (tunedOrigin, tunedOriginURL) = try await startOrigin(
+                try ImageOrigin(configuration: DemoSiteOrigin.tunedConfiguration(root: site, target: tunedTarget)),
+                log: requestLog, name: "tuned origin")
             started.append(tunedOrigin)
             let host = originURL.host ?? "127.0.0.1"
             let rules = ["--preset", "qiniu-legacy", "--host", host, "--width", String(width)]
@@ -111,6 +95,19 @@ package struct DemoServers: Sendable {
         } catch {
             for server in started.reversed() { await server.shutdown() }
             throw error
+        }
+    }
+
+    /// Starts `handler` on 127.0.0.1 with a free port.
+    static func startOrigin(
+        _ handler: ImageOrigin, log: (@Sendable (String) -> Void)?, name: String
+    ) async throws -> (server: HTTPServer, url: URL) {
+        let server = HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0), handler: handler, requestLog: prefixed(log, name))
+        do {
+            return (server, URL(string: try await server.start().url)!)
+        } catch {
+            throw DemoFailure("cannot start the \(name): \(error)")
         }
     }
 

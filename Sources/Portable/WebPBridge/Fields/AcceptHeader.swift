@@ -117,7 +117,10 @@ public struct AcceptHeader: Sendable, Hashable {
     ///   - accept: The header; `nil` or empty names nothing.
     ///   - source: The media type that competes with the candidates, if any.
     public static func preferred(_ candidates: [String], in accept: String?, over source: String? = nil) -> Int? {
-        mostPreferred(candidates, in: accept, over: source).first
+        guard let qualities = acceptableQualities(candidates, in: accept, over: source),
+            let best = qualities.max()
+        else { return nil }
+        return qualities.firstIndex(of: best)
     }
 
     /// Every candidate ``preferred(_:in:over:)`` could answer: those that
@@ -126,8 +129,20 @@ public struct AcceptHeader: Sendable, Hashable {
     /// preferred one. Empty when it names none or prefers `source`. A server
     /// free to choose among them (RFC 9110 §12.5.1) may serve the smallest.
     public static func mostPreferred(_ candidates: [String], in accept: String?, over source: String? = nil) -> [Int] {
-        guard let accept, !candidates.isEmpty else { return [] }
-        return accept.withFieldBytes { bytes -> [Int] in
+        guard let qualities = acceptableQualities(candidates, in: accept, over: source),
+            let best = qualities.max()
+        else { return [] }
+        return qualities.indices.filter { qualities[$0] == best }
+    }
+
+    /// Each candidate's q as `accept` names it exactly, or `nil` when none is
+    /// named with q > 0 or the best of them is below `source`'s q — the one
+    /// reading behind ``preferred(_:in:over:)`` and ``mostPreferred(_:in:over:)``.
+    private static func acceptableQualities(
+        _ candidates: [String], in accept: String?, over source: String?
+    ) -> [Double]? {
+        guard let accept, !candidates.isEmpty else { return nil }
+        return accept.withFieldBytes { bytes -> [Double]? in
             var qualities = [Double](repeating: 0, count: candidates.count)
             let sourceType = source.map { $0.lowercased() }
             let sourceWildcard = sourceType.flatMap { $0.split(separator: "/", maxSplits: 1).first.map { $0 + "/*" } }
@@ -150,12 +165,11 @@ public struct AcceptHeader: Sendable, Hashable {
                     any = max(any ?? 0, quality)
                 }
             }
-            guard let best = qualities.max(), best > 0 else { return [] }
-            let tied = qualities.indices.filter { qualities[$0] == best }
-            guard sourceType != nil else { return tied }
+            guard let best = qualities.max(), best > 0 else { return nil }
+            guard sourceType != nil else { return qualities }
             // No ranges at all: everything is acceptable, the source as much as any.
             let sourceQuality = anyRange ? exact ?? type ?? any ?? 0 : 1
-            return best >= sourceQuality ? tied : []
+            return best >= sourceQuality ? qualities : nil
         }
     }
 
