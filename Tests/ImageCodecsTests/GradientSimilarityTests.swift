@@ -4,7 +4,7 @@ import TestTraits
 import Testing
 import WebPBridge
 
-/// The gradient similarity the quality search runs on.
+/// The gradient similarity, measured against SSIMULACRA 2 for the quality search (which uses SSIMULACRA 2 itself).
 @Suite("GradientSimilarity", .timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct GradientSimilarityTests {
     @Test("identical images score 1, and the score is symmetric")

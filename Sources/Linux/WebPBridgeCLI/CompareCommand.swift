@@ -2,21 +2,24 @@ import Foundation
 import WebPBridge
 
 /// `webp-bridge compare REFERENCE DISTORTED`: how close an encode is to
-/// what was encoded, by the reference luma SSIM, the fast SSIM and the
-/// gradient similarity `--quality auto` searches by.
+/// what was encoded, by the reference luma SSIM, SSIMULACRA 2 (what
+/// `--quality auto` searches by), the fast SSIM and the gradient similarity.
 struct CompareCommand: BridgeCommand {
     static let configuration = CommandConfiguration(
         commandName: "compare",
-        abstract: "Print the luma SSIM, a fast SSIM and the gradient similarity --quality auto searches by.",
+        abstract: "Print the luma SSIM, SSIMULACRA 2 (what --quality auto searches by), a fast SSIM and GMS.",
         usage: ["REFERENCE DISTORTED [--json] [--timing]"],
         discussion: """
             Both images are decoded (any format info reads) and must have the same size. 'ssim' is the
             reference luma SSIM the demo reports (Gaussian window, as scikit-image computes it);
+            's2' is SSIMULACRA 2 (100 identical, 90 visually lossless, 50 medium), the score the
+            origin's --quality auto searches by (within 0.05 of PyPI ssimulacra2 0.3.0);
             'fast' is a two-scale box-window SSIM and 'fast1' the same at one scale; 'gms' is the
-            mean gradient-magnitude similarity at half size the origin's --quality auto searches by.
+            mean gradient-magnitude similarity at half size.
             With --json, one JSON object with exactly those keys.
-            With --timing, also the median microseconds of 9 runs of each metric and of one lossy WebP
-            encode (q80, method 4) of REFERENCE, for comparing their cost.
+            With --timing, also the median microseconds of 9 runs of each metric ('s2-candidate': one
+            score against a reference prepared once, as a search pays per encode) and of one lossy
+            WebP encode (q80, method 4) of REFERENCE, for comparing their cost.
             """,
         arguments: [("REFERENCE", "The image that was encoded."), ("DISTORTED", "Its encode, decoded.")],
         options: [
@@ -46,10 +49,11 @@ struct CompareCommand: BridgeCommand {
             let fast = try FastSSIM.score(LumaPlane(first), LumaPlane(second))
             let fast1 = try FastSSIM.score(LumaPlane(first), LumaPlane(second), scales: 1)
             let gms = try GradientSimilarity.score(LumaPlane(first), LumaPlane(second))
+            let s2 = try SSIMULACRA2.score(first, second)
             if json {
-                io.print("{\"ssim\":\(ssim),\"fast\":\(fast),\"fast1\":\(fast1),\"gms\":\(gms)}")
+                io.print("{\"ssim\":\(ssim),\"s2\":\(s2),\"fast\":\(fast),\"fast1\":\(fast1),\"gms\":\(gms)}")
             } else {
-                io.print("ssim \(ssim)\nfast \(fast)\nfast1 \(fast1)\ngms \(gms)")
+                io.print("ssim \(ssim)\ns2 \(s2)\nfast \(fast)\nfast1 \(fast1)\ngms \(gms)")
             }
             if timing { try printTimings(first, second, io: io) }
         } catch {
@@ -74,8 +78,13 @@ struct CompareCommand: BridgeCommand {
         let fast = try median { _ = try FastSSIM.score(LumaPlane(first), LumaPlane(second)) }
         let fast1 = try median { _ = try FastSSIM.score(LumaPlane(first), LumaPlane(second), scales: 1) }
         let gms = try median { _ = try GradientSimilarity.score(LumaPlane(first), LumaPlane(second)) }
+        let s2 = try median { _ = try SSIMULACRA2.score(first, second) }
+        let prepared = try SSIMULACRA2.Reference(first)
+        let candidate = try median { _ = try prepared.score(second) }
         let encode = try median { _ = try WebPEncoder(options: .init(quality: 80, method: 4)).encode(first) }
-        io.print("microseconds: ssim \(ssim), fast \(fast), fast1 \(fast1), gms \(gms), webp-encode-q80 \(encode)")
+        io.print(
+            "microseconds: ssim \(ssim), s2 \(s2), s2-candidate \(candidate), fast \(fast), fast1 \(fast1),"
+                + " gms \(gms), webp-encode-q80 \(encode)")
     }
 
     private static func decode(_ file: String) throws -> Image {

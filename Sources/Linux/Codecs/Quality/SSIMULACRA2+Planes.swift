@@ -1,0 +1,218 @@
+import Foundation
+
+extension SSIMULACRA2 {
+    /// An image in linear light, three `Float` planes (red, green, blue),
+    /// 0–1: what ``SSIMULACRA2`` converts to XYB at every scale.
+    struct LinearImage: Sendable {
+        let width: Int
+        let height: Int
+        var red: [Float]
+        var green: [Float]
+        var blue: [Float]
+
+        /// sRGB's transfer function inverted, for each 8-bit value.
+        static let linearFromSRGB: [Float] = (0...255).map { (value: Int) -> Float in
+            let encoded = Double(value) / 255
+            return Float(encoded <= 0.04045 ? encoded / 12.92 : pow((encoded + 0.055) / 1.055, 2.4))
+        }
+
+        init(width: Int, height: Int, red: [Float], green: [Float], blue: [Float]) {
+            self.width = width
+            self.height = height
+            self.red = red
+            self.green = green
+            self.blue = blue
+        }
+
+        /// `image` in linear light; over `background` (a linear level) when
+        /// given, its alpha otherwise ignored.
+        init(_ image: Image, background: Float?) {
+            let count = image.width * image.height
+            var red = [Float](repeating: 0, count: count)
+            var green = red
+            var blue = red
+            let table = Self.linearFromSRGB
+            image.pixels.withUnsafeBufferPointer { pixels in
+                for index in 0..<count {
+                    var r = table[Int(pixels[4 * index])]
+                    var g = table[Int(pixels[4 * index + 1])]
+                    var b = table[Int(pixels[4 * index + 2])]
+                    if let background {
+                        let alpha = Float(pixels[4 * index + 3]) / 255
+                        r = alpha * r + (1 - alpha) * background
+                        g = alpha * g + (1 - alpha) * background
+                        b = alpha * b + (1 - alpha) * background
+                    }
+                    red[index] = r
+                    green[index] = g
+                    blue[index] = b
+                }
+            }
+            self.init(width: image.width, height: image.height, red: red, green: green, blue: blue)
+        }
+
+        /// Half the size, rounded up: each value the mean of its 2×2 block,
+        /// or of the part of it inside the image at the right and bottom edges.
+        func halved() -> LinearImage {
+            let halfWidth = (width + 1) / 2
+            let halfHeight = (height + 1) / 2
+            func halve(_ plane: [Float]) -> [Float] {
+                var output = [Float](repeating: 0, count: halfWidth * halfHeight)
+                plane.withUnsafeBufferPointer { input in
+                    for row in 0..<halfHeight {
+                        let rows = min(2, height - 2 * row)
+                        for column in 0..<halfWidth {
+                            let columns = min(2, width - 2 * column)
+                            var sum: Float = 0
+                            for dy in 0..<rows {
+                                let start = (2 * row + dy) * width + 2 * column
+                                for dx in 0..<columns { sum += input[start + dx] }
+                            }
+                            output[row * halfWidth + column] = sum / Float(rows * columns)
+                        }
+                    }
+                }
+                return output
+            }
+            return LinearImage(
+                width: halfWidth, height: halfHeight, red: halve(red), green: halve(green), blue: halve(blue))
+        }
+
+        /// The opsin matrix's last row (its others are exact in a few digits).
+        static let m20: Float = 0.243_422_689_245_478_19
+        static let m21: Float = 0.204_767_444_244_968_21
+        static let m22: Float = Float(1 - 0.243_422_689_245_478_19 - 0.204_767_444_244_968_21)
+
+        /// The positive XYB planes (X, Y, B).
+        func xyb() -> [[Float]] {
+            let count = width * height
+            var x = [Float](repeating: 0, count: count)
+            var y = x
+            var b = x
+            let bias: Float = 0.003_793_073_255_275_449_3
+            let biasRoot = Float(cbrt(Double(bias)))
+            for index in 0..<count {
+                let r = red[index]
+                let g = green[index]
+                let bl = blue[index]
+                let mixed0 = Self.cubeRoot(max(0, 0.30 * r + 0.622 * g + 0.078 * bl + bias)) - biasRoot
+                let mixed1 = Self.cubeRoot(max(0, 0.23 * r + 0.692 * g + 0.078 * bl + bias)) - biasRoot
+                let mixed2 = Self.cubeRoot(max(0, Self.m20 * r + Self.m21 * g + Self.m22 * bl + bias)) - biasRoot
+                let xValue = 0.5 * (mixed0 - mixed1)
+                let yValue = 0.5 * (mixed0 + mixed1)
+                x[index] = xValue * 14 + 0.42
+                y[index] = yValue + 0.01
+                b[index] = (mixed2 - yValue) + 0.55
+            }
+            return [x, y, b]
+        }
+
+        /// The real cube root of a non-negative `value`, to `Float`
+        /// precision: an exponent-third first guess, then Newton steps.
+        @inline(__always)
+        static func cubeRoot(_ value: Float) -> Float {
+            guard value > 0 else { return 0 }
+            var root = Float(bitPattern: value.bitPattern / 3 &+ 709_921_077)
+            for _ in 0..<3 { root = (2 * root + value / (root * root)) / 3 }
+            return root
+        }
+    }
+
+    /// The package's Gaussian: σ = 1.5, 11 taps, reflected at the top and
+    /// bottom (`d c b a | a b c d`), zero beyond the sides. (The package
+    /// pads its first axis with zeros, and its planes are transposed there:
+    /// `linear.T` in its XYB conversion.)
+    enum Blur {
+        static let radius = 5
+        static let kernel: [Float] = {
+            let raw = (-radius...radius).map { (offset: Int) -> Double in
+                exp(-0.5 * Double(offset * offset) / (1.5 * 1.5))
+            }
+            let total = raw.reduce(0, +)
+            return raw.map { Float($0 / total) }
+        }()
+
+        /// `plane` (`width`×`height`, both at least 8) blurred.
+        ///
+        /// Each pass writes every output once from the eleven inputs it
+        /// weighs, pairing the taps the kernel's symmetry makes equal, so the
+        /// loops run over contiguous values the compiler vectorizes.
+        static func apply(_ plane: [Float], width: Int, height: Int) -> [Float] {
+            let k = kernel
+            let (k0, k1, k2, k3, k4, k5) = (k[5], k[4], k[3], k[2], k[1], k[0])
+            // Down the columns, reflected at the top and bottom.
+            let down = [Float](unsafeUninitializedCapacity: plane.count) { output, initialized in
+                plane.withUnsafeBufferPointer { input in
+                    guard let input = input.baseAddress, let output = output.baseAddress else { return }
+                    for row in 0..<height {
+                        func at(_ offset: Int) -> UnsafePointer<Float> {
+                            input + reflected(row + offset, height) * width
+                        }
+                        let (m5, m4, m3, m2, m1) = (at(-5), at(-4), at(-3), at(-2), at(-1))
+                        let (p1, p2, p3, p4, p5) = (at(1), at(2), at(3), at(4), at(5))
+                        let center = at(0)
+                        let out = output + row * width
+                        for column in 0..<width {
+                            var sum = k0 * center[column]
+                            sum += k1 * (m1[column] + p1[column])
+                            sum += k2 * (m2[column] + p2[column])
+                            sum += k3 * (m3[column] + p3[column])
+                            sum += k4 * (m4[column] + p4[column])
+                            sum += k5 * (m5[column] + p5[column])
+                            out[column] = sum
+                        }
+                    }
+                }
+                initialized = plane.count
+            }
+            // Then across each row, zero beyond the sides.
+            return [Float](unsafeUninitializedCapacity: plane.count) { output, initialized in
+                down.withUnsafeBufferPointer { input in
+                    guard let input = input.baseAddress, let output = output.baseAddress else { return }
+                    for row in 0..<height {
+                        let line = input + row * width
+                        let out = output + row * width
+                        for column in 0..<min(radius, width) {
+                            out[column] = edgeSum(line, column, width)
+                        }
+                        if width > 2 * radius {
+                            for column in radius..<(width - radius) {
+                                var sum = k0 * line[column]
+                                sum += k1 * (line[column - 1] + line[column + 1])
+                                sum += k2 * (line[column - 2] + line[column + 2])
+                                sum += k3 * (line[column - 3] + line[column + 3])
+                                sum += k4 * (line[column - 4] + line[column + 4])
+                                sum += k5 * (line[column - 5] + line[column + 5])
+                                out[column] = sum
+                            }
+                        }
+                        for column in max(radius, width - radius)..<width {
+                            out[column] = edgeSum(line, column, width)
+                        }
+                    }
+                }
+                initialized = plane.count
+            }
+        }
+
+        /// One value near a side, the taps beyond it counting 0.
+        private static func edgeSum(_ line: UnsafePointer<Float>, _ column: Int, _ width: Int) -> Float {
+            var sum: Float = 0
+            for tap in 0...(2 * radius) {
+                let source = column + tap - radius
+                if source >= 0, source < width { sum += kernel[tap] * line[source] }
+            }
+            return sum
+        }
+
+        /// `index` reflected into `0..<count` (half-sample symmetric).
+        @inline(__always)
+        static func reflected(_ index: Int, _ count: Int) -> Int {
+            var index = index
+            while index < 0 || index >= count {
+                index = index < 0 ? -index - 1 : 2 * count - index - 1
+            }
+            return index
+        }
+    }
+}

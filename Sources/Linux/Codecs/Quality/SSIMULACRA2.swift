@@ -1,0 +1,354 @@
+import Foundation
+
+/// SSIMULACRA 2 (Jon Sneyers, Cloudinary, 2023; the metric in libjxl's
+/// `tools/ssimulacra2.cc`), written here in Swift from its published
+/// definition as the PyPI package `ssimulacra2` 0.3.0 states it — the score
+/// the demo and `make bench-quality` judge by, so that `--quality auto`
+/// searches by the judge's own measure (docs/benchmarks.md, "Quality chosen
+/// per image"). 100 is identical; about 90 is visually lossless, 70 high,
+/// 50 medium quality; it goes below 0 for heavy distortion.
+///
+/// The definition, step by step:
+/// - 8-bit sRGB to linear light, then to XYB (the JPEG XL opsin matrix and
+///   bias, cube root), shifted positive (`X·14 + 0.42`, `Y + 0.01`,
+///   `B − Y + 0.55`);
+/// - six scales, each half the one before (2×2 means in linear light,
+///   partial blocks at the edges averaged over what they hold), while both
+///   sides are at least 8 pixels;
+/// - per scale and channel, Gaussian means (σ = 1.5, 11 taps; reflected at
+///   the top and bottom, zero beyond the sides, as the package pads its
+///   transposed planes), then three maps — `1 − SSIM` without the
+///   luminance term (C₂ = 0.0009), and the edge ratio
+///   `(1 + |img₂ − μ₂|) / (1 + |img₁ − μ₁|) − 1` split into artefacts
+///   (above 0) and detail lost (below 0) — each pooled as a mean and as a
+///   4-norm;
+/// - those 108 numbers weighted (``weights``), then mapped to the score by
+///   the published cubic and power.
+///
+/// What is not in the package: an image with transparency is scored over a
+/// dark and a light background (0.1 and 0.9 of full scale, in linear light)
+/// and the lower score kept, as libjxl's tool does; the package drops alpha.
+/// And the work a weight of exactly 0 multiplies is skipped, which changes
+/// no score.
+///
+/// Accuracy: within 0.05 of the package on the test images
+/// (`SSIMULACRA2Tests`); it computes in `Float`, the package in `Double`.
+///
+/// Memory: a ``Reference`` holds five `Float` planes per pixel at the full
+/// scale (the Y channel's image, mean and variance; X's and B's edge
+/// strength) and a third of that over the smaller scales, 27 bytes per
+/// pixel; scoring a candidate adds 40 bytes per pixel while it runs.
+public enum SSIMULACRA2 {
+    /// The score of `distorted` against `reference`.
+    ///
+    /// - Throws: ``ImageCodecError`` `.invalidArgument` when the sizes differ
+    ///   or either side is under 8 pixels.
+    public static func score(_ reference: Image, _ distorted: Image) throws(ImageCodecError) -> Double {
+        try Reference(reference).score(distorted)
+    }
+
+    /// An image prepared once to score many candidates against: what a
+    /// quality search holds while it tries encodes.
+    public struct Reference: Sendable {
+        /// Width in pixels.
+        public let width: Int
+        /// Height in pixels.
+        public let height: Int
+        /// One prepared side per background: one for an opaque image, two
+        /// (dark, light) for one with transparency.
+        private let sides: [Side]
+        private let backgrounds: [Float]
+
+        /// Bytes held, for memory budgets.
+        public var bytes: Int { sides.reduce(0) { $0 + $1.bytes } }
+
+        /// Prepares `image`.
+        ///
+        /// - Throws: ``ImageCodecError`` `.invalidArgument` when a side is under 8 pixels.
+        public init(_ image: Image) throws(ImageCodecError) {
+            try Self.checkSize(image.width, image.height)
+            width = image.width
+            height = image.height
+            backgrounds = image.hasAlpha && !Self.isOpaque(image) ? [0.1, 0.9] : []
+            if backgrounds.isEmpty {
+                sides = [Side(LinearImage(image, background: nil))]
+            } else {
+                sides = backgrounds.map { Side(LinearImage(image, background: $0)) }
+            }
+        }
+
+        /// The score of `distorted` against this reference.
+        ///
+        /// - Throws: ``ImageCodecError`` `.invalidArgument` when the sizes differ.
+        public func score(_ distorted: Image) throws(ImageCodecError) -> Double {
+            try checkSameSize(distorted.width, distorted.height)
+            guard !backgrounds.isEmpty else { return sides[0].score(LinearImage(distorted, background: nil)) }
+            return zip(sides, backgrounds).map { side, background in
+                side.score(LinearImage(distorted, background: background))
+            }.min() ?? 0
+        }
+
+        private func checkSameSize(_ otherWidth: Int, _ otherHeight: Int) throws(ImageCodecError) {
+            guard otherWidth == width, otherHeight == height else {
+                throw ImageCodecError.invalidArgument(
+                    nil,
+                    "SSIMULACRA 2 needs images of one size, got \(width)x\(height) and \(otherWidth)x\(otherHeight)")
+            }
+        }
+
+        private static func checkSize(_ width: Int, _ height: Int) throws(ImageCodecError) {
+            guard width >= minimumSide, height >= minimumSide else {
+                throw ImageCodecError.invalidArgument(
+                    nil, "SSIMULACRA 2 needs images of at least 8x8 pixels, got \(width)x\(height)")
+            }
+        }
+
+        private static func isOpaque(_ image: Image) -> Bool {
+            image.pixels.withUnsafeBufferPointer { pixels in
+                var index = 3
+                while index < pixels.count {
+                    if pixels[index] != 255 { return false }
+                    index += 4
+                }
+                return true
+            }
+        }
+    }
+
+    /// The smallest side scored; a scale below it is not counted.
+    public static let minimumSide = 8
+    static let scales = 6
+    /// C₂ of the SSIM map.
+    static let c2: Float = 0.0009
+
+    /// The published weights, in the package's order: channel (X, Y, B),
+    /// then scale, then norm (mean, 4-norm), then map (SSIM, artefact,
+    /// detail lost).
+    static let weights: [Double] = [
+        0.0, 0.0007376606707406586, 0.0, 0.0, 0.0007793481682867309, 0.0,
+        0.0, 0.0004371155730107379, 0.0, 1.1041726426657346, 0.00066284834129271, 0.00015231632783718752,
+        0.0, 0.0016406437456599754, 0.0, 1.8422455520539298, 11.441172603757666, 0.0,
+        0.0007989109436015163, 0.000176816438078653, 0.0, 1.8787594979546387, 10.94906990605142, 0.0,
+        0.0007289346991508072, 0.9677937080626833, 0.0, 0.00014003424285435884, 0.9981766977854967,
+        0.00031949755934435053,
+        0.0004550992113792063, 0.0, 0.0, 0.0013648766163243398, 0.0, 0.0,
+        0.0, 0.0, 0.0, 7.466890328078848, 0.0, 17.445833984131262,
+        0.0006235601634041466, 0.0, 0.0, 6.683678146179332, 0.00037724407979611296, 1.027889937768264,
+        225.20515300849274, 0.0, 0.0, 19.213238186143016, 0.0011401524586618361, 0.001237755635509985,
+        176.39317598450694, 0.0, 0.0, 24.43300999870476, 0.28520802612117757, 0.0004485436923833408,
+        0.0, 0.0, 0.0, 34.77906344483772, 44.835625328877896, 0.0,
+        0.0, 0.0, 0.0, 0.0, 0.0, 0.0,
+        0.0, 0.0008680556573291698, 0.0, 0.0, 0.0, 0.0,
+        0.0, 0.0005313191874358747, 0.0, 0.00016533814161379112, 0.0, 0.0,
+        0.0, 0.0, 0.0, 0.0004179171803251336, 0.0017290828234722833, 0.0,
+        0.0020827005846636437, 0.0, 0.0, 8.826982764996862, 23.19243343998926, 0.0,
+        95.1080498811086, 0.9863978034400682, 0.9834382792465353, 0.0012286405048278493, 171.2667255897307,
+        0.9807858872435379,
+        0.0, 0.0, 0.0, 0.0005130064588990679, 0.0, 0.00010854057858411537,
+    ]
+
+    /// The six weights of one channel at one scale of `scaleCount`. As
+    /// libjxl and the package both do, the weights are taken in order for
+    /// the scales there are: an image with fewer than six (under 256 pixels
+    /// on its shorter side) scores its Y channel with weights the list
+    /// gives to X's coarser scales, and so on. That is the metric as
+    /// published, kept so scores match.
+    static func weights(channel: Int, scale: Int, of scaleCount: Int) -> ArraySlice<Double> {
+        let start = channel * scaleCount * 6 + scale * 6
+        return weights[start..<(start + 6)]
+    }
+
+    /// How many scales a `width`×`height` image has: halved (rounded up)
+    /// while both sides stay at least ``minimumSide``, at most six.
+    static func scaleCount(width: Int, height: Int) -> Int {
+        var size = (width, height)
+        var count = 0
+        while count < scales, size.0 >= minimumSide, size.1 >= minimumSide {
+            count += 1
+            size = ((size.0 + 1) / 2, (size.1 + 1) / 2)
+        }
+        return count
+    }
+
+    /// The published map from the weighted sum to the score.
+    static func finalScore(_ weightedSum: Double) -> Double {
+        let sum = weightedSum * 0.9562382616834844
+        let shaped =
+            2.326765642916932 * sum - 0.020884521182843837 * sum * sum + 6.248496625763138e-05 * sum * sum * sum
+        return shaped > 0 ? 100 - 10 * pow(shaped, 0.6276336467831387) : 100
+    }
+}
+
+extension SSIMULACRA2 {
+    /// What one channel at one scale needs: the SSIM map (and so the
+    /// variances) when any SSIM weight is non-zero, the edge maps when any
+    /// artefact or detail weight is.
+    struct Needs {
+        var ssim: Bool
+        var edges: Bool
+
+        init(channel: Int, scale: Int, of scaleCount: Int) {
+            let weights = Array(SSIMULACRA2.weights(channel: channel, scale: scale, of: scaleCount))
+            ssim = weights[0] != 0 || weights[3] != 0
+            edges = weights[1] != 0 || weights[2] != 0 || weights[4] != 0 || weights[5] != 0
+        }
+    }
+
+    /// The reference's prepared planes at one scale and channel.
+    struct ChannelReference: Sendable {
+        /// The channel's values, its mean and variance: kept when the SSIM map is needed.
+        var image: [Float]?
+        var mean: [Float]?
+        var variance: [Float]?
+        /// `1 + |image − mean|`: kept when only the edge maps are.
+        var edgeStrength: [Float]?
+
+        var bytes: Int {
+            4 * [image, mean, variance, edgeStrength].reduce(0) { $0 + ($1?.count ?? 0) }
+        }
+    }
+
+    /// One prepared side of a reference (one background).
+    struct Side: Sendable {
+        /// `[scale][channel]`, ``SSIMULACRA2/scaleCount(width:height:)`` scales.
+        var levels: [[ChannelReference]]
+
+        var bytes: Int { levels.reduce(0) { $0 + $1.reduce(0) { $0 + $1.bytes } } }
+
+        init(_ image: LinearImage) {
+            var levels: [[ChannelReference]] = []
+            var linear = image
+            let scaleCount = SSIMULACRA2.scaleCount(width: image.width, height: image.height)
+            for scale in 0..<scaleCount {
+                let xyb = linear.xyb()
+                var channels: [ChannelReference] = []
+                for channel in 0..<3 {
+                    let needs = Needs(channel: channel, scale: scale, of: scaleCount)
+                    var prepared = ChannelReference()
+                    if needs.ssim || needs.edges {
+                        let plane = xyb[channel]
+                        let mean = Blur.apply(plane, width: linear.width, height: linear.height)
+                        if needs.ssim {
+                            prepared.image = plane
+                            prepared.mean = mean
+                            prepared.variance = Blur.apply(
+                                Self.product(plane, plane), width: linear.width, height: linear.height)
+                        } else {
+                            prepared.edgeStrength = zip(plane, mean).map { 1 + abs($0 - $1) }
+                        }
+                    }
+                    channels.append(prepared)
+                }
+                levels.append(channels)
+                if scale < scaleCount - 1 { linear = linear.halved() }
+            }
+            self.levels = levels
+        }
+
+        /// The score of `image` against this side.
+        func score(_ image: LinearImage) -> Double {
+            var sum = 0.0
+            var linear = image
+            for (scale, channels) in levels.enumerated() {
+                let xyb = linear.xyb()
+                for (channel, reference) in channels.enumerated() {
+                    let needs = Needs(channel: channel, scale: scale, of: levels.count)
+                    guard needs.ssim || needs.edges else { continue }
+                    let norms = Self.norms(
+                        reference, xyb[channel], width: linear.width, height: linear.height, needs: needs)
+                    let weights = Array(SSIMULACRA2.weights(channel: channel, scale: scale, of: levels.count))
+                    for index in 0..<6 { sum += weights[index] * norms[index] }
+                }
+                if scale < levels.count - 1 { linear = linear.halved() }
+            }
+            return SSIMULACRA2.finalScore(sum)
+        }
+
+        /// The six pooled values of one channel at one scale, in the
+        /// weights' order (mean of SSIM, artefact, detail; then their 4-norms).
+        private static func norms(
+            _ reference: ChannelReference, _ plane: [Float], width: Int, height: Int, needs: Needs
+        ) -> [Double] {
+            let count = width * height
+            let mean = Blur.apply(plane, width: width, height: height)
+            var ssim = (sum: 0.0, fourth: 0.0)
+            var artefact = (sum: 0.0, fourth: 0.0)
+            var detail = (sum: 0.0, fourth: 0.0)
+            if needs.ssim, let image1 = reference.image, let mean1 = reference.mean,
+                let variance1 = reference.variance
+            {
+                let variance2 = Blur.apply(product(plane, plane), width: width, height: height)
+                let covariance = Blur.apply(product(image1, plane), width: width, height: height)
+                for row in 0..<height {
+                    var rowSSIM = (sum: Float(0), fourth: Float(0))
+                    var rowArtefact = (sum: Float(0), fourth: Float(0))
+                    var rowDetail = (sum: Float(0), fourth: Float(0))
+                    for index in (row * width)..<(row * width + width) {
+                        let mu1 = mean1[index]
+                        let mu2 = mean[index]
+                        let numeratorM = 1 - (mu1 - mu2) * (mu1 - mu2)
+                        let numeratorS = 2 * (covariance[index] - mu1 * mu2) + c2
+                        let denominatorS = (variance1[index] - mu1 * mu1) + (variance2[index] - mu2 * mu2) + c2
+                        let d = max(0, 1 - numeratorM * numeratorS / denominatorS)
+                        let d2 = d * d
+                        rowSSIM.sum += d
+                        rowSSIM.fourth += d2 * d2
+                        if needs.edges {
+                            let ratio = (1 + abs(plane[index] - mu2)) / (1 + abs(image1[index] - mu1)) - 1
+                            accumulate(ratio, artefact: &rowArtefact, detail: &rowDetail)
+                        }
+                    }
+                    ssim.sum += Double(rowSSIM.sum)
+                    ssim.fourth += Double(rowSSIM.fourth)
+                    artefact.sum += Double(rowArtefact.sum)
+                    artefact.fourth += Double(rowArtefact.fourth)
+                    detail.sum += Double(rowDetail.sum)
+                    detail.fourth += Double(rowDetail.fourth)
+                }
+            } else if let strength = reference.edgeStrength {
+                for row in 0..<height {
+                    var rowArtefact = (sum: Float(0), fourth: Float(0))
+                    var rowDetail = (sum: Float(0), fourth: Float(0))
+                    for index in (row * width)..<(row * width + width) {
+                        let ratio = (1 + abs(plane[index] - mean[index])) / strength[index] - 1
+                        accumulate(ratio, artefact: &rowArtefact, detail: &rowDetail)
+                    }
+                    artefact.sum += Double(rowArtefact.sum)
+                    artefact.fourth += Double(rowArtefact.fourth)
+                    detail.sum += Double(rowDetail.sum)
+                    detail.fourth += Double(rowDetail.fourth)
+                }
+            }
+            let pixels = Double(count)
+            return [
+                ssim.sum / pixels, artefact.sum / pixels, detail.sum / pixels,
+                pow(ssim.fourth / pixels, 0.25), pow(artefact.fourth / pixels, 0.25), pow(detail.fourth / pixels, 0.25),
+            ]
+        }
+
+        @inline(__always)
+        private static func accumulate(
+            _ ratio: Float, artefact: inout (sum: Float, fourth: Float), detail: inout (sum: Float, fourth: Float)
+        ) {
+            let up = max(ratio, 0)
+            let down = max(-ratio, 0)
+            let up2 = up * up
+            let down2 = down * down
+            artefact.sum += up
+            artefact.fourth += up2 * up2
+            detail.sum += down
+            detail.fourth += down2 * down2
+        }
+
+        static func product(_ first: [Float], _ second: [Float]) -> [Float] {
+            [Float](unsafeUninitializedCapacity: first.count) { output, initialized in
+                first.withUnsafeBufferPointer { a in
+                    second.withUnsafeBufferPointer { b in
+                        for index in 0..<a.count { output[index] = a[index] * b[index] }
+                    }
+                }
+                initialized = first.count
+            }
+        }
+    }
+}
