@@ -13,8 +13,8 @@ under the set's narrowest photo: Kodak's portraits are 512 px wide, so 500 there
   webp-auto     origin --quality auto   /NAME?imageView2/2/w/W/format/webp
   avif-auto     origin --quality auto   /NAME?imageView2/2/w/W/format/avif
 (the auto pair only when the binary takes `--quality auto`). BENCH_QUALITY_AUTO names the
-flag's values, comma-separated ("auto" by default; "auto,auto:0.97" runs a second auto
-origin, its variants "webp-auto:0.97" and "avif-auto:0.97").
+flag's values, comma-separated ("auto" by default; "auto,auto:55" runs a second auto
+origin, its variants "webp-auto:55" and "avif-auto:55").
 
 CPU: BENCH_ROUNDS (3) rounds; in each, every variant kind is asked once per photo
 at a width no round used before (top, top-1, ...: no answer can come from a cache),

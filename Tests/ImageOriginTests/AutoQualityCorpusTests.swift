@@ -24,8 +24,8 @@ struct AutoQualityCorpusTests {
         func line(_ name: String) -> String {
             let cpu = cpu.sorted()
             return "\(name): \(bytes) B, CPU median \(String(format: "%.1f", cpu[cpu.count / 2] * 1000)) ms,"
-                + " search score min \(String(format: "%.4f", fast.min() ?? 0)) mean"
-                + " \(String(format: "%.4f", fast.reduce(0, +) / Double(fast.count))),"
+                + " SSIMULACRA 2 min \(String(format: "%.2f", fast.min() ?? 0)) mean"
+                + " \(String(format: "%.2f", fast.reduce(0, +) / Double(fast.count))),"
                 + " SSIM min \(String(format: "%.4f", ssim.min() ?? 0)) mean"
                 + " \(String(format: "%.4f", ssim.reduce(0, +) / Double(ssim.count)))"
                 + (qualities.isEmpty ? "" : ", qualities \(qualities.sorted())")
@@ -64,7 +64,7 @@ struct AutoQualityCorpusTests {
                 let reference =
                     variant.width == decoded.width
                     ? decoded : try ImageResizer().resize(decoded, width: variant.width, height: variant.height)
-                let fast = try QualitySearch.score(LumaPlane(reference), LumaPlane(variant))
+                let fast = try SSIMULACRA2.score(reference, variant)
                 let ssim = try SSIM.luma(reference, variant)
                 if isAuto {
                     let quality = try #require(output.searchedQuality)
@@ -73,8 +73,8 @@ struct AutoQualityCorpusTests {
                     auto.fast.append(fast)
                     auto.ssim.append(ssim)
                     auto.qualities.append(quality)
-                    // Against the resized RGB here, the search scored against the planes: a hair of slack.
-                    #expect(fast >= target - 0.003 || quality == ceiling, "\(name) q\(quality): \(fast)")
+                    // Against the resized RGB here; the WebP search scored its planes, converted alike.
+                    #expect(fast >= target - 1.5 || quality == ceiling, "\(name) q\(quality): \(fast)")
                 } else {
                     fixed.bytes += output.data.count
                     fixed.cpu.append(cpu)
@@ -89,6 +89,6 @@ struct AutoQualityCorpusTests {
         let saved = 1 - Double(auto.bytes) / Double(fixed.bytes)
         print("\(format): auto saves \(String(format: "%.1f", saved * 100))% of the fixed quality's bytes")
         #expect(auto.bytes < fixed.bytes)
-        #expect(auto.fast.min() ?? 0 >= min(target, fixed.fast.min() ?? 0) - 0.003)
+        #expect(auto.fast.min() ?? 0 >= min(target, fixed.fast.min() ?? 0) - 1.5)
     }
 }

@@ -37,18 +37,18 @@ struct AutoQualityTests {
     @Test func theFingerprintNamesTheModeAndTheTarget() {
         var configuration = ImageTransformer.Configuration()
         let fixed = configuration.encodingFingerprint
-        configuration.qualityMode = .auto(target: 0.935)
+        configuration.qualityMode = .auto(target: 60)
         let auto = configuration.encodingFingerprint
-        configuration.qualityMode = .auto(target: 0.95)
+        configuration.qualityMode = .auto(target: 70)
         let higher = configuration.encodingFingerprint
-        configuration.saveDataQualityTarget = 0.9
+        configuration.saveDataQualityTarget = 45
         let saveData = configuration.encodingFingerprint
         #expect(Set([fixed, auto, higher, saveData]).count == 4, "\([fixed, auto, higher, saveData])")
     }
 
     @Test(arguments: [ImageFormat.webp, .avif])
     func anEasyImageGetsALowerQualityThanAHardOne(format: ImageFormat) throws {
-        let target = 0.99
+        let target = 70.0
         let transformer = Self.transformer(.auto(target: target))
         var qualities: [Int] = []
         for image in [SyntheticImages.photo(width: 320, height: 240, seed: 2), Self.textured(width: 320, height: 240)] {
@@ -59,7 +59,7 @@ struct AutoQualityTests {
             #expect(quality <= ceiling)
             // The score against what was encoded: the source resized as the transformer resizes it.
             let resized = try ImageResizer().resize(image, width: 240, height: 180)
-            let score = try QualitySearch.score(LumaPlane(resized), LumaPlane(ImageDecoder().decodeStill(output.data)))
+            let score = try SSIMULACRA2.score(resized, ImageDecoder().decodeStill(output.data))
             #expect(score >= target || quality == ceiling, "\(format) q\(quality): \(score)")
             let fixed = try ImageTransformer().transform(source, pipeline: Self.pipeline(width: 240, format: format))
             #expect(output.data.count <= fixed.data.count)
@@ -70,7 +70,7 @@ struct AutoQualityTests {
 
     @Test func aQualityInTheRequestWins() throws {
         let source = try PNGEncoder().encode(SyntheticImages.photo(width: 200, height: 150))
-        let transformer = Self.transformer(.auto(target: 0.95))
+        let transformer = Self.transformer(.auto(target: 70))
         let named = try transformer.transform(source, pipeline: Self.pipeline(width: 100, format: .webp, quality: 90))
         #expect(named.searchedQuality == nil)
         let fixed = try ImageTransformer().transform(
@@ -78,24 +78,43 @@ struct AutoQualityTests {
         #expect(named.data == fixed.data)
     }
 
-    /// The planar JPEG → WebP path is searched too, against the Y plane
-    /// that was encoded; Save-Data lowers the target, in either mode.
+    /// The planar JPEG → WebP path is searched too, against the planes
+    /// that were encoded; Save-Data lowers the target, in either mode.
     @Test func jpegPlanesAreSearchedAndSaveDataGoesLower() throws {
         let jpeg = try JPEGEncoder(options: .init(quality: 92)).encode(SyntheticImages.photo(width: 640, height: 480))
         let pipeline = Self.pipeline(width: 320, format: .webp)
-        let auto = try Self.transformer(.auto(target: 0.95)).transform(jpeg, pipeline: pipeline)
+        let auto = try Self.transformer(.auto(target: 70)).transform(jpeg, pipeline: pipeline)
         let fixed = try ImageTransformer().transform(jpeg, pipeline: pipeline)
         let quality = try #require(auto.searchedQuality)
         #expect(quality < 80 && auto.data.count < fixed.data.count, "q\(quality)")
         #expect(fixed.searchedQuality == nil)
-        let saveData = try Self.transformer(.auto(target: 0.95)).transform(jpeg, pipeline: pipeline, saveData: true)
+        let saveData = try Self.transformer(.auto(target: 70)).transform(jpeg, pipeline: pipeline, saveData: true)
         #expect(try #require(saveData.searchedQuality) <= quality && saveData.data.count <= auto.data.count)
         let fixedSaveData = try ImageTransformer().transform(jpeg, pipeline: pipeline, saveData: true)
         #expect(fixedSaveData.searchedQuality != nil && fixedSaveData.data.count < fixed.data.count)
     }
 
+    /// A search's encodes and memory are charged before it runs: more than
+    /// one fixed encode, whether the mode or Save-Data asked for it, and
+    /// nothing extra when the request names its quality.
+    @Test func theCostChargesTheSearch() throws {
+        let source = try PNGEncoder().encode(SyntheticImages.photo(width: 400, height: 300))
+        let pipeline = Self.pipeline(width: 320, format: .webp)
+        let fixed = try ImageTransformer().cost(of: source, pipeline: pipeline)
+        let auto = try Self.transformer(.auto(target: 70)).cost(of: source, pipeline: pipeline)
+        let saveData = try ImageTransformer().cost(of: source, pipeline: pipeline, saveData: true)
+        let outputPixels = 320 * 240
+        for searched in [auto, saveData] {
+            #expect(searched.workPixels == fixed.workPixels + outputPixels * 12)
+            #expect(searched.peakBytes >= source.count + outputPixels * 92 && searched.peakBytes > fixed.peakBytes)
+        }
+        let namedPipeline = Self.pipeline(width: 320, format: .webp, quality: 60)
+        let named = try Self.transformer(.auto(target: 70)).cost(of: source, pipeline: namedPipeline)
+        #expect(try named == ImageTransformer().cost(of: source, pipeline: namedPipeline))
+    }
+
     @Test func searchesStayWithinTheEncodeBound() throws {
-        let search = QualitySearch(target: 0.99, qualities: 30...80, slope: -0.025)
+        let search = QualitySearch(target: 70, qualities: 30...80, slope: 0.55)
         let photo = Self.textured(width: 160, height: 120)
         let lossy = try VariantEncoding(quality: 80).encode(photo, sourceFormat: .jpeg, searching: search)
         #expect(lossy.encodes <= QualitySearch.maxEncodes)
@@ -108,7 +127,7 @@ struct AutoQualityTests {
 
     @Test func theOriginSaysTheChosenQualityOnlyWhenItSearched() async throws {
         let fixture = try OriginFixture()
-        let auto = try fixture.origin { $0.transformer.qualityMode = .auto(target: 0.95) }
+        let auto = try fixture.origin { $0.transformer.qualityMode = .auto(target: 70) }
         let made = await auto.get("/photo.jpg?imageView2/2/w/400/format/webp")
         let field = try #require(made.headers[ImageTransformer.qualityField])
         #expect(Int(field).map { (30...80).contains($0) } == true, "\(field)")

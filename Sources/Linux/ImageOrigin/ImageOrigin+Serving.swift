@@ -249,7 +249,7 @@ extension ImageOrigin {
                 }
                 let source = try Data(contentsOf: URL(fileURLWithPath: file.path))
                 // Charged to the memory budget before anything is decoded.
-                let cost = try transformer.cost(of: source, pipeline: pipeline, smallestOf: formats)
+                let cost = try transformer.cost(of: source, pipeline: pipeline, smallestOf: formats, saveData: saveData)
                 guard cost.peakBytes <= workInFlight.capacityBytes else {
                     throw TransformError.tooLarge(
                         "the variant needs about \(Self.mebibytes(cost.peakBytes)) MiB, more than the"

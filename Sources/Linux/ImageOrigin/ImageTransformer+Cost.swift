@@ -12,9 +12,36 @@ extension ImageTransformer {
         public var workPixels: Int
         /// The most bytes held at once: the source, then the larger of the
         /// decoded image with the first resample's output, a resample's
-        /// input with its output, and the output with the encoder's memory.
+        /// input with its output, and the output with the encoder's memory
+        /// (and a quality search's, ``ImageTransformer/searchBytesPerPixel``).
         public var peakBytes: Int
+
+        /// A quality search added: ``ImageTransformer/searchWorkPerPixel``
+        /// and the search's memory beside the encoder's.
+        mutating func addSearch(outputPixels: Int, sourceBytes: Int, format: ImageFormat) {
+            let extra = outputPixels.multipliedReportingOverflow(by: ImageTransformer.searchWorkPerPixel)
+            let work = workPixels.addingReportingOverflow(extra.partialValue)
+            workPixels = extra.overflow || work.overflow ? .max : work.partialValue
+            let held =
+                outputPixels
+                * (4 + ImageTransformer.encoderBytesPerPixel(format, lossless: false)
+                    + ImageTransformer.searchBytesPerPixel)
+            peakBytes = max(peakBytes, sourceBytes + held)
+        }
     }
+
+    /// What one output pixel of a quality search holds besides the image
+    /// and the encoder: the reference image (4) and, while it is made from
+    /// a JPEG, a decode of up to four times its pixels (16, freed before the
+    /// search); an ``SSIMULACRA2/Reference`` (32 bytes at most,
+    /// `SSIMULACRA2Tests`), one score's working planes (about 52) and the
+    /// decoded trial (4).
+    static let searchBytesPerPixel = 92
+    /// Work a quality search adds per output pixel, in the units of
+    /// ``Cost/workPixels``: 3 encodes beyond the fixed one, 4 decodes and
+    /// scores (counted as one encode each), and the reference decoded at up
+    /// to four times the pixels and resampled (5).
+    static let searchWorkPerPixel = 12
 
     /// What one pixel of a lossless WebP try counts in ``Cost/workPixels``:
     /// 6, since libwebp's lossless took about 0.2 µs of CPU a pixel here
@@ -36,7 +63,7 @@ extension ImageTransformer {
         }
     }
 
-    /// The cost of ``transform(_:pipeline:format:)`` on these arguments,
+    /// The cost of ``transform(_:pipeline:format:saveData:)`` on these arguments,
     /// from the source's headers.
     ///
     /// - Throws: ``TransformError/tooLarge(_:)`` when the source or output
@@ -45,14 +72,21 @@ extension ImageTransformer {
     ///   Qiniu's limits; another ``TransformError`` when the source is not
     ///   an image.
     public func cost(
-        of source: Data, pipeline: ProcessingPipeline, format requestedFormat: ImageFormat? = nil
+        of source: Data, pipeline: ProcessingPipeline, format requestedFormat: ImageFormat? = nil,
+        saveData: Bool = false
     ) throws(TransformError) -> Cost {
         do {
             let info = try ImageInfo(source, limits: configuration.limits)
             let format = requestedFormat ?? pipeline.outputFormat ?? Self.encodableFormat(for: info.format)
-            let cost = try Self.cost(
+            var cost = try Self.cost(
                 of: info, pipeline: pipeline, format: format, triesLossless: configuration.triesLosslessForGraphics,
                 animationContent: VariantEncoding.content(ofAnimation: source, format: info.format))
+            if pipeline.quality == nil, qualityTarget(saveData: saveData) != nil, info.frames == 1,
+                format == .webp || format == .avif
+            {
+                let size = try Self.outputSize(of: pipeline, width: info.width, height: info.height)
+                cost.addSearch(outputPixels: size.width * size.height, sourceBytes: info.bytes, format: format)
+            }
             try configuration.limits.checkWork(
                 pixels: cost.workPixels,
                 "making \(format) of \(pipeline.steps.count)-step pipeline from \(info.format)"

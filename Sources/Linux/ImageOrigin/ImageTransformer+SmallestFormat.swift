@@ -44,14 +44,14 @@ extension ImageTransformer {
     ///
     /// - Throws: ``TransformError``, as ``cost(of:pipeline:format:)``.
     public func cost(
-        of source: Data, pipeline: ProcessingPipeline, smallestOf formats: [ImageFormat]
+        of source: Data, pipeline: ProcessingPipeline, smallestOf formats: [ImageFormat], saveData: Bool = false
     ) throws(TransformError) -> Cost {
-        guard !formats.isEmpty else { return try cost(of: source, pipeline: pipeline) }
+        guard !formats.isEmpty else { return try cost(of: source, pipeline: pipeline, saveData: saveData) }
         let (_, tried) = try formatsTried(in: source, from: formats)
         guard let first = tried.first else { return Cost(workPixels: 0, peakBytes: source.count) }
-        var total = try cost(of: source, pipeline: pipeline, format: first)
+        var total = try cost(of: source, pipeline: pipeline, format: first, saveData: saveData)
         for format in tried.dropFirst() {
-            let other = try cost(of: source, pipeline: pipeline, format: format)
+            let other = try cost(of: source, pipeline: pipeline, format: format, saveData: saveData)
             total = Cost(
                 workPixels: total.workPixels + other.workPixels, peakBytes: max(total.peakBytes, other.peakBytes))
         }

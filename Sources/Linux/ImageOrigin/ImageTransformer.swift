@@ -44,7 +44,7 @@ public struct ImageTransformer: Sendable {
         /// (``ImageTransformer/transform(_:pipeline:format:saveData:)`` with
         /// `saveData`, for `Save-Data: on`), in either mode and never above
         /// the mode's own target. Default ``QualityMode/defaultTarget`` minus
-        /// ``QualityMode/saveDataReduction``: 0.985.
+        /// ``QualityMode/saveDataReduction``: 50.
         public var saveDataQualityTarget = QualityMode.defaultTarget - QualityMode.saveDataReduction
 
         /// The settings besides the request and the source that decide a
@@ -167,11 +167,14 @@ public struct ImageTransformer: Sendable {
         }
         let data: Data
         var searchedQuality: Int?
+        let reference =
+            target != nil && (format == .webp || format == .avif)
+            ? try searchReference(source, info: info, stages: stages) ?? image : image
         switch format {
         case .webp:
             if let target {
                 let searched = try variantEncoding(pipeline)
-                    .encode(image, sourceFormat: info.format, searching: webpSearch(target: target))
+                    .encode(image, sourceFormat: info.format, searching: webpSearch(target: target), against: reference)
                 data = searched.data
                 searchedQuality = searched.quality ?? 0
             } else {
@@ -183,7 +186,7 @@ public struct ImageTransformer: Sendable {
             data = try JPEGEncoder(options: options).encode(image)
         case .avif:
             if let target {
-                (data, searchedQuality) = try searchedAVIF(image, target: target)
+                (data, searchedQuality) = try searchedAVIF(image, target: target, against: reference)
                 break
             }
             let options = AVIFEncoder.Options(
@@ -219,7 +222,12 @@ public struct ImageTransformer: Sendable {
             let data = try variantEncoding(pipeline).encode(planes)
             return smaller(data, format: .webp, than: source, info: info, width: planes.width, height: planes.height)
         }
-        let searched = try variantEncoding(pipeline).encode(planes, searching: webpSearch(target: target))
+        let stages = ResampleStage.stages(of: pipeline, width: info.width, height: info.height)
+        let reference =
+            try searchReference(source, info: info, stages: stages)
+            ?? ImageDecoder(limits: configuration.limits).decodeStill(source)
+        let searched = try variantEncoding(pipeline).encode(
+            planes, searching: webpSearch(target: target), against: reference)
         var output = smaller(
             searched.data, format: .webp, than: source, info: info, width: planes.width, height: planes.height)
         if !output.isSource { output.searchedQuality = searched.quality }

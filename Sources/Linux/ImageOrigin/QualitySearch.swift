@@ -1,20 +1,20 @@
 public import Foundation
-public import WebPBridge
+import WebPBridge
 
 /// Finds the lowest encoder quality whose output reaches a target score
-/// (``score(_:_:)`` against the image that was encoded), in at most
+/// (``SSIMULACRA2`` against the image that was encoded), in at most
 /// ``maxEncodes`` encodes, never above a ceiling (the fixed default).
 ///
 /// The first encode is at the ceiling: if it misses the target, it is the
 /// answer (the variant is what a fixed quality gives, never bigger). Its
-/// score then predicts the quality that reaches the target, assuming
-/// `log(1 − score)` falls linearly with quality at ``slope`` (measured;
+/// score then predicts the quality that reaches the target, assuming the
+/// score falls linearly with quality at ``slope`` points a step (measured;
 /// docs/benchmarks.md). Once one quality passes and one fails, the next is
-/// interpolated between them on the same log scale, kept in the middle half
-/// of the interval (so a bad guess still halves it, as bisection would).
-/// The search stops when a passing encode is ``closeEnough`` to the target,
-/// when no quality lies between a pass and a fail, or after
-/// ``maxEncodes``; the passing encode with the fewest bytes is chosen.
+/// interpolated between them, kept in the middle half of the interval (so
+/// a bad guess still halves it, as bisection would). The search stops when
+/// a passing encode is within ``tolerance`` of the target, when no quality
+/// lies between a pass and a fail, or after ``maxEncodes``; the passing
+/// encode with the fewest bytes is chosen.
 public struct QualitySearch: Sendable, Equatable {
     /// One encode and its score.
     public struct Trial: Sendable {
@@ -41,36 +41,31 @@ public struct QualitySearch: Sendable, Equatable {
 
     /// The most encodes one search makes.
     public static let maxEncodes = 4
-    /// A passing encode whose distance from identity (`1 − score`) is at
-    /// least this share of the target's ends the search: close enough that
-    /// another encode would save little. A share, not a difference, so it
-    /// means the same on any metric's scale.
-    public static let closeEnough = 0.75
+    /// A passing encode at most this many points above the target ends the
+    /// search: close enough that another encode would save little (on the
+    /// Kodak photos a point is 1–2 WebP quality steps, about 2% of bytes).
+    public static let tolerance = 2.5
 
     /// The score to reach.
     public var target: Double
     /// The qualities searched; the upper bound is tried first.
     public var qualities: ClosedRange<Int>
-    /// d log(1 − score) / d quality the predictor assumes (negative).
+    /// Score points per quality step the predictor assumes (positive).
     public var slope: Double
 
     /// Creates a search for `target` over `qualities` (within 1–100).
     public init(target: Double, qualities: ClosedRange<Int>, slope: Double) {
-        precondition(qualities.lowerBound >= 1 && qualities.upperBound <= 100 && slope < 0)
+        precondition(qualities.lowerBound >= 1 && qualities.upperBound <= 100 && slope > 0)
         self.target = target
         self.qualities = qualities
         self.slope = slope
     }
 
-    /// The score a trial is judged by: ``GradientSimilarity`` of the
-    /// encode's luma to the luma of what was encoded. Chosen over
-    /// ``FastSSIM`` by measurement (docs/benchmarks.md, "Quality chosen per
-    /// image"): at a target that kept the lowest SSIMULACRA 2 of 16 Kodak
-    /// photos, it saved about twice the bytes.
-    ///
-    /// - Throws: ``ImageCodecError`` `.invalidArgument` when the sizes differ.
-    public static func score(_ reference: LumaPlane, _ distorted: LumaPlane) throws(ImageCodecError) -> Double {
-        try GradientSimilarity.score(reference, distorted)
+    /// Whether a `width`×`height` image can be scored (``SSIMULACRA2``
+    /// needs 8 pixels a side). A smaller one's trials are scored NaN, which
+    /// never reaches a target, so its first encode, at the ceiling, is chosen.
+    public static func canScore(width: Int, height: Int) -> Bool {
+        width >= SSIMULACRA2.minimumSide && height >= SSIMULACRA2.minimumSide
     }
 
     /// Runs the search, calling `trial` for each quality it tries.
@@ -84,7 +79,7 @@ public struct QualitySearch: Sendable, Equatable {
         guard first.score >= target else { return best }
         var pass = (quality: ceiling, score: first.score)
         var fail: (quality: Int, score: Double)? = nil
-        while encodes < Self.maxEncodes, 1 - pass.score < Self.closeEnough * (1 - target) {
+        while encodes < Self.maxEncodes, pass.score - target > Self.tolerance {
             let low = fail?.quality ?? qualities.lowerBound - 1
             guard pass.quality - low > 1 else { break }
             let quality = next(pass: pass, fail: fail, low: low)
@@ -105,19 +100,16 @@ public struct QualitySearch: Sendable, Equatable {
 
     /// The next quality to try: strictly between `low` and `pass`.
     private func next(pass: (quality: Int, score: Double), fail: (quality: Int, score: Double)?, low: Int) -> Int {
-        let goal = log(max(1 - target, 1e-6))
         let estimate: Double
         if let fail, fail.score < pass.score {
-            // Secant on log(1 − score) between the bracket's ends.
-            let passLog = log(max(1 - pass.score, 1e-6))
-            let failLog = log(max(1 - fail.score, 1e-6))
-            let fraction = (failLog - goal) / (failLog - passLog)
+            // Secant between the bracket's ends.
+            let fraction = (target - fail.score) / (pass.score - fail.score)
             let span = Double(pass.quality - fail.quality)
             estimate = Double(fail.quality) + span * min(0.75, max(0.25, fraction))
         } else if fail != nil {
             estimate = Double(low + pass.quality) / 2
         } else {
-            estimate = Double(pass.quality) + (goal - log(max(1 - pass.score, 1e-6))) / slope
+            estimate = Double(pass.quality) - (pass.score - target) / slope
         }
         // Rounded up: of two qualities equally near the estimate, the one more likely to pass.
         return min(pass.quality - 1, max(low + 1, Int(estimate.rounded(.up))))

@@ -11,16 +11,18 @@ extension VariantEncoding {
         public var encodes: Int
     }
 
-    /// The lossy WebP of `image` at the lowest quality that reaches
-    /// `search`'s target (its ceiling when none does), compared with
-    /// `image` itself; a graphic is then also written lossless once, and
-    /// the smaller kept, as ``encode(_:sourceFormat:)`` does.
+    /// The lossy WebP of `image` at the lowest quality whose decode reaches
+    /// `search`'s target against `reference` (the image itself by default;
+    /// ``ImageTransformer`` passes a finer resize of a JPEG source), its
+    /// ceiling when none does; a graphic is then also written lossless
+    /// once, and the smaller kept, as ``encode(_:sourceFormat:)`` does.
     ///
-    /// - Throws: ``ImageCodecError`` from the encoder or from decoding a trial.
+    /// - Throws: ``ImageCodecError`` from the encoder or from decoding a
+    ///   trial, `.invalidArgument` when `reference` has another size.
     public func encode(
-        _ image: Image, sourceFormat: ImageFormat, searching search: QualitySearch
+        _ image: Image, sourceFormat: ImageFormat, searching search: QualitySearch, against reference: Image? = nil
     ) throws(ImageCodecError) -> SearchedWebP {
-        let lossy = try searchedLossy(against: LumaPlane(image), search) { encoder throws(ImageCodecError) in
+        let lossy = try searchedLossy(search, against: reference ?? image) { encoder throws(ImageCodecError) in
             try encoder.encode(image)
         }
         guard triesLossless, Self.content(of: image, sourceFormat: sourceFormat) == .graphic else { return lossy }
@@ -32,33 +34,35 @@ extension VariantEncoding {
     }
 
     /// The lossy WebP of a photo decoded to planes, at the lowest quality
-    /// that reaches `search`'s target; compared with the Y plane that was
-    /// encoded (``LumaPlane/init(_:)-YUV``).
+    /// whose decode (to RGB, as a browser shows it) reaches `search`'s
+    /// target against `reference`, the same picture in RGB.
     ///
-    /// - Throws: ``ImageCodecError`` from the encoder or from decoding a trial.
-    public func encode(_ planes: YUV420Image, searching search: QualitySearch) throws(ImageCodecError) -> SearchedWebP {
-        try searchedLossy(against: LumaPlane(planes), search) { encoder throws(ImageCodecError) in
+    /// - Throws: ``ImageCodecError`` from the encoder or from decoding a
+    ///   trial, `.invalidArgument` when `reference` has another size.
+    public func encode(
+        _ planes: YUV420Image, searching search: QualitySearch, against reference: Image
+    ) throws(ImageCodecError) -> SearchedWebP {
+        try searchedLossy(search, against: reference) { encoder throws(ImageCodecError) in
             try encoder.encode(planes)
         }
     }
 
     /// The one lossy search both inputs share: `encode` with a lossy
-    /// encoder at each quality `search` tries, scored against `reference`.
+    /// encoder at each quality `search` tries, each trial decoded and scored
+    /// against `reference` (an image too small to score is scored NaN, so
+    /// its first encode, at the ceiling, is chosen).
     private func searchedLossy(
-        against reference: LumaPlane, _ search: QualitySearch,
-        encode: (WebPEncoder) throws(ImageCodecError) -> Data
+        _ search: QualitySearch, against reference: Image, encode: (WebPEncoder) throws(ImageCodecError) -> Data
     ) throws(ImageCodecError) -> SearchedWebP {
+        let prepared =
+            try QualitySearch.canScore(width: reference.width, height: reference.height)
+            ? SSIMULACRA2.Reference(reference) : nil
         let choice = try search.run { (quality: Int) throws(ImageCodecError) -> QualitySearch.Trial in
             var encoding = self
             encoding.quality = quality
-            return try Self.trial(encode(WebPEncoder(options: encoding.lossyOptions)), against: reference)
+            let data = try encode(WebPEncoder(options: encoding.lossyOptions))
+            return QualitySearch.Trial(data: data, score: try prepared?.score(WebPDecoder().decode(data)) ?? .nan)
         }
         return SearchedWebP(data: choice.data, quality: choice.quality, encodes: choice.encodes)
-    }
-
-    /// `data` decoded and scored against `reference`.
-    static func trial(_ data: Data, against reference: LumaPlane) throws(ImageCodecError) -> QualitySearch.Trial {
-        let decoded = try WebPDecoder().decode(data)
-        return QualitySearch.Trial(data: data, score: try QualitySearch.score(reference, LumaPlane(decoded)))
     }
 }

@@ -40,7 +40,7 @@ struct DemoCommand: BridgeCommand {
             .option(
                 "--quality", value: "auto[:TARGET]",
                 help: "The tuned origin's quality, as origin's --quality auto takes it (default auto:"
-                    + "\(ImageTransformer.QualityMode.defaultTarget))."),
+                    + "\(DemoSiteOrigin.tunedTarget), an SSIMULACRA 2 score)."),
             .option(
                 "--ssimulacra2", value: "PYTHON",
                 help: "A Python with PyPI's ssimulacra2: score every image with SSIMULACRA 2 too ('make demo'"
@@ -56,7 +56,7 @@ struct DemoCommand: BridgeCommand {
     var width: Int
     var scorer: SSIMULACRA2Scorer?
     /// The tuned origin's `--quality auto` target.
-    var tunedTarget = ImageTransformer.QualityMode.defaultTarget
+    var tunedTarget = DemoSiteOrigin.tunedTarget
     /// Where to look for photos without `--images`; tests point it elsewhere.
     var cacheFolder = Self.cachedPhotos
 

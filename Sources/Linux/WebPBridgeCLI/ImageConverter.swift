@@ -44,7 +44,7 @@ struct ImageConverter: Sendable {
     /// (default ``AVIFEncoder/defaultQuality``).
     var quality: Int?
     /// `--quality auto[:TARGET]`: for a still written as WebP (lossy) or
-    /// AVIF, the lowest quality up to the default whose ``QualitySearch/score(_:_:)``
+    /// AVIF, the lowest quality up to the default whose ``SSIMULACRA2`` score
     /// reaches this (``QualitySearch``); animations are written at the default.
     var qualityTarget: Double?
     /// AVIF encoder speed 0–10 (default ``AVIFEncoder/defaultSpeed``).

@@ -9,7 +9,7 @@ enum QualityOption: Equatable {
 
     /// The help text's description of `auto[:TARGET]`.
     static let autoHelp =
-        "'auto' or 'auto:TARGET' chooses per image the lowest quality whose gradient similarity (GMS) reaches TARGET"
+        "'auto' or 'auto:TARGET' chooses per image the lowest quality whose SSIMULACRA 2 score reaches TARGET"
         + " (\(ImageTransformer.QualityMode.targets.lowerBound)-\(ImageTransformer.QualityMode.targets.upperBound),"
         + " default \(ImageTransformer.QualityMode.defaultTarget)), never above the default quality,"
         + " in at most \(QualitySearch.maxEncodes) encodes."
@@ -24,7 +24,7 @@ enum QualityOption: Equatable {
                 let targets = ImageTransformer.QualityMode.targets
                 throw UsageError(
                     "option '--quality' expects auto:TARGET with TARGET from \(targets.lowerBound) to"
-                        + " \(targets.upperBound) (a gradient similarity, e.g. auto:0.99), got '\(text)'")
+                        + " \(targets.upperBound) (an SSIMULACRA 2 score, e.g. auto:70), got '\(text)'")
             }
             return .auto(target: target)
         }

@@ -49,7 +49,7 @@ package struct DemoServers: Sendable {
     ///   `makeBridge` throws.
     package static func start(
         site: URL, width: Int, clients: Int = DemoClient.Profile.bridged.count,
-        tunedTarget: Double = ImageTransformer.QualityMode.defaultTarget, makeBridge: BridgeMaker,
+        tunedTarget: Double = DemoSiteOrigin.tunedTarget, makeBridge: BridgeMaker,
         requestLog: (@Sendable (String) -> Void)? = nil
     ) async throws -> DemoServers {
         let (origin, originURL) = try await startOrigin(
