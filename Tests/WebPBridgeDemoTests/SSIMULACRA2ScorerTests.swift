@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TestSupport
 import TestTraits
 import Testing
@@ -18,11 +19,20 @@ struct SSIMULACRA2ScorerTests {
     }()
 
     /// A stand-in interpreter: a shell script that ignores its arguments and runs `body`.
+    ///
+    /// Written through a descriptor opened close-on-exec: a child that
+    /// another test forks while the script is being written would otherwise
+    /// inherit the descriptor, and running the script would then fail with
+    /// ETXTBSY ("text file busy"), as one CI run did.
     static func fakeInterpreter(_ body: String, in folder: TemporaryDirectory) throws -> String {
-        let url = folder.file("python")
-        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: url)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
-        return url.path
+        let path = folder.file("python").path
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        let script = Array("#!/bin/sh\n\(body)\n".utf8)
+        let written = script.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == script.count else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        return path
     }
 
     static func pairs(_ count: Int, in folder: TemporaryDirectory) -> [(reference: URL, distorted: URL)] {
