@@ -44,6 +44,37 @@ struct QualitySearchTests {
         }
     }
 
+    /// Started below the ceiling, as the origin starts: the same answers,
+    /// and an image the ceiling cannot bring to the target still gets the
+    /// ceiling, within the bound.
+    @Test(arguments: [
+        (20.0, 0.55, 65.0, 66), (0.0, 1.0, 60.0, 66), (30.0, 0.4, 55.0, 46), (-10.0, 1.2, 70.0, 76),
+        (40.0, 0.5, 75.0, 76), (50.0, 0.3, 64.0, 64), (35.0, 0.9, 50.0, 36), (10.0, 0.5, 65.0, 66),
+        (60.0, 0.1, 70.0, 50),
+    ])
+    func aStartBelowTheCeilingKeepsTheAnswersAndTheBound(
+        intercept: Double, slope: Double, target: Double, start: Int
+    ) {
+        let search = QualitySearch(target: target, qualities: 30...80, slope: 0.55, start: start)
+        var tried: [Int] = []
+        let choice = search.run { (quality: Int) -> QualitySearch.Trial in
+            tried.append(quality)
+            return QualitySearch.Trial(
+                data: Data(count: quality * 10), score: Self.modelScore(quality, intercept: intercept, slope: slope))
+        }
+        #expect(tried.first == start && tried.count == choice.encodes && choice.encodes <= QualitySearch.maxEncodes)
+        #expect(Set(tried).count == tried.count, "no quality twice: \(tried)")
+        let lowest = (30...80).first { Self.modelScore($0, intercept: intercept, slope: slope) >= target }
+        if let lowest {
+            #expect(choice.score >= target && choice.quality >= lowest && choice.quality <= 80, "\(tried)")
+            #expect(
+                choice.quality - lowest <= 6 || choice.score - target <= QualitySearch.tolerance,
+                "chose \(choice.quality), lowest passing \(lowest), tried \(tried)")
+        } else {
+            #expect(choice.quality == 80 && tried.contains(80), "the ceiling when nothing passes: \(tried)")
+        }
+    }
+
     @Test func anEncodeCloseToTheTargetEndsTheSearch() {
         let search = QualitySearch(target: 65, qualities: 30...80, slope: 0.55)
         var encodes = 0
@@ -55,15 +86,17 @@ struct QualitySearchTests {
         #expect(encodes == 1 && choice.quality == 80)
     }
 
-    @Test func anImageTooSmallToScoreGetsTheCeilingInOneEncode() {
+    @Test func anImageTooSmallToScoreGetsTheCeiling() {
         #expect(!QualitySearch.canScore(width: 7, height: 100) && QualitySearch.canScore(width: 8, height: 8))
-        let search = QualitySearch(target: 65, qualities: 30...80, slope: 0.55)
-        var encodes = 0
-        let choice = search.run { (quality: Int) -> QualitySearch.Trial in
-            encodes += 1
-            return QualitySearch.Trial(data: Data(count: quality), score: .nan)
+        for start in [80, 50] {
+            let search = QualitySearch(target: 65, qualities: 30...80, slope: 0.55, start: start)
+            var tried: [Int] = []
+            let choice = search.run { (quality: Int) -> QualitySearch.Trial in
+                tried.append(quality)
+                return QualitySearch.Trial(data: Data(count: quality), score: .nan)
+            }
+            #expect(choice.quality == 80 && tried == (start == 80 ? [80] : [50, 80]), "\(tried)")
         }
-        #expect(encodes == 1 && choice.quality == 80)
     }
 
     /// A flood of searches over scores that follow no model (a hostile or
@@ -78,11 +111,13 @@ struct QualitySearchTests {
         var searchesThatMoved = 0
         for _ in 0..<5_000 {
             let target = 30 + random() * 65
-            let search = QualitySearch(target: target, qualities: 1...100, slope: 0.05 + random() * 2)
+            let start = 1 + Int(random() * 100)
+            let search = QualitySearch(target: target, qualities: 1...100, slope: 0.05 + random() * 2, start: start)
             var encodes = 0
             let choice = search.run { (quality: Int) -> QualitySearch.Trial in
                 encodes += 1
-                return QualitySearch.Trial(data: Data(count: Int(random() * 1000)), score: random() * 110 - 10)
+                let score = [Double.infinity, -.infinity, .nan, random() * 110 - 10][Int(random() * 3.999)]
+                return QualitySearch.Trial(data: Data(count: Int(random() * 1000)), score: score)
             }
             #expect(encodes <= QualitySearch.maxEncodes && choice.encodes == encodes)
             #expect((1...100).contains(choice.quality))

@@ -2,19 +2,23 @@ public import Foundation
 import WebPBridge
 
 /// Finds the lowest encoder quality whose output reaches a target score
-/// (``SSIMULACRA2`` against the image that was encoded), in at most
+/// (``SSIMULACRA2`` against the picture the variant shows), in at most
 /// ``maxEncodes`` encodes, never above a ceiling (the fixed default).
 ///
-/// The first encode is at the ceiling: if it misses the target, it is the
-/// answer (the variant is what a fixed quality gives, never bigger). Its
-/// score then predicts the quality that reaches the target, assuming the
-/// score falls linearly with quality at ``slope`` points a step (measured;
-/// docs/benchmarks.md). Once one quality passes and one fails, the next is
-/// interpolated between them, kept in the middle half of the interval (so
-/// a bad guess still halves it, as bisection would). The search stops when
-/// a passing encode is within ``tolerance`` of the target, when no quality
-/// lies between a pass and a fail, or after ``maxEncodes``; the passing
-/// encode with the fewest bytes is chosen.
+/// The first encode is at ``start``: the ceiling unless the caller knows a
+/// likelier quality (``ImageTransformer`` starts near where photos usually
+/// land, which saves an encode on most of them). From a score the next
+/// quality is predicted assuming the score moves linearly with quality at
+/// ``slope`` points a step (measured; docs/benchmarks.md); once one quality
+/// passes and one fails, the next is interpolated between them, kept in
+/// the middle half of the interval (so a bad guess still halves it, as
+/// bisection would). The search stops at a passing encode within
+/// ``tolerance`` of the target, when no quality lies between a pass and a
+/// fail, or after ``maxEncodes``. The passing encode with the fewest bytes
+/// is chosen; when none passes, the ceiling's encode, which the search
+/// always reaches before its last encode if nothing below it has passed:
+/// an image that misses the target even at the fixed quality gets the
+/// fixed quality's bytes, never anything bigger.
 public struct QualitySearch: Sendable, Equatable {
     /// One encode and its score.
     public struct Trial: Sendable {
@@ -52,18 +56,22 @@ public struct QualitySearch: Sendable, Equatable {
     public var qualities: ClosedRange<Int>
     /// Score points per quality step the predictor assumes (positive).
     public var slope: Double
+    /// The first quality tried, within ``qualities``.
+    public var start: Int
 
-    /// Creates a search for `target` over `qualities` (within 1–100).
-    public init(target: Double, qualities: ClosedRange<Int>, slope: Double) {
+    /// Creates a search for `target` over `qualities` (within 1–100),
+    /// starting at `start` (clamped into `qualities`; the ceiling when `nil`).
+    public init(target: Double, qualities: ClosedRange<Int>, slope: Double, start: Int? = nil) {
         precondition(qualities.lowerBound >= 1 && qualities.upperBound <= 100 && slope > 0)
         self.target = target
         self.qualities = qualities
         self.slope = slope
+        self.start = min(qualities.upperBound, max(qualities.lowerBound, start ?? qualities.upperBound))
     }
 
     /// Whether a `width`×`height` image can be scored (``SSIMULACRA2``
     /// needs 8 pixels a side). A smaller one's trials are scored NaN, which
-    /// never reaches a target, so its first encode, at the ceiling, is chosen.
+    /// never reaches a target and sends the search to the ceiling.
     public static func canScore(width: Int, height: Int) -> Bool {
         width >= SSIMULACRA2.minimumSide && height >= SSIMULACRA2.minimumSide
     }
@@ -73,45 +81,87 @@ public struct QualitySearch: Sendable, Equatable {
     /// - Throws: What `trial` throws.
     public func run<Failure: Error>(_ trial: (Int) throws(Failure) -> Trial) throws(Failure) -> Choice {
         let ceiling = qualities.upperBound
-        let first = try trial(ceiling)
-        var encodes = 1
-        var best = Choice(quality: ceiling, data: first.data, score: first.score, encodes: 1)
-        guard first.score >= target else { return best }
-        var pass = (quality: ceiling, score: first.score)
+        var pass: (quality: Int, score: Double)? = nil
         var fail: (quality: Int, score: Double)? = nil
-        while encodes < Self.maxEncodes, pass.score - target > Self.tolerance {
-            let low = fail?.quality ?? qualities.lowerBound - 1
-            guard pass.quality - low > 1 else { break }
-            let quality = next(pass: pass, fail: fail, low: low)
+        var best: Choice? = nil
+        var ceilingChoice: Choice? = nil
+        var encodes = 0
+        var quality = start
+        var earlier: (quality: Int, score: Double)? = nil
+        while true {
             let result = try trial(quality)
             encodes += 1
+            let slope = measuredSlope(earlier, (quality, result.score)) ?? self.slope
+            earlier = (quality, result.score)
+            let choice = Choice(quality: quality, data: result.data, score: result.score, encodes: encodes)
+            if quality == ceiling { ceilingChoice = choice }
             if result.score >= target {
                 pass = (quality, result.score)
-                if result.data.count <= best.data.count {
-                    best = Choice(quality: quality, data: result.data, score: result.score, encodes: encodes)
-                }
+                if best.map({ result.data.count <= $0.data.count }) ?? true { best = choice }
             } else {
                 fail = (quality, result.score)
             }
+            guard encodes < Self.maxEncodes,
+                let following = next(pass: pass, fail: fail, encodes: encodes, slope: slope)
+            else { break }
+            quality = following
         }
-        best.encodes = encodes
-        return best
+        guard var chosen = best ?? ceilingChoice else {
+            preconditionFailure("the search ends at a pass or after trying the ceiling")
+        }
+        chosen.encodes = encodes
+        return chosen
     }
 
-    /// The next quality to try: strictly between `low` and `pass`.
-    private func next(pass: (quality: Int, score: Double), fail: (quality: Int, score: Double)?, low: Int) -> Int {
+    /// The slope between the last two trials when they give a usable one
+    /// (finite, positive, within a factor of 3 of ``slope``): the image's
+    /// own, better than the assumed one for the next step.
+    private func measuredSlope(_ first: (quality: Int, score: Double)?, _ second: (quality: Int, score: Double))
+        -> Double?
+    {
+        guard let first, first.quality != second.quality else { return nil }
+        let measured = (second.score - first.score) / Double(second.quality - first.quality)
+        guard measured.isFinite, measured >= slope / 3, measured <= slope * 3 else { return nil }
+        return measured
+    }
+
+    /// The next quality to try, or `nil` when the search is over: a pass
+    /// close enough, no quality left between a pass and a fail, the
+    /// ceiling failed, or the floor passed. With nothing passed yet and one
+    /// encode left, the ceiling. Predictions aim at the middle of the
+    /// accepted band (the target plus half the ``tolerance``), so a step
+    /// from either side is as likely to land in it.
+    private func next(
+        pass: (quality: Int, score: Double)?, fail: (quality: Int, score: Double)?, encodes: Int, slope: Double
+    ) -> Int? {
+        let aim = target + Self.tolerance / 2
+        let ceiling = qualities.upperBound
+        if let pass, pass.score - target <= Self.tolerance { return nil }
+        if let fail, fail.quality == ceiling { return nil }
+        // An image that cannot be scored: the ceiling, as a fixed quality would write it.
+        if let fail, fail.score.isNaN { return ceiling }
+        let low = fail?.quality ?? qualities.lowerBound - 1
+        let high = pass?.quality ?? ceiling + 1
+        guard high - low > 1 else { return nil }
+        if pass == nil, encodes == Self.maxEncodes - 1 { return ceiling }
         let estimate: Double
-        if let fail, fail.score < pass.score {
+        if let pass, let fail, fail.score < pass.score {
             // Secant between the bracket's ends.
-            let fraction = (target - fail.score) / (pass.score - fail.score)
+            let fraction = (aim - fail.score) / (pass.score - fail.score)
             let span = Double(pass.quality - fail.quality)
             estimate = Double(fail.quality) + span * min(0.75, max(0.25, fraction))
-        } else if fail != nil {
-            estimate = Double(low + pass.quality) / 2
+        } else if pass != nil, fail != nil {
+            estimate = Double(low + high) / 2
+        } else if let pass {
+            estimate = Double(pass.quality) - (pass.score - aim) / slope
+        } else if let fail {
+            estimate = Double(fail.quality) + (aim - fail.score) / slope
         } else {
-            estimate = Double(pass.quality) - (pass.score - target) / slope
+            return nil
         }
+        // A score no metric gives (infinite) predicts nothing: halve the interval.
+        let bounded = estimate.isFinite ? estimate : Double(low + min(high, ceiling)) / 2
         // Rounded up: of two qualities equally near the estimate, the one more likely to pass.
-        return min(pass.quality - 1, max(low + 1, Int(estimate.rounded(.up))))
+        return Int(min(Double(high - 1), max(Double(low + 1), bounded.rounded(.up))))
     }
 }

@@ -50,7 +50,7 @@ extension VariantEncoding {
     /// The one lossy search both inputs share: `encode` with a lossy
     /// encoder at each quality `search` tries, each trial decoded and scored
     /// against `reference` (an image too small to score is scored NaN, so
-    /// its first encode, at the ceiling, is chosen).
+    /// it is written at the ceiling).
     private func searchedLossy(
         _ search: QualitySearch, against reference: Image, encode: (WebPEncoder) throws(ImageCodecError) -> Data
     ) throws(ImageCodecError) -> SearchedWebP {

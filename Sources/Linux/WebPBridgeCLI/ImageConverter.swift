@@ -77,7 +77,8 @@ struct ImageConverter: Sendable {
         case .webp:
             guard let qualityTarget else { return try webpEncoder.encode(image) }
             let search = QualitySearch(
-                target: qualityTarget, qualities: ImageTransformer.searchFloor...75, slope: ImageTransformer.webpSlope)
+                target: qualityTarget, qualities: ImageTransformer.searchFloor...75, slope: ImageTransformer.webpSlope,
+                start: ImageTransformer.startingQuality(for: .webp, target: qualityTarget))
             return try VariantEncoding(quality: 75, triesLossless: false)
                 .encode(image, sourceFormat: .png, searching: search).data
         case .jpeg: return try JPEGEncoder(options: .init(quality: quality ?? 90)).encode(image)
@@ -87,7 +88,8 @@ struct ImageConverter: Sendable {
                 let ceiling = AVIFEncoder.defaultQuality
                 let search = QualitySearch(
                     target: qualityTarget, qualities: min(ImageTransformer.searchFloor, ceiling)...ceiling,
-                    slope: ImageTransformer.avifSlope)
+                    slope: ImageTransformer.avifSlope,
+                    start: ImageTransformer.startingQuality(for: .avif, target: qualityTarget))
                 return try ImageTransformer.searchAVIF(image, search: search, speed: speed ?? AVIFEncoder.defaultSpeed)
                     .data
             }

@@ -89,34 +89,73 @@ extension SSIMULACRA2 {
             var x = [Float](repeating: 0, count: count)
             var y = x
             var b = x
-            let bias: Float = 0.003_793_073_255_275_449_3
-            let biasRoot = Float(cbrt(Double(bias)))
-            for index in 0..<count {
-                let r = red[index]
-                let g = green[index]
-                let bl = blue[index]
-                let mixed0 = Self.cubeRoot(max(0, 0.30 * r + 0.622 * g + 0.078 * bl + bias)) - biasRoot
-                let mixed1 = Self.cubeRoot(max(0, 0.23 * r + 0.692 * g + 0.078 * bl + bias)) - biasRoot
-                let mixed2 = Self.cubeRoot(max(0, Self.m20 * r + Self.m21 * g + Self.m22 * bl + bias)) - biasRoot
-                let xValue = 0.5 * (mixed0 - mixed1)
-                let yValue = 0.5 * (mixed0 + mixed1)
-                x[index] = xValue * 14 + 0.42
-                y[index] = yValue + 0.01
-                b[index] = (mixed2 - yValue) + 0.55
+            red.withUnsafeBufferPointer { red in
+                green.withUnsafeBufferPointer { green in
+                    blue.withUnsafeBufferPointer { blue in
+                        x.withUnsafeMutableBufferPointer { x in
+                            y.withUnsafeMutableBufferPointer { y in
+                                b.withUnsafeMutableBufferPointer { b in
+                                    guard let red = red.baseAddress, let green = green.baseAddress,
+                                        let blue = blue.baseAddress, let x = x.baseAddress, let y = y.baseAddress,
+                                        let b = b.baseAddress
+                                    else { return }
+                                    var index = 0
+                                    // Eight at a time; the rest one by one, by the same arithmetic.
+                                    while index + 8 <= count {
+                                        let values = Self.xyb(
+                                            Lanes.load(red, index), Lanes.load(green, index), Lanes.load(blue, index))
+                                        Lanes.store(values.x, x, index)
+                                        Lanes.store(values.y, y, index)
+                                        Lanes.store(values.b, b, index)
+                                        index += 8
+                                    }
+                                    while index < count {
+                                        let values = Self.xyb(
+                                            Lanes(repeating: red[index]), Lanes(repeating: green[index]),
+                                            Lanes(repeating: blue[index]))
+                                        x[index] = values.x[0]
+                                        y[index] = values.y[0]
+                                        b[index] = values.b[0]
+                                        index += 1
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
             }
             return [x, y, b]
         }
 
-        /// The real cube root of a non-negative `value`, to `Float`
-        /// precision: an exponent-third first guess, then Newton steps.
+        static let bias: Float = 0.003_793_073_255_275_449_3
+        static let biasRoot = Float(cbrt(Double(bias)))
+
+        /// Eight pixels' positive XYB from linear RGB.
         @inline(__always)
-        static func cubeRoot(_ value: Float) -> Float {
-            guard value > 0 else { return 0 }
-            var root = Float(bitPattern: value.bitPattern / 3 &+ 709_921_077)
+        static func xyb(_ r: Lanes, _ g: Lanes, _ bl: Lanes) -> (x: Lanes, y: Lanes, b: Lanes) {
+            // Linear light is never negative, so each mix is at least the bias: no clamp at 0 is needed.
+            let mixed0 = cubeRoot(0.30 * r + 0.622 * g + 0.078 * bl + bias) - biasRoot
+            let mixed1 = cubeRoot(0.23 * r + 0.692 * g + 0.078 * bl + bias) - biasRoot
+            let mixed2 = cubeRoot(m20 * r + m21 * g + m22 * bl + bias) - biasRoot
+            let xValue = 0.5 * (mixed0 - mixed1)
+            let yValue = 0.5 * (mixed0 + mixed1)
+            return (xValue * 14 + 0.42, yValue + 0.01, (mixed2 - yValue) + 0.55)
+        }
+
+        /// The real cube roots of eight values of at least ``bias`` (the
+        /// opsin bias keeps them there), to `Float` precision: an
+        /// exponent-third first guess, then Newton steps.
+        @inline(__always)
+        static func cubeRoot(_ value: Lanes) -> Lanes {
+            let bits = unsafeBitCast(value, to: SIMD8<UInt32>.self)
+            var root = unsafeBitCast(bits / 3 &+ 709_921_077, to: Lanes.self)
             for _ in 0..<3 { root = (2 * root + value / (root * root)) / 3 }
             return root
         }
     }
+
+    /// Eight `Float`s, the width the loops above and in ``SSIMULACRA2`` work in.
+    typealias Lanes = SIMD8<Float>
 
     /// The package's Gaussian: σ = 1.5, 11 taps, reflected at the top and
     /// bottom (`d c b a | a b c d`), zero beyond the sides. (The package
@@ -214,5 +253,19 @@ extension SSIMULACRA2 {
             }
             return index
         }
+    }
+}
+
+extension SIMD8 where Scalar == Float {
+    /// Eight values from `pointer` at `index` (which has eight after it).
+    @inline(__always)
+    static func load(_ pointer: UnsafePointer<Float>, _ index: Int) -> SIMD8<Float> {
+        UnsafeRawPointer(pointer + index).loadUnaligned(as: SIMD8<Float>.self)
+    }
+
+    /// Eight values into `pointer` at `index` (which has room for eight).
+    @inline(__always)
+    static func store(_ value: SIMD8<Float>, _ pointer: UnsafeMutablePointer<Float>, _ index: Int) {
+        UnsafeMutableRawPointer(pointer + index).storeBytes(of: value, as: SIMD8<Float>.self)
     }
 }

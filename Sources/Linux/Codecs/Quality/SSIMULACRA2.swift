@@ -269,75 +269,153 @@ extension SSIMULACRA2 {
         private static func norms(
             _ reference: ChannelReference, _ plane: [Float], width: Int, height: Int, needs: Needs
         ) -> [Double] {
-            let count = width * height
             let mean = Blur.apply(plane, width: width, height: height)
-            var ssim = (sum: 0.0, fourth: 0.0)
-            var artefact = (sum: 0.0, fourth: 0.0)
-            var detail = (sum: 0.0, fourth: 0.0)
+            var pooled = Pooled()
             if needs.ssim, let image1 = reference.image, let mean1 = reference.mean,
                 let variance1 = reference.variance
             {
                 let variance2 = Blur.apply(product(plane, plane), width: width, height: height)
                 let covariance = Blur.apply(product(image1, plane), width: width, height: height)
-                for row in 0..<height {
-                    var rowSSIM = (sum: Float(0), fourth: Float(0))
-                    var rowArtefact = (sum: Float(0), fourth: Float(0))
-                    var rowDetail = (sum: Float(0), fourth: Float(0))
-                    for index in (row * width)..<(row * width + width) {
-                        let mu1 = mean1[index]
-                        let mu2 = mean[index]
-                        let numeratorM = 1 - (mu1 - mu2) * (mu1 - mu2)
-                        let numeratorS = 2 * (covariance[index] - mu1 * mu2) + c2
-                        let denominatorS = (variance1[index] - mu1 * mu1) + (variance2[index] - mu2 * mu2) + c2
-                        let d = max(0, 1 - numeratorM * numeratorS / denominatorS)
-                        let d2 = d * d
-                        rowSSIM.sum += d
-                        rowSSIM.fourth += d2 * d2
-                        if needs.edges {
-                            let ratio = (1 + abs(plane[index] - mu2)) / (1 + abs(image1[index] - mu1)) - 1
-                            accumulate(ratio, artefact: &rowArtefact, detail: &rowDetail)
+                let planes = [plane, mean, image1, mean1, variance1, variance2, covariance]
+                withPointers(planes) { pointers in
+                    let (image2, mean2, image1, mean1) = (pointers[0], pointers[1], pointers[2], pointers[3])
+                    let (variance1, variance2, covariance) = (pointers[4], pointers[5], pointers[6])
+                    for row in 0..<height {
+                        var lanes = Pooled.Row()
+                        var index = row * width
+                        let end = index + width
+                        func step(_ at: Int, _ load: (UnsafePointer<Float>, Int) -> Lanes, _ valid: Lanes) {
+                            let mu1 = load(mean1, at)
+                            let mu2 = load(mean2, at)
+                            let numeratorM = 1 - (mu1 - mu2) * (mu1 - mu2)
+                            let numeratorS = 2 * (load(covariance, at) - mu1 * mu2) + c2
+                            let denominatorS =
+                                (load(variance1, at) - mu1 * mu1) + (load(variance2, at) - mu2 * mu2) + c2
+                            let d = positivePart(1 - numeratorM * numeratorS / denominatorS)
+                            lanes.add(ssim: d, valid: valid)
+                            if needs.edges {
+                                let ratio =
+                                    (1 + magnitude(load(image2, at) - mu2)) / (1 + magnitude(load(image1, at) - mu1))
+                                    - 1
+                                lanes.add(edge: ratio, valid: valid)
+                            }
                         }
+                        while index + 8 <= end {
+                            step(index, Lanes.load, Pooled.allLanes)
+                            index += 8
+                        }
+                        while index < end {
+                            step(index, { Lanes(repeating: $0[$1]) }, Pooled.firstLane)
+                            index += 1
+                        }
+                        pooled.add(lanes)
                     }
-                    ssim.sum += Double(rowSSIM.sum)
-                    ssim.fourth += Double(rowSSIM.fourth)
-                    artefact.sum += Double(rowArtefact.sum)
-                    artefact.fourth += Double(rowArtefact.fourth)
-                    detail.sum += Double(rowDetail.sum)
-                    detail.fourth += Double(rowDetail.fourth)
                 }
             } else if let strength = reference.edgeStrength {
-                for row in 0..<height {
-                    var rowArtefact = (sum: Float(0), fourth: Float(0))
-                    var rowDetail = (sum: Float(0), fourth: Float(0))
-                    for index in (row * width)..<(row * width + width) {
-                        let ratio = (1 + abs(plane[index] - mean[index])) / strength[index] - 1
-                        accumulate(ratio, artefact: &rowArtefact, detail: &rowDetail)
+                withPointers([plane, mean, strength]) { pointers in
+                    let (image2, mean2, strength) = (pointers[0], pointers[1], pointers[2])
+                    for row in 0..<height {
+                        var lanes = Pooled.Row()
+                        var index = row * width
+                        let end = index + width
+                        while index + 8 <= end {
+                            let ratio =
+                                (1 + magnitude(Lanes.load(image2, index) - Lanes.load(mean2, index)))
+                                / Lanes.load(strength, index) - 1
+                            lanes.add(edge: ratio, valid: Pooled.allLanes)
+                            index += 8
+                        }
+                        while index < end {
+                            let ratio = (1 + abs(image2[index] - mean2[index])) / strength[index] - 1
+                            lanes.add(edge: Lanes(repeating: ratio), valid: Pooled.firstLane)
+                            index += 1
+                        }
+                        pooled.add(lanes)
                     }
-                    artefact.sum += Double(rowArtefact.sum)
-                    artefact.fourth += Double(rowArtefact.fourth)
-                    detail.sum += Double(rowDetail.sum)
-                    detail.fourth += Double(rowDetail.fourth)
                 }
             }
-            let pixels = Double(count)
-            return [
-                ssim.sum / pixels, artefact.sum / pixels, detail.sum / pixels,
-                pow(ssim.fourth / pixels, 0.25), pow(artefact.fourth / pixels, 0.25), pow(detail.fourth / pixels, 0.25),
-            ]
+            return pooled.norms(pixels: Double(width * height))
         }
 
+        /// `|value|`, by clearing the sign bits: integer lanes the compiler
+        /// keeps in vector registers, where the standard library's generic
+        /// `pointwiseMax` ran lane by lane (a fifth of a search's time).
         @inline(__always)
-        private static func accumulate(
-            _ ratio: Float, artefact: inout (sum: Float, fourth: Float), detail: inout (sum: Float, fourth: Float)
-        ) {
-            let up = max(ratio, 0)
-            let down = max(-ratio, 0)
-            let up2 = up * up
-            let down2 = down * down
-            artefact.sum += up
-            artefact.fourth += up2 * up2
-            detail.sum += down
-            detail.fourth += down2 * down2
+        static func magnitude(_ value: Lanes) -> Lanes {
+            unsafeBitCast(unsafeBitCast(value, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: Lanes.self)
+        }
+
+        /// `max(value, 0)` lane by lane.
+        @inline(__always)
+        static func positivePart(_ value: Lanes) -> Lanes { 0.5 * (value + magnitude(value)) }
+
+        /// `body` with each plane's base address (every plane non-empty: a
+        /// scored side is at least 8×8).
+        private static func withPointers(_ planes: [[Float]], _ body: ([UnsafePointer<Float>]) -> Void) {
+            func nest(_ index: Int, _ pointers: [UnsafePointer<Float>]) {
+                guard index < planes.count else { return body(pointers) }
+                planes[index].withUnsafeBufferPointer { buffer in
+                    guard let base = buffer.baseAddress else { return }
+                    nest(index + 1, pointers + [base])
+                }
+            }
+            nest(0, [])
+        }
+
+        /// Sums and fourth-power sums of the three maps over a plane, each
+        /// row summed in `Float` lanes and added into `Double`.
+        struct Pooled {
+            /// Weights that count every lane.
+            static let allLanes = Lanes(repeating: 1)
+            /// Weights that count only the first lane, for the values past the last whole eight.
+            static let firstLane: Lanes = [1, 0, 0, 0, 0, 0, 0, 0]
+
+            struct Row {
+                var ssim = (sum: Lanes(), fourth: Lanes())
+                var artefact = (sum: Lanes(), fourth: Lanes())
+                var detail = (sum: Lanes(), fourth: Lanes())
+
+                @inline(__always)
+                mutating func add(ssim d: Lanes, valid: Lanes) {
+                    let value = d * valid
+                    let square = value * value
+                    ssim.sum += value
+                    ssim.fourth += square * square
+                }
+
+                @inline(__always)
+                mutating func add(edge ratio: Lanes, valid: Lanes) {
+                    let up = positivePart(ratio) * valid
+                    let down = positivePart(-ratio) * valid
+                    let up2 = up * up
+                    let down2 = down * down
+                    artefact.sum += up
+                    artefact.fourth += up2 * up2
+                    detail.sum += down
+                    detail.fourth += down2 * down2
+                }
+            }
+
+            var ssim = (sum: 0.0, fourth: 0.0)
+            var artefact = (sum: 0.0, fourth: 0.0)
+            var detail = (sum: 0.0, fourth: 0.0)
+
+            mutating func add(_ row: Row) {
+                ssim.sum += Double(row.ssim.sum.sum())
+                ssim.fourth += Double(row.ssim.fourth.sum())
+                artefact.sum += Double(row.artefact.sum.sum())
+                artefact.fourth += Double(row.artefact.fourth.sum())
+                detail.sum += Double(row.detail.sum.sum())
+                detail.fourth += Double(row.detail.fourth.sum())
+            }
+
+            func norms(pixels: Double) -> [Double] {
+                [
+                    ssim.sum / pixels, artefact.sum / pixels, detail.sum / pixels,
+                    pow(ssim.fourth / pixels, 0.25), pow(artefact.fourth / pixels, 0.25),
+                    pow(detail.fourth / pixels, 0.25),
+                ]
+            }
         }
 
         static func product(_ first: [Float], _ second: [Float]) -> [Float] {
