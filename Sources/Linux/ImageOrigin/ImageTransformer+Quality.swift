@@ -142,9 +142,9 @@ extension ImageTransformer {
     /// against the same photo decoded whole and resized, before any
     /// encoding. Scored against the variant's own pixels, a search would
     /// count that loss as headroom and lower the quality of exactly the
-    /// photos already worst on the page. So the reference is decoded with
-    /// a box twice the first stage's (whole when that is not smaller) and
-    /// goes through the same stages. `nil` when that is the variant's own
+    /// photos already worst on the page. So the reference is decoded at
+    /// the first n/8 scale covering twice the first stage's box (whole when
+    /// that is not smaller) and goes through the same stages. `nil` when that is the variant's own
     /// image already: a source the decoder does not scale, or no resample.
     ///
     /// - Throws: ``ImageCodecError`` from decoding or resampling.
@@ -154,8 +154,16 @@ extension ImageTransformer {
         guard info.format == .jpeg, let first = stages.first else { return nil }
         let box = ThumbnailGeometry(scaledWidth: first.width, scaledHeight: first.height)
             .decodingBox(width: info.width, height: info.height)
+        // The decoder scales by n/8 to cover the box it is given, then resamples to the box. Given
+        // the n/8 size itself, it skips that resample: the stages resample once, from there.
+        let wanted = (width: min(info.width, 2 * box.width), height: min(info.height, 2 * box.height))
+        func scaled(_ side: Int, _ eighths: Int) -> Int { (eighths * side + 7) / 8 }
+        let eighths =
+            (1...8).first { (eighths: Int) -> Bool in
+                scaled(info.width, eighths) >= wanted.width && scaled(info.height, eighths) >= wanted.height
+            } ?? 8
         var reference = try ImageDecoder(limits: configuration.limits).decodeStill(
-            source, fittingWidth: min(info.width, 2 * box.width), height: min(info.height, 2 * box.height))
+            source, fittingWidth: scaled(info.width, eighths), height: scaled(info.height, eighths))
         for stage in stages { reference = try stage.apply(to: reference) }
         return reference
     }

@@ -171,66 +171,77 @@ extension SSIMULACRA2 {
             return raw.map { Float($0 / total) }
         }()
 
-        /// `plane` (`width`×`height`, both at least 8) blurred.
+        /// `plane` (`width`×`height`, both at least 8) blurred, into a new array.
+        static func apply(_ plane: [Float], width: Int, height: Int) -> [Float] {
+            var down = [Float](repeating: 0, count: plane.count)
+            var result = [Float](repeating: 0, count: plane.count)
+            plane.withUnsafeBufferPointer { input in
+                down.withUnsafeMutableBufferPointer { down in
+                    result.withUnsafeMutableBufferPointer { output in
+                        guard let input = input.baseAddress, let down = down.baseAddress,
+                            let output = output.baseAddress
+                        else { return }
+                        apply(input, width: width, height: height, into: output, through: down)
+                    }
+                }
+            }
+            return result
+        }
+
+        /// `input` (`width`×`height`, both at least 8) blurred into
+        /// `output`, by way of `down` (as large, its contents overwritten):
+        /// what a score calls with buffers it reuses for every plane, so no
+        /// plane costs an allocation and its first-touch page faults.
         ///
         /// Each pass writes every output once from the eleven inputs it
         /// weighs, pairing the taps the kernel's symmetry makes equal, so the
         /// loops run over contiguous values the compiler vectorizes.
-        static func apply(_ plane: [Float], width: Int, height: Int) -> [Float] {
+        static func apply(
+            _ input: UnsafePointer<Float>, width: Int, height: Int, into output: UnsafeMutablePointer<Float>,
+            through down: UnsafeMutablePointer<Float>
+        ) {
             let k = kernel
             let (k0, k1, k2, k3, k4, k5) = (k[5], k[4], k[3], k[2], k[1], k[0])
             // Down the columns, reflected at the top and bottom.
-            let down = [Float](unsafeUninitializedCapacity: plane.count) { output, initialized in
-                plane.withUnsafeBufferPointer { input in
-                    guard let input = input.baseAddress, let output = output.baseAddress else { return }
-                    for row in 0..<height {
-                        func at(_ offset: Int) -> UnsafePointer<Float> {
-                            input + reflected(row + offset, height) * width
-                        }
-                        let (m5, m4, m3, m2, m1) = (at(-5), at(-4), at(-3), at(-2), at(-1))
-                        let (p1, p2, p3, p4, p5) = (at(1), at(2), at(3), at(4), at(5))
-                        let center = at(0)
-                        let out = output + row * width
-                        for column in 0..<width {
-                            var sum = k0 * center[column]
-                            sum += k1 * (m1[column] + p1[column])
-                            sum += k2 * (m2[column] + p2[column])
-                            sum += k3 * (m3[column] + p3[column])
-                            sum += k4 * (m4[column] + p4[column])
-                            sum += k5 * (m5[column] + p5[column])
-                            out[column] = sum
-                        }
-                    }
+            for row in 0..<height {
+                func at(_ offset: Int) -> UnsafePointer<Float> {
+                    input + reflected(row + offset, height) * width
                 }
-                initialized = plane.count
+                let (m5, m4, m3, m2, m1) = (at(-5), at(-4), at(-3), at(-2), at(-1))
+                let (p1, p2, p3, p4, p5) = (at(1), at(2), at(3), at(4), at(5))
+                let center = at(0)
+                let out = down + row * width
+                for column in 0..<width {
+                    var sum = k0 * center[column]
+                    sum += k1 * (m1[column] + p1[column])
+                    sum += k2 * (m2[column] + p2[column])
+                    sum += k3 * (m3[column] + p3[column])
+                    sum += k4 * (m4[column] + p4[column])
+                    sum += k5 * (m5[column] + p5[column])
+                    out[column] = sum
+                }
             }
             // Then across each row, zero beyond the sides.
-            return [Float](unsafeUninitializedCapacity: plane.count) { output, initialized in
-                down.withUnsafeBufferPointer { input in
-                    guard let input = input.baseAddress, let output = output.baseAddress else { return }
-                    for row in 0..<height {
-                        let line = input + row * width
-                        let out = output + row * width
-                        for column in 0..<min(radius, width) {
-                            out[column] = edgeSum(line, column, width)
-                        }
-                        if width > 2 * radius {
-                            for column in radius..<(width - radius) {
-                                var sum = k0 * line[column]
-                                sum += k1 * (line[column - 1] + line[column + 1])
-                                sum += k2 * (line[column - 2] + line[column + 2])
-                                sum += k3 * (line[column - 3] + line[column + 3])
-                                sum += k4 * (line[column - 4] + line[column + 4])
-                                sum += k5 * (line[column - 5] + line[column + 5])
-                                out[column] = sum
-                            }
-                        }
-                        for column in max(radius, width - radius)..<width {
-                            out[column] = edgeSum(line, column, width)
-                        }
+            for row in 0..<height {
+                let line = UnsafePointer(down + row * width)
+                let out = output + row * width
+                for column in 0..<min(radius, width) {
+                    out[column] = edgeSum(line, column, width)
+                }
+                if width > 2 * radius {
+                    for column in radius..<(width - radius) {
+                        var sum = k0 * line[column]
+                        sum += k1 * (line[column - 1] + line[column + 1])
+                        sum += k2 * (line[column - 2] + line[column + 2])
+                        sum += k3 * (line[column - 3] + line[column + 3])
+                        sum += k4 * (line[column - 4] + line[column + 4])
+                        sum += k5 * (line[column - 5] + line[column + 5])
+                        out[column] = sum
                     }
                 }
-                initialized = plane.count
+                for column in max(radius, width - radius)..<width {
+                    out[column] = edgeSum(line, column, width)
+                }
             }
         }
 

@@ -37,7 +37,9 @@ import Foundation
 /// Memory: a ``Reference`` holds five `Float` planes per pixel at the full
 /// scale (the Y channel's image, mean and variance; X's and B's edge
 /// strength) and a third of that over the smaller scales, 27 bytes per
-/// pixel; scoring a candidate adds 40 bytes per pixel while it runs.
+/// pixel; scoring a candidate adds about 50 bytes per pixel while it runs
+/// (its linear RGB and XYB planes, the next scale's, and five working planes it
+/// reuses for every channel and scale).
 public enum SSIMULACRA2 {
     /// The score of `distorted` against `reference`.
     ///
@@ -249,13 +251,15 @@ extension SSIMULACRA2 {
         func score(_ image: LinearImage) -> Double {
             var sum = 0.0
             var linear = image
+            var scratch = Scratch(count: image.width * image.height)
             for (scale, channels) in levels.enumerated() {
                 let xyb = linear.xyb()
                 for (channel, reference) in channels.enumerated() {
                     let needs = Needs(channel: channel, scale: scale, of: levels.count)
                     guard needs.ssim || needs.edges else { continue }
                     let norms = Self.norms(
-                        reference, xyb[channel], width: linear.width, height: linear.height, needs: needs)
+                        reference, xyb[channel], width: linear.width, height: linear.height, needs: needs,
+                        scratch: &scratch)
                     let weights = Array(SSIMULACRA2.weights(channel: channel, scale: scale, of: levels.count))
                     for index in 0..<6 { sum += weights[index] * norms[index] }
                 }
@@ -264,77 +268,153 @@ extension SSIMULACRA2 {
             return SSIMULACRA2.finalScore(sum)
         }
 
+        /// The planes one score works in, made once at the full scale's size
+        /// and reused for every channel and scale (each uses the front of
+        /// them): 20 bytes a pixel.
+        struct Scratch {
+            var down: [Float]
+            var mean: [Float]
+            var product: [Float]
+            var variance: [Float]
+            var covariance: [Float]
+
+            init(count: Int) {
+                down = [Float](repeating: 0, count: count)
+                mean = down
+                product = down
+                variance = down
+                covariance = down
+            }
+        }
+
         /// The six pooled values of one channel at one scale, in the
         /// weights' order (mean of SSIM, artefact, detail; then their 4-norms).
         private static func norms(
-            _ reference: ChannelReference, _ plane: [Float], width: Int, height: Int, needs: Needs
+            _ reference: ChannelReference, _ plane: [Float], width: Int, height: Int, needs: Needs,
+            scratch: inout Scratch
         ) -> [Double] {
-            let mean = Blur.apply(plane, width: width, height: height)
             var pooled = Pooled()
-            if needs.ssim, let image1 = reference.image, let mean1 = reference.mean,
-                let variance1 = reference.variance
-            {
-                let variance2 = Blur.apply(product(plane, plane), width: width, height: height)
-                let covariance = Blur.apply(product(image1, plane), width: width, height: height)
-                let planes = [plane, mean, image1, mean1, variance1, variance2, covariance]
-                withPointers(planes) { pointers in
-                    let (image2, mean2, image1, mean1) = (pointers[0], pointers[1], pointers[2], pointers[3])
-                    let (variance1, variance2, covariance) = (pointers[4], pointers[5], pointers[6])
-                    for row in 0..<height {
-                        var lanes = Pooled.Row()
-                        var index = row * width
-                        let end = index + width
-                        func step(_ at: Int, _ load: (UnsafePointer<Float>, Int) -> Lanes, _ valid: Lanes) {
-                            let mu1 = load(mean1, at)
-                            let mu2 = load(mean2, at)
-                            let numeratorM = 1 - (mu1 - mu2) * (mu1 - mu2)
-                            let numeratorS = 2 * (load(covariance, at) - mu1 * mu2) + c2
-                            let denominatorS =
-                                (load(variance1, at) - mu1 * mu1) + (load(variance2, at) - mu2 * mu2) + c2
-                            let d = positivePart(1 - numeratorM * numeratorS / denominatorS)
-                            lanes.add(ssim: d, valid: valid)
-                            if needs.edges {
-                                let ratio =
-                                    (1 + magnitude(load(image2, at) - mu2)) / (1 + magnitude(load(image1, at) - mu1))
-                                    - 1
-                                lanes.add(edge: ratio, valid: valid)
+            let count = width * height
+            scratch.down.withUnsafeMutableBufferPointer { down in
+                scratch.mean.withUnsafeMutableBufferPointer { mean in
+                    scratch.product.withUnsafeMutableBufferPointer { product in
+                        scratch.variance.withUnsafeMutableBufferPointer { variance in
+                            scratch.covariance.withUnsafeMutableBufferPointer { covariance in
+                                guard let down = down.baseAddress, let mean = mean.baseAddress,
+                                    let product = product.baseAddress, let variance = variance.baseAddress,
+                                    let covariance = covariance.baseAddress
+                                else { return }
+                                plane.withUnsafeBufferPointer { plane in
+                                    guard let image2 = plane.baseAddress else { return }
+                                    Blur.apply(image2, width: width, height: height, into: mean, through: down)
+                                    if needs.ssim, let image1 = reference.image, let mean1 = reference.mean,
+                                        let variance1 = reference.variance
+                                    {
+                                        multiply(image2, image2, into: product, count: count)
+                                        Blur.apply(product, width: width, height: height, into: variance, through: down)
+                                        image1.withUnsafeBufferPointer { image1 in
+                                            guard let image1 = image1.baseAddress else { return }
+                                            multiply(image1, image2, into: product, count: count)
+                                        }
+                                        Blur.apply(
+                                            product, width: width, height: height, into: covariance, through: down)
+                                        withPointers([image1, mean1, variance1]) { first in
+                                            pooled = pooledSSIM(
+                                                image1: first[0], mean1: first[1], variance1: first[2], image2: image2,
+                                                mean2: mean, variance2: variance, covariance: covariance,
+                                                width: width, height: height, edges: needs.edges)
+                                        }
+                                    } else if let strength = reference.edgeStrength {
+                                        strength.withUnsafeBufferPointer { strength in
+                                            guard let strength = strength.baseAddress else { return }
+                                            pooled = pooledEdges(
+                                                image2: image2, mean2: mean, strength: strength, width: width,
+                                                height: height)
+                                        }
+                                    }
+                                }
                             }
                         }
-                        while index + 8 <= end {
-                            step(index, Lanes.load, Pooled.allLanes)
-                            index += 8
-                        }
-                        while index < end {
-                            step(index, { Lanes(repeating: $0[$1]) }, Pooled.firstLane)
-                            index += 1
-                        }
-                        pooled.add(lanes)
-                    }
-                }
-            } else if let strength = reference.edgeStrength {
-                withPointers([plane, mean, strength]) { pointers in
-                    let (image2, mean2, strength) = (pointers[0], pointers[1], pointers[2])
-                    for row in 0..<height {
-                        var lanes = Pooled.Row()
-                        var index = row * width
-                        let end = index + width
-                        while index + 8 <= end {
-                            let ratio =
-                                (1 + magnitude(Lanes.load(image2, index) - Lanes.load(mean2, index)))
-                                / Lanes.load(strength, index) - 1
-                            lanes.add(edge: ratio, valid: Pooled.allLanes)
-                            index += 8
-                        }
-                        while index < end {
-                            let ratio = (1 + abs(image2[index] - mean2[index])) / strength[index] - 1
-                            lanes.add(edge: Lanes(repeating: ratio), valid: Pooled.firstLane)
-                            index += 1
-                        }
-                        pooled.add(lanes)
                     }
                 }
             }
-            return pooled.norms(pixels: Double(width * height))
+            return pooled.norms(pixels: Double(count))
+        }
+
+        /// The SSIM map (and the edge maps when `edges`) pooled over a plane.
+        private static func pooledSSIM(
+            image1: UnsafePointer<Float>, mean1: UnsafePointer<Float>, variance1: UnsafePointer<Float>,
+            image2: UnsafePointer<Float>, mean2: UnsafeMutablePointer<Float>, variance2: UnsafeMutablePointer<Float>,
+            covariance: UnsafeMutablePointer<Float>, width: Int, height: Int, edges: Bool
+        ) -> Pooled {
+            let (mean2, variance2, covariance) = (
+                UnsafePointer(mean2), UnsafePointer(variance2), UnsafePointer(covariance)
+            )
+            var pooled = Pooled()
+            for row in 0..<height {
+                var lanes = Pooled.Row()
+                var index = row * width
+                let end = index + width
+                func step(_ at: Int, _ load: (UnsafePointer<Float>, Int) -> Lanes, _ valid: Lanes) {
+                    let mu1 = load(mean1, at)
+                    let mu2 = load(mean2, at)
+                    let numeratorM = 1 - (mu1 - mu2) * (mu1 - mu2)
+                    let numeratorS = 2 * (load(covariance, at) - mu1 * mu2) + c2
+                    let denominatorS = (load(variance1, at) - mu1 * mu1) + (load(variance2, at) - mu2 * mu2) + c2
+                    lanes.add(ssim: positivePart(1 - numeratorM * numeratorS / denominatorS), valid: valid)
+                    if edges {
+                        let ratio =
+                            (1 + magnitude(load(image2, at) - mu2)) / (1 + magnitude(load(image1, at) - mu1)) - 1
+                        lanes.add(edge: ratio, valid: valid)
+                    }
+                }
+                while index + 8 <= end {
+                    step(index, Lanes.load, Pooled.allLanes)
+                    index += 8
+                }
+                while index < end {
+                    step(index, { Lanes(repeating: $0[$1]) }, Pooled.firstLane)
+                    index += 1
+                }
+                pooled.add(lanes)
+            }
+            return pooled
+        }
+
+        /// The edge maps alone pooled over a plane, from the reference's edge strength.
+        private static func pooledEdges(
+            image2: UnsafePointer<Float>, mean2: UnsafeMutablePointer<Float>, strength: UnsafePointer<Float>,
+            width: Int, height: Int
+        ) -> Pooled {
+            let mean2 = UnsafePointer(mean2)
+            var pooled = Pooled()
+            for row in 0..<height {
+                var lanes = Pooled.Row()
+                var index = row * width
+                let end = index + width
+                while index + 8 <= end {
+                    let ratio =
+                        (1 + magnitude(Lanes.load(image2, index) - Lanes.load(mean2, index)))
+                        / Lanes.load(strength, index) - 1
+                    lanes.add(edge: ratio, valid: Pooled.allLanes)
+                    index += 8
+                }
+                while index < end {
+                    let ratio = (1 + abs(image2[index] - mean2[index])) / strength[index] - 1
+                    lanes.add(edge: Lanes(repeating: ratio), valid: Pooled.firstLane)
+                    index += 1
+                }
+                pooled.add(lanes)
+            }
+            return pooled
+        }
+
+        /// `first × second`, lane by lane, into `output`.
+        private static func multiply(
+            _ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
+            count: Int
+        ) {
+            for index in 0..<count { output[index] = first[index] * second[index] }
         }
 
         /// `|value|`, by clearing the sign bits: integer lanes the compiler
