@@ -30,9 +30,13 @@ enum OriginServer {
         case "/huge":
             return .data(hugeBody, contentType: "application/octet-stream")
         case "/slow":
-            // A slow peer, not synchronisation: tests learn that the request
-            // arrived from `withArrivals`, then cancel it long before this ends.
-            try? await Task.sleep(for: .seconds(5))
+            // A peer that never answers: the handler waits until the server
+            // cancels it, when the client gives up or at shutdown (a stream
+            // nobody yields to ends then). Tests learn that the request
+            // arrived from `withArrivals`, never from time.
+            let (never, held) = AsyncStream<Void>.makeStream()
+            defer { held.finish() }
+            for await _ in never {}
             return .text(.ok, "too late")
         case "/redirect":
             return HTTPResponse(status: .found, headers: ["Location": "/hello", "X-Hop": "first"])
