@@ -90,12 +90,19 @@ extension ImageTransformer {
         return Int(min(100, max(1, estimate.rounded(.up))))
     }
 
+    /// The search for a `format` (WebP or AVIF) variant at `target`, from
+    /// ``searchFloor`` up to `ceiling` (the fixed default quality), with
+    /// the format's slope and starting quality: the one way the origin and
+    /// `convert` set one up.
+    public static func search(for format: ImageFormat, target: Double, ceiling: Int) -> QualitySearch {
+        QualitySearch(
+            target: target, qualities: min(searchFloor, ceiling)...ceiling,
+            slope: format == .avif ? avifSlope : webpSlope, start: startingQuality(for: format, target: target))
+    }
+
     /// The search for a WebP at `target`, up to the fixed default.
     func webpSearch(target: Double) -> QualitySearch {
-        let ceiling = configuration.defaultWebPQuality
-        return QualitySearch(
-            target: target, qualities: min(Self.searchFloor, ceiling)...ceiling, slope: Self.webpSlope,
-            start: Self.startingQuality(for: .webp, target: target))
+        Self.search(for: .webp, target: target, ceiling: configuration.defaultWebPQuality)
     }
 
     /// The AVIF of `image` at the lowest quality reaching `target` against
@@ -105,31 +112,24 @@ extension ImageTransformer {
     func searchedAVIF(_ image: Image, target: Double, against reference: Image) throws(ImageCodecError) -> (
         data: Data, quality: Int
     ) {
-        let ceiling = configuration.defaultAVIFQuality
-        let search = QualitySearch(
-            target: target, qualities: min(Self.searchFloor, ceiling)...ceiling, slope: Self.avifSlope,
-            start: Self.startingQuality(for: .avif, target: target))
+        let search = Self.search(for: .avif, target: target, ceiling: configuration.defaultAVIFQuality)
         let choice = try Self.searchAVIF(image, search: search, speed: configuration.avifSpeed, against: reference)
         return (choice.data, choice.quality)
     }
 
     /// The AVIF of `image` that `search` chooses, each trial decoded and
-    /// compared with `reference` (`image` itself by default); an image too
-    /// small to score (``QualitySearch/canScore(width:height:)``) is scored
-    /// NaN, so written at the ceiling.
+    /// compared with `reference` (`image` itself by default;
+    /// ``QualitySearch/run(against:encode:decode:)``).
     ///
     /// - Throws: ``ImageCodecError`` from the encoder or from decoding a
     ///   trial, `.invalidArgument` when `reference` has another size.
     public static func searchAVIF(
         _ image: Image, search: QualitySearch, speed: Int, against reference: Image? = nil
     ) throws(ImageCodecError) -> QualitySearch.Choice {
-        let reference = reference ?? image
-        let prepared =
-            try QualitySearch.canScore(width: reference.width, height: reference.height)
-            ? SSIMULACRA2.Reference(reference) : nil
-        return try search.run { (quality: Int) throws(ImageCodecError) -> QualitySearch.Trial in
-            let data = try AVIFEncoder(options: AVIFEncoder.Options(quality: quality, speed: speed)).encode(image)
-            return QualitySearch.Trial(data: data, score: try prepared?.score(AVIFDecoder().decode(data)) ?? .nan)
+        try search.run(against: reference ?? image) { (quality: Int) throws(ImageCodecError) -> Data in
+            try AVIFEncoder(options: AVIFEncoder.Options(quality: quality, speed: speed)).encode(image)
+        } decode: { (data: Data) throws(ImageCodecError) -> Image in
+            try AVIFDecoder().decode(data)
         }
     }
 

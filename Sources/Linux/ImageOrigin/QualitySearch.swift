@@ -1,5 +1,5 @@
 public import Foundation
-import WebPBridge
+public import WebPBridge
 
 /// Finds the lowest encoder quality whose output reaches a target score
 /// (``SSIMULACRA2`` against the picture the variant shows), in at most
@@ -74,6 +74,26 @@ public struct QualitySearch: Sendable, Equatable {
     /// never reaches a target and sends the search to the ceiling.
     public static func canScore(width: Int, height: Int) -> Bool {
         width >= SSIMULACRA2.minimumSide && height >= SSIMULACRA2.minimumSide
+    }
+
+    /// Runs the search with SSIMULACRA 2 as the score: each quality's bytes
+    /// from `encode`, decoded by `decode` and scored against `reference`,
+    /// prepared once. An image too small to score
+    /// (``canScore(width:height:)``) is scored NaN, so written at the ceiling.
+    ///
+    /// - Throws: ``ImageCodecError`` from `encode` or `decode`,
+    ///   `.invalidArgument` when a decoded trial's size is not `reference`'s.
+    public func run(
+        against reference: Image, encode: (Int) throws(ImageCodecError) -> Data,
+        decode: (Data) throws(ImageCodecError) -> Image
+    ) throws(ImageCodecError) -> Choice {
+        let prepared =
+            try Self.canScore(width: reference.width, height: reference.height)
+            ? SSIMULACRA2.Reference(reference) : nil
+        return try run { (quality: Int) throws(ImageCodecError) -> Trial in
+            let data = try encode(quality)
+            return Trial(data: data, score: try prepared?.score(decode(data)) ?? .nan)
+        }
     }
 
     /// Runs the search, calling `trial` for each quality it tries.

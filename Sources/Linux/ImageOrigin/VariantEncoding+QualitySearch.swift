@@ -49,19 +49,16 @@ extension VariantEncoding {
 
     /// The one lossy search both inputs share: `encode` with a lossy
     /// encoder at each quality `search` tries, each trial decoded and scored
-    /// against `reference` (an image too small to score is scored NaN, so
-    /// it is written at the ceiling).
+    /// against `reference` (``QualitySearch/run(against:encode:decode:)``).
     private func searchedLossy(
         _ search: QualitySearch, against reference: Image, encode: (WebPEncoder) throws(ImageCodecError) -> Data
     ) throws(ImageCodecError) -> SearchedWebP {
-        let prepared =
-            try QualitySearch.canScore(width: reference.width, height: reference.height)
-            ? SSIMULACRA2.Reference(reference) : nil
-        let choice = try search.run { (quality: Int) throws(ImageCodecError) -> QualitySearch.Trial in
+        let choice = try search.run(against: reference) { (quality: Int) throws(ImageCodecError) -> Data in
             var encoding = self
             encoding.quality = quality
-            let data = try encode(WebPEncoder(options: encoding.lossyOptions))
-            return QualitySearch.Trial(data: data, score: try prepared?.score(WebPDecoder().decode(data)) ?? .nan)
+            return try encode(WebPEncoder(options: encoding.lossyOptions))
+        } decode: { (data: Data) throws(ImageCodecError) -> Image in
+            try WebPDecoder().decode(data)
         }
         return SearchedWebP(data: choice.data, quality: choice.quality, encodes: choice.encodes)
     }

@@ -13,7 +13,7 @@ struct CompareCommand: BridgeCommand {
             Both images are decoded (any format info reads) and must have the same size. 'ssim' is the
             reference luma SSIM the demo reports (Gaussian window, as scikit-image computes it);
             's2' is SSIMULACRA 2 (100 identical, 90 visually lossless, 50 medium), the score the
-            origin's --quality auto searches by (within 0.05 of PyPI ssimulacra2 0.3.0);
+            origin's --quality auto searches by (within 0.01 of PyPI ssimulacra2 0.3.0);
             'fast' is a two-scale box-window SSIM and 'fast1' the same at one scale; 'gms' is the
             mean gradient-magnitude similarity at half size.
             With --json, one JSON object with exactly those keys.

@@ -76,20 +76,15 @@ struct ImageConverter: Sendable {
         switch format {
         case .webp:
             guard let qualityTarget else { return try webpEncoder.encode(image) }
-            let search = QualitySearch(
-                target: qualityTarget, qualities: ImageTransformer.searchFloor...75, slope: ImageTransformer.webpSlope,
-                start: ImageTransformer.startingQuality(for: .webp, target: qualityTarget))
+            let search = ImageTransformer.search(for: .webp, target: qualityTarget, ceiling: 75)
             return try VariantEncoding(quality: 75, triesLossless: false)
                 .encode(image, sourceFormat: .png, searching: search).data
         case .jpeg: return try JPEGEncoder(options: .init(quality: quality ?? 90)).encode(image)
         case .png: return try PNGEncoder().encode(image)
         case .avif:
             if let qualityTarget {
-                let ceiling = AVIFEncoder.defaultQuality
-                let search = QualitySearch(
-                    target: qualityTarget, qualities: min(ImageTransformer.searchFloor, ceiling)...ceiling,
-                    slope: ImageTransformer.avifSlope,
-                    start: ImageTransformer.startingQuality(for: .avif, target: qualityTarget))
+                let search = ImageTransformer.search(
+                    for: .avif, target: qualityTarget, ceiling: AVIFEncoder.defaultQuality)
                 return try ImageTransformer.searchAVIF(image, search: search, speed: speed ?? AVIFEncoder.defaultSpeed)
                     .data
             }
