@@ -173,19 +173,17 @@ extension SSIMULACRA2 {
 
         /// `plane` (`width`×`height`, both at least 8) blurred, into a new array.
         static func apply(_ plane: [Float], width: Int, height: Int) -> [Float] {
-            var down = [Float](repeating: 0, count: plane.count)
-            var result = [Float](repeating: 0, count: plane.count)
-            plane.withUnsafeBufferPointer { input in
-                down.withUnsafeMutableBufferPointer { down in
-                    result.withUnsafeMutableBufferPointer { output in
-                        guard let input = input.baseAddress, let down = down.baseAddress,
-                            let output = output.baseAddress
-                        else { return }
-                        apply(input, width: width, height: height, into: output, through: down)
-                    }
+            precondition(!plane.isEmpty && plane.count == width * height, "plane size")
+            let down = UnsafeMutablePointer<Float>.allocate(capacity: plane.count)
+            defer { down.deallocate() }
+            // Every output is written by the blur before anyone reads it.
+            return [Float](unsafeUninitializedCapacity: plane.count) { output, initialized in
+                plane.withUnsafeBufferPointer { input in
+                    guard let input = input.baseAddress, let output = output.baseAddress else { return }
+                    apply(input, width: width, height: height, into: output, through: down)
                 }
+                initialized = plane.count
             }
-            return result
         }
 
         /// `input` (`width`×`height`, both at least 8) blurred into
