@@ -34,8 +34,8 @@ extension ImageTransformer {
     /// and the encoder: the reference image (4) and, while it is made from
     /// a JPEG, a decode of up to four times its pixels (16, freed before the
     /// search); an ``SSIMULACRA2/Reference`` (32 bytes at most,
-    /// `SSIMULACRA2Tests`), one score's working planes (about 52) and the
-    /// decoded trial (4).
+    /// `SSIMULACRA2Tests`), the scorer's working planes (47, held for the
+    /// whole search) and the decoded trial (4): 87, rounded up.
     static let searchBytesPerPixel = 92
     /// Work a quality search adds per output pixel, in the units of
     /// ``Cost/workPixels``: 3 encodes beyond the fixed one, 4 decodes and

@@ -87,12 +87,12 @@ public struct QualitySearch: Sendable, Equatable {
         against reference: Image, encode: (Int) throws(ImageCodecError) -> Data,
         decode: (Data) throws(ImageCodecError) -> Image
     ) throws(ImageCodecError) -> Choice {
-        let prepared =
+        let scorer =
             try Self.canScore(width: reference.width, height: reference.height)
-            ? SSIMULACRA2.Reference(reference) : nil
+            ? SSIMULACRA2.Scorer(reference) : nil
         return try run { (quality: Int) throws(ImageCodecError) -> Trial in
             let data = try encode(quality)
-            return Trial(data: data, score: try prepared?.score(decode(data)) ?? .nan)
+            return Trial(data: data, score: try scorer?.score(decode(data)) ?? .nan)
         }
     }
 

@@ -38,10 +38,10 @@ import Foundation
 /// Memory: a ``Reference`` holds five `Float` planes at the full scale (the
 /// Y channel's image, mean and variance; X's and B's edge strength) and
 /// nine at most of the smaller ones, 32 bytes per pixel of a 750×500 photo
-/// (`SSIMULACRA2Tests`). Scoring a candidate adds about 47 bytes per pixel
-/// while it runs, counted from the planes it holds: its linear RGB and XYB
-/// planes (24), the next scale's (3), and five working planes (20) it
-/// reuses for every channel and scale.
+/// (`SSIMULACRA2Tests`). Scoring adds 47 bytes per pixel of planes
+/// (``Workspace``), made for one call of ``Reference/score(_:)``, or once
+/// for all the candidates of a ``Scorer`` (what a quality search uses, and
+/// where its reference is prepared too).
 public enum SSIMULACRA2 {
     /// The score of `distorted` against `reference`.
     ///
@@ -71,24 +71,36 @@ public enum SSIMULACRA2 {
         /// - Throws: ``ImageCodecError`` `.invalidArgument` when a side is under 8 pixels.
         public init(_ image: Image) throws(ImageCodecError) {
             try Self.checkSize(image.width, image.height)
-            width = image.width
-            height = image.height
-            backgrounds = image.hasAlpha && !Self.isOpaque(image) ? [0.1, 0.9] : []
-            if backgrounds.isEmpty {
-                sides = [Side(LinearImage(image, background: nil))]
-            } else {
-                sides = backgrounds.map { Side(LinearImage(image, background: $0)) }
-            }
+            self.init(checked: image, workspace: Workspace(width: image.width, height: image.height))
         }
 
-        /// The score of `distorted` against this reference.
+        /// Prepares `image` (at least 8×8), by way of `workspace` (its size).
+        fileprivate init(checked image: Image, workspace: Workspace) {
+            width = image.width
+            height = image.height
+            let backgrounds: [Float] = image.hasAlpha && !Self.isOpaque(image) ? [0.1, 0.9] : []
+            sides = Self.planeBackgrounds(backgrounds).map { Side(image, background: $0, workspace: workspace) }
+            self.backgrounds = backgrounds
+        }
+
+        /// The background each side is composed over: none for an opaque image.
+        private static func planeBackgrounds(_ backgrounds: [Float]) -> [Float?] {
+            backgrounds.isEmpty ? [nil] : backgrounds.map { $0 }
+        }
+
+        /// The score of `distorted` against this reference, in planes made
+        /// for this one call (a ``Scorer`` reuses them across calls).
         ///
         /// - Throws: ``ImageCodecError`` `.invalidArgument` when the sizes differ.
         public func score(_ distorted: Image) throws(ImageCodecError) -> Double {
+            try Scorer(self).score(distorted)
+        }
+
+        /// The lower score over the sides, in `workspace`.
+        fileprivate func score(_ distorted: Image, in workspace: Workspace) throws(ImageCodecError) -> Double {
             try checkSameSize(distorted.width, distorted.height)
-            guard !backgrounds.isEmpty else { return sides[0].score(LinearImage(distorted, background: nil)) }
-            return zip(sides, backgrounds).map { side, background in
-                side.score(LinearImage(distorted, background: background))
+            return zip(sides, Self.planeBackgrounds(backgrounds)).map { side, background in
+                side.score(distorted, background: background, workspace: workspace)
             }.min() ?? 0
         }
 
@@ -100,7 +112,7 @@ public enum SSIMULACRA2 {
             }
         }
 
-        private static func checkSize(_ width: Int, _ height: Int) throws(ImageCodecError) {
+        fileprivate static func checkSize(_ width: Int, _ height: Int) throws(ImageCodecError) {
             guard width >= minimumSide, height >= minimumSide else {
                 throw ImageCodecError.invalidArgument(
                     nil, "SSIMULACRA 2 needs images of at least 8x8 pixels, got \(width)x\(height)")
@@ -116,6 +128,39 @@ public enum SSIMULACRA2 {
                 }
                 return true
             }
+        }
+    }
+
+    /// A reference with the planes its candidates are scored in, made
+    /// once: what a quality search holds while it tries encodes, so that no
+    /// trial allocates (and page-faults in) 47 bytes a pixel anew. Scores
+    /// exactly as ``Reference/score(_:)`` does. Not for two threads at once.
+    public final class Scorer {
+        /// What candidates are scored against.
+        public let reference: Reference
+        private let workspace: Workspace
+
+        /// The scorer of candidates against `reference`.
+        public init(_ reference: Reference) {
+            self.reference = reference
+            workspace = Workspace(width: reference.width, height: reference.height)
+        }
+
+        /// The scorer of candidates against `image`, prepared in the planes
+        /// its candidates are then scored in.
+        ///
+        /// - Throws: ``ImageCodecError`` `.invalidArgument` when a side is under 8 pixels.
+        public init(_ image: Image) throws(ImageCodecError) {
+            try Reference.checkSize(image.width, image.height)
+            workspace = Workspace(width: image.width, height: image.height)
+            reference = Reference(checked: image, workspace: workspace)
+        }
+
+        /// The score of `distorted` against ``reference``.
+        ///
+        /// - Throws: ``ImageCodecError`` `.invalidArgument` when the sizes differ.
+        public func score(_ distorted: Image) throws(ImageCodecError) -> Double {
+            try reference.score(distorted, in: workspace)
         }
     }
 
@@ -219,90 +264,69 @@ extension SSIMULACRA2 {
 
         var bytes: Int { levels.reduce(0) { $0 + $1.reduce(0) { $0 + $1.bytes } } }
 
-        init(_ image: LinearImage) {
-            var levels: [[ChannelReference]] = []
-            var linear = image
+        /// `image` over `background` prepared, by way of `workspace`.
+        init(_ image: Image, background: Float?, workspace: Workspace) {
             let scaleCount = SSIMULACRA2.scaleCount(width: image.width, height: image.height)
-            for scale in 0..<scaleCount {
-                let xyb = linear.xyb()
+            var levels: [[ChannelReference]] = []
+            workspace.walk(image, background: background, scales: scaleCount) { scale, width, height in
+                let count = width * height
+                func kept(_ plane: UnsafePointer<Float>) -> [Float] {
+                    Array(UnsafeBufferPointer(start: plane, count: count))
+                }
                 var channels: [ChannelReference] = []
                 for channel in 0..<3 {
                     let needs = Needs(channel: channel, scale: scale, of: scaleCount)
                     var prepared = ChannelReference()
                     if needs.ssim || needs.edges {
-                        let plane = xyb[channel]
-                        let mean = Blur.apply(plane, width: linear.width, height: linear.height)
+                        let plane = UnsafePointer(workspace.xyb(channel))
+                        let mean = UnsafePointer(workspace.mean)
+                        Blur.apply(plane, width: width, height: height, into: workspace.mean, through: workspace.down)
                         if needs.ssim {
-                            prepared.image = plane
-                            prepared.mean = mean
-                            prepared.variance = Blur.apply(
-                                Self.product(plane, plane), width: linear.width, height: linear.height)
+                            prepared.image = kept(plane)
+                            prepared.mean = kept(mean)
+                            Self.multiply(plane, plane, into: workspace.product, count: count)
+                            Blur.apply(
+                                workspace.product, width: width, height: height, into: workspace.variance,
+                                through: workspace.down)
+                            prepared.variance = kept(workspace.variance)
                         } else {
-                            prepared.edgeStrength = zip(plane, mean).map { 1 + abs($0 - $1) }
+                            prepared.edgeStrength = (0..<count).map { 1 + abs(plane[$0] - mean[$0]) }
                         }
                     }
                     channels.append(prepared)
                 }
                 levels.append(channels)
-                if scale < scaleCount - 1 { linear = linear.halved() }
             }
             self.levels = levels
         }
 
-        /// The score of `image` against this side.
-        func score(_ image: LinearImage) -> Double {
+        /// The score of `image` over `background` against this side, in `workspace`.
+        func score(_ image: Image, background: Float?, workspace: Workspace) -> Double {
             var sum = 0.0
-            var linear = image
-            let scratch = Scratch(count: image.width * image.height)
-            for (scale, channels) in levels.enumerated() {
-                let xyb = linear.xyb()
-                for (channel, reference) in channels.enumerated() {
+            workspace.walk(image, background: background, scales: levels.count) { scale, width, height in
+                for (channel, reference) in levels[scale].enumerated() {
                     let needs = Needs(channel: channel, scale: scale, of: levels.count)
                     guard needs.ssim || needs.edges else { continue }
                     let norms = Self.norms(
-                        reference, xyb[channel], width: linear.width, height: linear.height, needs: needs,
-                        scratch: scratch)
+                        reference, workspace.xyb(channel), width: width, height: height, needs: needs,
+                        workspace: workspace)
                     let weights = Array(SSIMULACRA2.weights(channel: channel, scale: scale, of: levels.count))
                     for index in 0..<6 { sum += weights[index] * norms[index] }
                 }
-                if scale < levels.count - 1 { linear = linear.halved() }
             }
             return SSIMULACRA2.finalScore(sum)
-        }
-
-        /// The planes one score works in, made once at the full scale's size
-        /// and reused for every channel and scale (each uses the front of
-        /// them): 20 bytes a pixel.
-        final class Scratch {
-            let down: UnsafeMutablePointer<Float>
-            let mean: UnsafeMutablePointer<Float>
-            let product: UnsafeMutablePointer<Float>
-            let variance: UnsafeMutablePointer<Float>
-            let covariance: UnsafeMutablePointer<Float>
-
-            init(count: Int) {
-                func plane() -> UnsafeMutablePointer<Float> {
-                    let plane = UnsafeMutablePointer<Float>.allocate(capacity: count)
-                    plane.initialize(repeating: 0, count: count)
-                    return plane
-                }
-                (down, mean, product, variance, covariance) = (plane(), plane(), plane(), plane(), plane())
-            }
-
-            deinit {
-                for plane in [down, mean, product, variance, covariance] { plane.deallocate() }
-            }
         }
 
         /// The six pooled values of one channel at one scale, in the
         /// weights' order (mean of SSIM, artefact, detail; then their 4-norms).
         private static func norms(
-            _ reference: ChannelReference, _ plane: [Float], width: Int, height: Int, needs: Needs, scratch: Scratch
+            _ reference: ChannelReference, _ plane: UnsafeMutablePointer<Float>, width: Int, height: Int,
+            needs: Needs, workspace scratch: Workspace
         ) -> [Double] {
             let count = width * height
             var pooled = Pooled()
-            withPointers([plane]) { planes in
-                let image2 = planes[0]
+            do {
+                let image2 = UnsafePointer(plane)
                 let mean2 = UnsafePointer(scratch.mean)
                 Blur.apply(image2, width: width, height: height, into: scratch.mean, through: scratch.down)
                 if needs.ssim, let image1 = reference.image, let mean1 = reference.mean,
@@ -483,18 +507,6 @@ extension SSIMULACRA2 {
                     pow(ssim.fourth / pixels, 0.25), pow(artefact.fourth / pixels, 0.25),
                     pow(detail.fourth / pixels, 0.25),
                 ]
-            }
-        }
-
-        /// `first × second` as a new plane (the reference's, made once).
-        static func product(_ first: [Float], _ second: [Float]) -> [Float] {
-            precondition(!first.isEmpty && first.count == second.count, "plane sizes")
-            // Every value is written before anyone reads it.
-            return [Float](unsafeUninitializedCapacity: first.count) { output, initialized in
-                if let output = output.baseAddress {
-                    withPointers([first, second]) { multiply($0[0], $0[1], into: output, count: first.count) }
-                }
-                initialized = first.count
             }
         }
     }
