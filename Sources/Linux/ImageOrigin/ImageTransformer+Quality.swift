@@ -137,14 +137,15 @@ extension ImageTransformer {
     /// shows, resized in RGB from a decode at least twice its size.
     ///
     /// A JPEG is decoded scaled by its IDCT (n/8) to just cover the first
-    /// resample, which is fast but not faithful: on a smooth photo of the
-    /// demo, that decode resized to 750 px scored 52 by SSIMULACRA 2
-    /// against the same photo decoded whole and resized, before any
-    /// encoding. Scored against the variant's own pixels, a search would
-    /// count that loss as headroom and lower the quality of exactly the
-    /// photos already worst on the page. So the reference is decoded at
-    /// the first n/8 scale covering twice the first stage's box (whole when
-    /// that is not smaller) and goes through the same stages. `nil` when that is the variant's own
+    /// resample, which is fast but softens fine detail: on the twelve demo
+    /// photos at 750 px that decode scores 90.7–96.1 by SSIMULACRA 2
+    /// against the photo decoded whole and resized. Scored against the
+    /// variant's own pixels, a search counts that loss as headroom: in
+    /// `make bench-quality` the demo photos' lowest score at target 65 was
+    /// 63.5 so, and 65.35 with this reference (docs/benchmarks.md). So the
+    /// reference is decoded at the first n/8 scale covering twice the first
+    /// stage's box (whole when that is not smaller), resized to the box and
+    /// put through the same stages. `nil` when that is the variant's own
     /// image already: a source the decoder does not scale, or no resample.
     ///
     /// - Throws: ``ImageCodecError`` from decoding or resampling.
@@ -154,16 +155,10 @@ extension ImageTransformer {
         guard info.format == .jpeg, let first = stages.first else { return nil }
         let box = ThumbnailGeometry(scaledWidth: first.width, scaledHeight: first.height)
             .decodingBox(width: info.width, height: info.height)
-        // The decoder scales by n/8 to cover the box it is given, then resamples to the box. Given
-        // the n/8 size itself, it skips that resample: the stages resample once, from there.
-        let wanted = (width: min(info.width, 2 * box.width), height: min(info.height, 2 * box.height))
-        func scaled(_ side: Int, _ eighths: Int) -> Int { (eighths * side + 7) / 8 }
-        let eighths =
-            (1...8).first { (eighths: Int) -> Bool in
-                scaled(info.width, eighths) >= wanted.width && scaled(info.height, eighths) >= wanted.height
-            } ?? 8
-        var reference = try ImageDecoder(limits: configuration.limits).decodeStill(
-            source, fittingWidth: scaled(info.width, eighths), height: scaled(info.height, eighths))
+        // The decoder scales by n/8 to cover twice the box, then resamples to the box, as the
+        // variant's own decode does from the n/8 that covers it once.
+        let options = JPEGDecoder.Options(fitting: (box.width, box.height), coverage: 2)
+        var reference = try JPEGDecoder(limits: configuration.limits).decode(source, options: options)
         for stage in stages { reference = try stage.apply(to: reference) }
         return reference
     }

@@ -39,7 +39,8 @@ extension JPEGDecoder {
                 count: chroma.planeCount)
             return planes.withUnsafeBufferPointers { buffers in
                 Self.resample(
-                    buffers, chroma: chroma, from: (scaledWidth, scaledHeight), to: (width, height))
+                    buffers, chroma: chroma,
+                    from: Self.scaledExtent(width: header.width, height: header.height, factor), to: (width, height))
             }
         }
     }
@@ -84,18 +85,19 @@ extension JPEGDecoder {
 
     /// Full-range planes resized and mapped to WebP's video range.
     private static func resample(
-        _ planes: [PlaneResizer.Plane], chroma: ChromaSampling, from source: (width: Int, height: Int),
+        _ planes: [PlaneResizer.Plane], chroma: ChromaSampling, from source: (width: Double, height: Double),
         to target: (width: Int, height: Int)
     ) -> YUV420Image {
         let resizer = PlaneResizer()
         // BT.601 video range: Y 16–235, Cb and Cr 16–240 around 128 (libwebp's yuv.h).
         let luma = PlaneResizer.Mapping(gain: 219 / 255, offset: 16)
         // The coded luma plane is padded to whole chroma samples (an odd scaled size gets one more
-        // column or row), so the scale comes from the picture's size, not the plane's: from the
-        // plane's, an odd size was sampled up to a pixel off at the far edge.
+        // column or row), and TurboJPEG's scaled size is rounded up, so the scale comes from the
+        // picture's exact size at the factor (``scaledExtent``): from the plane's or the rounded
+        // size, the picture was sampled up to a pixel off at the far edges.
         let y = resizer.resize(
             planes[0], width: target.width, height: target.height,
-            scaleX: Double(source.width) / Double(target.width), scaleY: Double(source.height) / Double(target.height),
+            scaleX: source.width / Double(target.width), scaleY: source.height / Double(target.height),
             mapping: luma)
         let chromaWidth = (target.width + 1) / 2
         let chromaHeight = (target.height + 1) / 2
@@ -105,8 +107,8 @@ extension JPEGDecoder {
         }
         // A target chroma sample covers 2×2 target luma samples; a coded one covers
         // `horizontal`×`vertical` source luma samples.
-        let scaleX = 2 * Double(source.width) / Double(target.width) / Double(chroma.horizontal)
-        let scaleY = 2 * Double(source.height) / Double(target.height) / Double(chroma.vertical)
+        let scaleX = 2 * source.width / Double(target.width) / Double(chroma.horizontal)
+        let scaleY = 2 * source.height / Double(target.height) / Double(chroma.vertical)
         let difference = PlaneResizer.Mapping(gain: 224 / 255, offset: 128 - 128 * 224 / 255)
         // Chroma by area average, not Lanczos: as soft as libwebp's 2×2 averaging on the RGBA
         // path, which Lanczos chroma outgrew by 1.5% of the bytes at the same luma SSIM

@@ -27,15 +27,23 @@ public struct JPEGDecoder: Sendable {
         /// orientation (default `true`, the same name and default as
         /// ``ImageDecoder/appliesOrientation``).
         public var appliesOrientation: Bool
+        /// With ``fitting``, the scale picked covers this many times the box
+        /// (1, the default, to 8): 2 for a picture that must not show the
+        /// scaled IDCT's softening (a quality search's reference), at the
+        /// cost of decoding and resampling more pixels.
+        public var coverage: Int
 
-        public init(fitting: (width: Int?, height: Int?)? = nil, appliesOrientation: Bool = true) {
+        public init(
+            fitting: (width: Int?, height: Int?)? = nil, appliesOrientation: Bool = true, coverage: Int = 1
+        ) {
             self.fitting = fitting
             self.appliesOrientation = appliesOrientation
+            self.coverage = min(8, max(1, coverage))
         }
 
         public static func == (lhs: Options, rhs: Options) -> Bool {
             lhs.appliesOrientation == rhs.appliesOrientation && lhs.fitting?.width == rhs.fitting?.width
-                && lhs.fitting?.height == rhs.fitting?.height
+                && lhs.fitting?.height == rhs.fitting?.height && lhs.coverage == rhs.coverage
         }
     }
 
@@ -115,7 +123,9 @@ public struct JPEGDecoder: Sendable {
                     maxWidth: fitting.width, maxHeight: fitting.height)
                 let size = orientation.swapsDimensions ? (width: upright.height, height: upright.width) : upright
                 target = size
-                factor = Self.scalingFactor(width: header.width, height: header.height, covering: size)
+                factor = Self.scalingFactor(
+                    width: header.width, height: header.height,
+                    covering: (options.coverage * size.width, options.coverage * size.height))
             }
             let width = Int(webpbridge_tj_scaled(Int32(header.width), factor))
             let height = Int(webpbridge_tj_scaled(Int32(header.height), factor))
@@ -131,13 +141,24 @@ public struct JPEGDecoder: Sendable {
             if isCMYK { Self.convertInvertedCMYKToRGBA(&pixels) }
             var image = Image(width: width, height: height, pixels: pixels, hasAlpha: false)
             if let target, target.width != width || target.height != height {
-                image = try ImageResizer().resize(image, width: target.width, height: target.height)
+                image = try ImageResizer().resize(
+                    image, width: target.width, height: target.height,
+                    extent: Self.scaledExtent(width: header.width, height: header.height, factor))
             }
             if options.appliesOrientation {
                 image = image.applying(header.orientation)
             }
             return image
         }
+    }
+
+    /// The picture's exact size at `factor`: TurboJPEG's output is that
+    /// rounded up, its last column and row holding a fraction of a pixel of
+    /// the picture (the rest is the codec's edge padding), so this, not the
+    /// output's size, is what a resample of it scales from.
+    static func scaledExtent(width: Int, height: Int, _ factor: tjscalingfactor) -> (width: Double, height: Double) {
+        let scale = Double(factor.num) / Double(factor.denom)
+        return (Double(width) * scale, Double(height) * scale)
     }
 
     /// The smallest TurboJPEG scaling factor whose output is at least `size`.
