@@ -66,17 +66,45 @@ struct WorkBudgetTests {
         _ = folder
     }
 
-    @Test func aVariantThatDoesNotFitBesideTheWorkInFlightIs503WithRetryAfter() async throws {
-        let (folder, origin) = try origin(["small.png": try smallPNG()])
+    @Test func aVariantThatDoesNotFitBesideTheWorkInFlightWaitsForIt() async throws {
+        let (folder, origin) = try origin(["small.png": try smallPNG()]) { $0.maxConcurrentTransforms = 2 }
+        #expect(origin.workInFlight.maxWaiting == 1, "one fewer than the transformation threads")
         // Another transformation holds the whole share now.
         #expect(origin.workInFlight.reserve(origin.workInFlight.capacityBytes))
-        let busy = await origin.get("/small.png?imageMogr2/thumbnail/640x480!")
-        #expect(busy.status.code == 503)
-        #expect(busy.headers["Retry-After"] == "1")
+        let waiting = Task { await origin.get("/small.png?imageMogr2/thumbnail/640x480!") }
+        await origin.workInFlight.waitUntil { $0.waiting == 1 }
         origin.workInFlight.release(origin.workInFlight.capacityBytes)
-        let later = await origin.get("/small.png?imageMogr2/thumbnail/640x480!")
-        #expect(later.status == .ok)
+        let answer = await waiting.value
+        #expect(answer.status == .ok)
         #expect(origin.workInFlight.reservedBytes == 0, "the reservation is given back")
+        _ = folder
+    }
+
+    /// The line for memory is bounded: with the share taken, the first
+    /// request waits (one thread of two) and every other is answered 503
+    /// with `Retry-After` at once, however many come; when the memory comes
+    /// back, the waiter is made.
+    @Test func aFloodBeyondTheWaitingLineIs503WithRetryAfter() async throws {
+        let (folder, origin) = try origin(["small.png": try smallPNG()]) {
+            $0.maxConcurrentTransforms = 2
+            $0.maxQueuedTransforms = 64
+        }
+        #expect(origin.workInFlight.reserve(origin.workInFlight.capacityBytes))
+        let first = Task { await origin.get("/small.png?imageMogr2/thumbnail/640x480!") }
+        await origin.workInFlight.waitUntil { $0.waiting == 1 }
+        let refused = await withTaskGroup(of: HTTPResponse.self) { group in
+            for index in 0..<40 {
+                group.addTask { await origin.get("/small.png?imageMogr2/thumbnail/\(600 + index)x480!") }
+            }
+            var answers: [HTTPResponse] = []
+            for await answer in group { answers.append(answer) }
+            return answers
+        }
+        #expect(refused.allSatisfy { $0.status.code == 503 && $0.headers["Retry-After"] == "1" })
+        #expect(origin.workInFlight.waitingCount == 1)
+        origin.workInFlight.release(origin.workInFlight.capacityBytes)
+        #expect(await first.value.status == .ok)
+        #expect(origin.workInFlight.reservedBytes == 0 && origin.workInFlight.waitingCount == 0)
         _ = folder
     }
 
@@ -111,5 +139,42 @@ enum ProcessCPUTime {
         let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
         let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         return user + system
+    }
+}
+
+/// The line for memory, alone: first come, first served, bounded.
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
+struct WorkInFlightTests {
+    /// `reserveWaiting` on a thread of its own (it blocks), reporting when it returns.
+    private func waiter(_ work: WorkInFlight, _ bytes: Int) -> AsyncStream<Bool> {
+        AsyncStream { continuation in
+            Thread {
+                continuation.yield(work.reserveWaiting(bytes))
+                continuation.finish()
+            }.start()
+        }
+    }
+
+    @Test func aSmallerRequestDoesNotOvertakeTheOneBeforeIt() async throws {
+        let work = WorkInFlight(capacityBytes: 100, maxWaiting: 2)
+        #expect(work.reserve(100))
+        var first = waiter(work, 60).makeAsyncIterator()
+        await work.waitUntil { $0.waiting == 1 }
+        var second = waiter(work, 30).makeAsyncIterator()
+        await work.waitUntil { $0.waiting == 2 }
+        // Neither line nor a third request gets past a full line.
+        #expect(!work.reserve(1))
+        #expect(!work.reserveWaiting(1))
+        // 40 free: the second would fit, but the first is ahead of it.
+        work.release(40)
+        #expect(work.reservedBytes == 60 && work.waitingCount == 2)
+        work.release(60)
+        #expect(await first.next() == true)
+        #expect(await second.next() == true)
+        #expect(work.reservedBytes == 90 && work.waitingCount == 0)
+        // More than the whole share is refused at once, waiting or not.
+        #expect(!work.reserveWaiting(101))
+        work.release(90)
+        #expect(work.reservedBytes == 0)
     }
 }

@@ -126,7 +126,7 @@ extension ImageOrigin {
         case .failure(.memoryBusy(let bytes)):
             return .text(
                 .serviceUnavailable,
-                "the variant needs about \(Self.mebibytes(bytes)) MiB and the memory for work in flight is taken;"
+                "the variant needs about \(Self.mebibytes(bytes)) MiB, the memory for work in flight is taken and others wait for it;"
                     + " retry shortly",
                 headers: ["Retry-After": String(configuration.retryAfterSeconds)])
         case .failure(.transform(let error)):
@@ -220,7 +220,8 @@ extension ImageOrigin {
 
     enum VariantFailure: Error {
         case queueFull
-        /// The variant's estimated peak does not fit beside the work in flight now.
+        /// The variant's estimated peak does not fit beside the work in flight
+        /// now, and the line waiting for memory is full.
         case memoryBusy(Int)
         case transform(TransformError)
     }
@@ -256,7 +257,10 @@ extension ImageOrigin {
                             + " \(Self.mebibytes(workInFlight.capacityBytes)) MiB the memory budget gives work in"
                             + " flight (a quarter of --memory-budget)")
                 }
-                guard workInFlight.reserve(cost.peakBytes) else { throw VariantFailure.memoryBusy(cost.peakBytes) }
+                // Waits while others hold the memory, when the line for it has room (``WorkInFlight``).
+                guard workInFlight.reserveWaiting(cost.peakBytes) else {
+                    throw VariantFailure.memoryBusy(cost.peakBytes)
+                }
                 defer { workInFlight.release(cost.peakBytes) }
                 let output = try transformer.transform(
                     source, pipeline: pipeline, smallestOf: formats, saveData: saveData)

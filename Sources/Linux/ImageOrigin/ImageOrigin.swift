@@ -61,7 +61,9 @@ public final class ImageOrigin: HTTPHandler {
         readyAnswers = ReadyAnswers(
             capacityBytes: budget.readyAnswersBytes, revalidation: configuration.readyAnswerRevalidation)
         hotCounters = HotCounters(metrics)
-        workInFlight = WorkInFlight(capacityBytes: budget.workInFlightBytes)
+        // One fewer than the transformation threads may wait for memory, so one always works.
+        workInFlight = WorkInFlight(
+            capacityBytes: budget.workInFlightBytes, maxWaiting: max(1, configuration.maxConcurrentTransforms) - 1)
         queue = WorkQueue(
             concurrency: max(1, configuration.maxConcurrentTransforms), queueLimit: configuration.maxQueuedTransforms)
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import WebPBridge
 
 /// The origin's share of its memory budget for variants being made
@@ -6,31 +7,104 @@ import WebPBridge
 /// before it decodes anything and gives it back when it ends, so the
 /// transformations running at once never hold more than the share.
 ///
-/// Thread-safe: one `Lock` guards the bytes reserved.
+/// A transformation that does not fit beside the others waits for them to
+/// give memory back (``reserveWaiting(_:)``), in order of arrival, rather
+/// than being refused: a quality search holds about a hundred bytes an
+/// output pixel, so two large ones need not fit at once. At most
+/// ``maxWaiting`` wait (the origin sets one fewer than its transformation
+/// threads, so one thread always works while the others wait); beyond that,
+/// and for a peak the share could never hold, the answer is at once.
+///
+/// Thread-safe: one `Lock` guards the bytes reserved and the waiting line;
+/// a waiter blocks its own thread on a semaphore that ``release(_:)``
+/// signals once it has reserved the waiter's bytes for it.
 final class WorkInFlight: Sendable {
+    private struct Waiter: @unchecked Sendable {
+        let bytes: Int
+        /// Signalled once the bytes are reserved for this waiter.
+        let granted: DispatchSemaphore
+    }
+
+    private struct State: WaitableState {
+        var reserved = 0
+        /// First come, first served: a waiter is granted only when every one before it has been.
+        var line: [Waiter] = []
+        /// Tests waiting for a count (``waitUntil(_:)``).
+        var waiters = StateWaiters<State>()
+    }
+
     /// The share, in bytes.
     let capacityBytes: Int
-    private let reserved = Lock(0)
+    /// The most transformations that wait for memory at once.
+    let maxWaiting: Int
+    private let state = Lock(State())
 
-    init(capacityBytes: Int) {
+    init(capacityBytes: Int, maxWaiting: Int = 0) {
         self.capacityBytes = max(0, capacityBytes)
+        self.maxWaiting = max(0, maxWaiting)
     }
 
     /// Reserves `bytes`, or returns `false` when they do not fit beside
-    /// what is reserved now.
+    /// what is reserved now or someone is waiting already.
     func reserve(_ bytes: Int) -> Bool {
-        reserved.withLock { reserved in
-            guard bytes <= capacityBytes - reserved else { return false }
-            reserved += bytes
+        state.withLockWakingWaiters { state in
+            guard state.line.isEmpty, bytes <= capacityBytes - state.reserved else { return false }
+            state.reserved += bytes
             return true
         }
     }
 
-    /// Gives back bytes reserved by ``reserve(_:)``.
+    /// Reserves `bytes`, blocking the calling thread behind the
+    /// transformations waiting before it until enough has been given back.
+    /// Returns `false` at once when `bytes` is more than the whole share,
+    /// or when it does not fit now and ``maxWaiting`` wait already.
+    func reserveWaiting(_ bytes: Int) -> Bool {
+        let granted = state.withLockWakingWaiters { state -> DispatchSemaphore?? in
+            guard bytes <= capacityBytes else { return .some(nil) }
+            if state.line.isEmpty, bytes <= capacityBytes - state.reserved {
+                state.reserved += bytes
+                return .none
+            }
+            guard state.line.count < maxWaiting else { return .some(nil) }
+            let waiter = Waiter(bytes: bytes, granted: DispatchSemaphore(value: 0))
+            state.line.append(waiter)
+            return .some(waiter.granted)
+        }
+        switch granted {
+        case .none: return true
+        case .some(nil): return false
+        case .some(let semaphore?):
+            semaphore.wait()
+            return true
+        }
+    }
+
+    /// Gives back bytes reserved by ``reserve(_:)`` or
+    /// ``reserveWaiting(_:)``, and reserves them for the waiters at the
+    /// head of the line that now fit, waking each.
     func release(_ bytes: Int) {
-        reserved.withLock { $0 -= bytes }
+        let woken = state.withLockWakingWaiters { state -> [DispatchSemaphore] in
+            state.reserved -= bytes
+            var woken: [DispatchSemaphore] = []
+            while let first = state.line.first, first.bytes <= capacityBytes - state.reserved {
+                state.reserved += first.bytes
+                state.line.removeFirst()
+                woken.append(first.granted)
+            }
+            return woken
+        }
+        for semaphore in woken { semaphore.signal() }
     }
 
     /// Bytes reserved now.
-    var reservedBytes: Int { reserved.withLock { $0 } }
+    var reservedBytes: Int { state.withLock { $0.reserved } }
+
+    /// Transformations waiting for memory now.
+    var waitingCount: Int { state.withLock { $0.line.count } }
+
+    /// Returns once `condition` holds for the bytes reserved and the
+    /// number waiting (for tests: they wait on this, not on time).
+    func waitUntil(_ condition: @escaping @Sendable ((reserved: Int, waiting: Int)) -> Bool) async {
+        await state.wait { condition(($0.reserved, $0.line.count)) }
+    }
 }
