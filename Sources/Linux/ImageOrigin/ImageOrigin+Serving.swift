@@ -126,8 +126,8 @@ extension ImageOrigin {
         case .failure(.memoryBusy(let bytes)):
             return .text(
                 .serviceUnavailable,
-                "the variant needs about \(Self.mebibytes(bytes)) MiB, the memory for work in flight is taken and others wait for it;"
-                    + " retry shortly",
+                "the variant needs about \(Self.mebibytes(bytes)) MiB, the memory for work in flight is taken"
+                    + " and others wait for it; retry shortly",
                 headers: ["Retry-After": String(configuration.retryAfterSeconds)])
         case .failure(.transform(let error)):
             guard job.pipeline.ignoresErrors else {
