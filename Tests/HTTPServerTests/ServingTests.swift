@@ -93,18 +93,24 @@ extension LiveTests {
         }
 
         @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
+            // /slow's handler is still running when /fast has arrived: it waits until the
+            // client has sent both requests. /fast must still wait its turn.
+            let bothSent = Barrier(count: 2)
             try await withLiveServer(
                 handle: { request in
-                    // A slow handler (not synchronisation): /fast must still wait its turn.
-                    if request.path == "/slow" { try? await Task.sleep(for: .milliseconds(100)) }
+                    if request.path == "/slow" { await bothSent.arrive() }
                     return .text(.ok, request.path)
                 },
                 body: { _, endpoint in
-                    let bodies = try await blocking {
+                    let connection = try await blocking {
                         let connection = try RawHTTPConnection(port: endpoint.port)
                         try connection.write(
                             "GET /slow HTTP/1.1\r\nHost: t\r\n\r\nGET /fast HTTP/1.1\r\nHost: t\r\n\r\n")
-                        return try [connection.readResponse(), connection.readResponse()].map {
+                        return connection
+                    }
+                    await bothSent.arrive()
+                    let bodies = try await blocking {
+                        try [connection.readResponse(), connection.readResponse()].map {
                             String(decoding: $0.body, as: UTF8.self)
                         }
                     }
