@@ -145,11 +145,11 @@ enum ProcessCPUTime {
 /// The line for memory, alone: first come, first served, bounded.
 @Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct WorkInFlightTests {
-    /// `reserveWaiting` on a thread of its own (it blocks), reporting when it returns.
+    /// `reserve` on a thread of its own (it blocks), reporting when it returns.
     private func waiter(_ work: WorkInFlight, _ bytes: Int) -> AsyncStream<Bool> {
         AsyncStream { continuation in
             Thread {
-                continuation.yield(work.reserveWaiting(bytes))
+                continuation.yield(work.reserve(bytes))
                 continuation.finish()
             }.start()
         }
@@ -162,9 +162,8 @@ struct WorkInFlightTests {
         await work.waitUntil { $0.waiting == 1 }
         var second = waiter(work, 30).makeAsyncIterator()
         await work.waitUntil { $0.waiting == 2 }
-        // Neither line nor a third request gets past a full line.
+        // A third request does not get past a full line, nor wait in it.
         #expect(!work.reserve(1))
-        #expect(!work.reserveWaiting(1))
         // 40 free: the second would fit, but the first is ahead of it.
         work.release(40)
         #expect(work.reservedBytes == 60 && work.waitingCount == 2)
@@ -173,7 +172,7 @@ struct WorkInFlightTests {
         #expect(await second.next() == true)
         #expect(work.reservedBytes == 90 && work.waitingCount == 0)
         // More than the whole share is refused at once, waiting or not.
-        #expect(!work.reserveWaiting(101))
+        #expect(!work.reserve(101))
         work.release(90)
         #expect(work.reservedBytes == 0)
     }

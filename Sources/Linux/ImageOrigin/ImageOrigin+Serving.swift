@@ -258,7 +258,7 @@ extension ImageOrigin {
                             + " flight (a quarter of --memory-budget)")
                 }
                 // Waits while others hold the memory, when the line for it has room (``WorkInFlight``).
-                guard workInFlight.reserveWaiting(cost.peakBytes) else {
+                guard workInFlight.reserve(cost.peakBytes) else {
                     throw VariantFailure.memoryBusy(cost.peakBytes)
                 }
                 defer { workInFlight.release(cost.peakBytes) }

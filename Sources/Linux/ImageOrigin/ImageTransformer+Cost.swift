@@ -31,13 +31,14 @@ extension ImageTransformer {
     }
 
     /// What one output pixel of a quality search holds besides the image
-    /// and the encoder, at its peak: the reference image (4), an
-    /// ``SSIMULACRA2/Reference`` (32 bytes at most, `SSIMULACRA2Tests`),
-    /// the scorer's working planes (47, held for the whole search) and the
-    /// decoded trial (4): 87, rounded up. Before the search, a JPEG's
-    /// reference is decoded at the n/8 covering twice the box, at most
-    /// 2¼ times its width and height (about 20 bytes an output pixel),
-    /// freed before the scorer is made.
+    /// and the encoder, counted from the planes it makes: the reference
+    /// image (4), an ``SSIMULACRA2/Reference`` (32 bytes at most,
+    /// `SSIMULACRA2Tests`), the scorer's working planes (47, held for the
+    /// whole search) and the decoded trial (4), 87 in all. Before the
+    /// search, a JPEG's reference is decoded at the n/8 covering twice the
+    /// box: TurboJPEG's factors step by 1/8, so up to four times the box's
+    /// width and height (64 bytes an output pixel, beside the 4 of the
+    /// resized reference), freed before the scorer is made.
     static let searchBytesPerPixel = 92
     /// Work a quality search adds per output pixel, in the units of
     /// ``Cost/workPixels``: 3 encodes beyond the fixed one, 4 decodes and

@@ -142,7 +142,8 @@ extension ImageTransformer {
     /// against the photo decoded whole and resized. Scored against the
     /// variant's own pixels, a search counts that loss as headroom: in
     /// `make bench-quality` the demo photos' lowest score at target 65 was
-    /// 63.5 so, and 65.35 with this reference (docs/benchmarks.md). So the
+    /// 63.5 against such a reference, and 65.35 against this one
+    /// (docs/benchmarks.md). So the
     /// reference is decoded at the first n/8 scale covering twice the first
     /// stage's box (whole when that is not smaller), resized to the box and
     /// put through the same stages. `nil` when that is the variant's own

@@ -8,7 +8,7 @@ import WebPBridge
 /// transformations running at once never hold more than the share.
 ///
 /// A transformation that does not fit beside the others waits for them to
-/// give memory back (``reserveWaiting(_:)``), in order of arrival, rather
+/// give memory back (``reserve(_:)``), in order of arrival, rather
 /// than being refused: a quality search holds about a hundred bytes an
 /// output pixel, so two large ones need not fit at once. At most
 /// ``maxWaiting`` wait (the origin sets one fewer than its transformation
@@ -44,44 +44,37 @@ final class WorkInFlight: Sendable {
         self.maxWaiting = max(0, maxWaiting)
     }
 
-    /// Reserves `bytes`, or returns `false` when they do not fit beside
-    /// what is reserved now or someone is waiting already.
-    func reserve(_ bytes: Int) -> Bool {
-        state.withLockWakingWaiters { state in
-            guard state.line.isEmpty, bytes <= capacityBytes - state.reserved else { return false }
-            state.reserved += bytes
-            return true
-        }
-    }
-
     /// Reserves `bytes`, blocking the calling thread behind the
     /// transformations waiting before it until enough has been given back.
     /// Returns `false` at once when `bytes` is more than the whole share,
     /// or when it does not fit now and ``maxWaiting`` wait already.
-    func reserveWaiting(_ bytes: Int) -> Bool {
-        let granted = state.withLockWakingWaiters { state -> DispatchSemaphore?? in
-            guard bytes <= capacityBytes else { return .some(nil) }
+    func reserve(_ bytes: Int) -> Bool {
+        enum Outcome {
+            case reserved, refused
+            case waiting(DispatchSemaphore)
+        }
+        let outcome = state.withLockWakingWaiters { state -> Outcome in
+            guard bytes <= capacityBytes else { return .refused }
             if state.line.isEmpty, bytes <= capacityBytes - state.reserved {
                 state.reserved += bytes
-                return .none
+                return .reserved
             }
-            guard state.line.count < maxWaiting else { return .some(nil) }
+            guard state.line.count < maxWaiting else { return .refused }
             let waiter = Waiter(bytes: bytes, granted: DispatchSemaphore(value: 0))
             state.line.append(waiter)
-            return .some(waiter.granted)
+            return .waiting(waiter.granted)
         }
-        switch granted {
-        case .none: return true
-        case .some(nil): return false
-        case .some(let semaphore?):
-            semaphore.wait()
+        switch outcome {
+        case .reserved: return true
+        case .refused: return false
+        case .waiting(let granted):
+            granted.wait()
             return true
         }
     }
 
-    /// Gives back bytes reserved by ``reserve(_:)`` or
-    /// ``reserveWaiting(_:)``, and reserves them for the waiters at the
-    /// head of the line that now fit, waking each.
+    /// Gives back bytes reserved by ``reserve(_:)``, and reserves them for
+    /// the waiters at the head of the line that now fit, waking each.
     func release(_ bytes: Int) {
         let woken = state.withLockWakingWaiters { state -> [DispatchSemaphore] in
             state.reserved -= bytes

@@ -61,7 +61,9 @@ public enum SSIMULACRA2 {
         /// One prepared side per background: one for an opaque image, two
         /// (dark, light) for one with transparency.
         private let sides: [Side]
-        private let backgrounds: [Float]
+        /// The background each side is composed over (a linear level); `nil`
+        /// for an opaque image's one side.
+        private let backgrounds: [Float?]
 
         /// Bytes held, for memory budgets.
         public var bytes: Int { sides.reduce(0) { $0 + $1.bytes } }
@@ -78,14 +80,8 @@ public enum SSIMULACRA2 {
         fileprivate init(checked image: Image, workspace: Workspace) {
             width = image.width
             height = image.height
-            let backgrounds: [Float] = image.hasAlpha && !Self.isOpaque(image) ? [0.1, 0.9] : []
-            sides = Self.planeBackgrounds(backgrounds).map { Side(image, background: $0, workspace: workspace) }
-            self.backgrounds = backgrounds
-        }
-
-        /// The background each side is composed over: none for an opaque image.
-        private static func planeBackgrounds(_ backgrounds: [Float]) -> [Float?] {
-            backgrounds.isEmpty ? [nil] : backgrounds.map { $0 }
+            backgrounds = image.hasAlpha && !Self.isOpaque(image) ? [0.1, 0.9] : [nil]
+            sides = backgrounds.map { Side(image, background: $0, workspace: workspace) }
         }
 
         /// The score of `distorted` against this reference, in planes made
@@ -99,7 +95,7 @@ public enum SSIMULACRA2 {
         /// The lower score over the sides, in `workspace`.
         fileprivate func score(_ distorted: Image, in workspace: Workspace) throws(ImageCodecError) -> Double {
             try checkSameSize(distorted.width, distorted.height)
-            return zip(sides, Self.planeBackgrounds(backgrounds)).map { side, background in
+            return zip(sides, backgrounds).map { side, background in
                 side.score(distorted, background: background, workspace: workspace)
             }.min() ?? 0
         }
@@ -321,36 +317,31 @@ extension SSIMULACRA2 {
         /// weights' order (mean of SSIM, artefact, detail; then their 4-norms).
         private static func norms(
             _ reference: ChannelReference, _ plane: UnsafeMutablePointer<Float>, width: Int, height: Int,
-            needs: Needs, workspace scratch: Workspace
+            needs: Needs, workspace: Workspace
         ) -> [Double] {
             let count = width * height
+            let image2 = UnsafePointer(plane)
+            let mean2 = UnsafePointer(workspace.mean)
+            let down = workspace.down
             var pooled = Pooled()
-            do {
-                let image2 = UnsafePointer(plane)
-                let mean2 = UnsafePointer(scratch.mean)
-                Blur.apply(image2, width: width, height: height, into: scratch.mean, through: scratch.down)
-                if needs.ssim, let image1 = reference.image, let mean1 = reference.mean,
-                    let variance1 = reference.variance
-                {
-                    withPointers([image1, mean1, variance1]) { first in
-                        multiply(image2, image2, into: scratch.product, count: count)
-                        Blur.apply(
-                            scratch.product, width: width, height: height, into: scratch.variance, through: scratch.down
-                        )
-                        multiply(first[0], image2, into: scratch.product, count: count)
-                        Blur.apply(
-                            scratch.product, width: width, height: height, into: scratch.covariance,
-                            through: scratch.down)
-                        pooled = pooledSSIM(
-                            image1: first[0], mean1: first[1], variance1: first[2], image2: image2, mean2: mean2,
-                            variance2: scratch.variance, covariance: scratch.covariance, width: width, height: height,
-                            edges: needs.edges)
-                    }
-                } else if let strength = reference.edgeStrength {
-                    withPointers([strength]) { strength in
-                        pooled = pooledEdges(
-                            image2: image2, mean2: mean2, strength: strength[0], width: width, height: height)
-                    }
+            Blur.apply(image2, width: width, height: height, into: workspace.mean, through: down)
+            if needs.ssim, let image1 = reference.image, let mean1 = reference.mean, let variance1 = reference.variance
+            {
+                withPointers([image1, mean1, variance1]) { first in
+                    multiply(image2, image2, into: workspace.product, count: count)
+                    Blur.apply(workspace.product, width: width, height: height, into: workspace.variance, through: down)
+                    multiply(first[0], image2, into: workspace.product, count: count)
+                    Blur.apply(
+                        workspace.product, width: width, height: height, into: workspace.covariance, through: down)
+                    pooled = pooledSSIM(
+                        image1: first[0], mean1: first[1], variance1: first[2], image2: image2, mean2: mean2,
+                        variance2: workspace.variance, covariance: workspace.covariance, width: width,
+                        height: height, edges: needs.edges)
+                }
+            } else if let strength = reference.edgeStrength {
+                withPointers([strength]) { strength in
+                    pooled = pooledEdges(
+                        image2: image2, mean2: mean2, strength: strength[0], width: width, height: height)
                 }
             }
             return pooled.norms(pixels: Double(count))
