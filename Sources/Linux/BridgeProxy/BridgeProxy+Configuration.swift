@@ -91,6 +91,12 @@ extension BridgeProxy {
         /// a client that cannot show WebP is not transcoded again. Default
         /// `true`; `false` transcodes every request, for measuring it.
         public var keepsTranscodes: Bool
+        /// Whether a client's `Save-Data: on` is passed on to the image
+        /// upstream (`proxy --save-data`): the image is fetched with it,
+        /// under its own cache key, and every answer on the image path lists
+        /// `Save-Data` in `Vary` (``ImageDelivery/ImageBridge/Configuration/forwardsSaveData``).
+        /// Default `false`.
+        public var forwardsSaveData: Bool
         /// The bridge's name in `Via` (`Via: 1.1 webp-bridge`). A request that
         /// already carries it has looped back and gets 508. Two bridges in a
         /// chain need different tokens. Default `webp-bridge`.
@@ -127,6 +133,7 @@ extension BridgeProxy {
             transcodeQueueLimit = max(8, 4 * cores)
             retryAfterSeconds = 1
             keepsTranscodes = true
+            forwardsSaveData = false
             viaToken = "webp-bridge"
             log = nil
         }
@@ -193,6 +200,7 @@ extension BridgeProxy.Configuration {
         image.maxTranscodeInputBytes = limits.maxTranscodeInputBytes
         image.retryAfterSeconds = retryAfterSeconds
         image.transcodeCacheBytes = keepsTranscodes ? memoryBudget.transcodeCacheBytes : 0
+        image.forwardsSaveData = forwardsSaveData
         return image
     }
 

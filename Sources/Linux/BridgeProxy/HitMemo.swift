@@ -9,7 +9,7 @@ import WebPBridge
 /// (for a client that cannot show the variant) is such an answer too.
 ///
 /// Keyed by everything the answer can depend on — method, `Host`, target,
-/// `Accept`, `User-Agent` — so no knowledge of the client policy is
+/// `Accept`, `User-Agent`, `Save-Data` (as sent) — so no knowledge of the client policy is
 /// duplicated here. Requests with `Via`, `Cache-Control` or a
 /// conditional header are never memoised (loops, `no-transform` and 304s
 /// take the full path). A memoised answer is served only while the data
@@ -153,10 +153,12 @@ final class HitMemo: Sendable {
         // All of it, as the policy reads it: a second `Accept` line can name WebP.
         let accept = headers.combinedValue(for: "Accept") ?? ""
         let userAgent = headers["User-Agent"] ?? ""
+        // Under `proxy --save-data` the answer depends on it; as sent, so no parsing is repeated here.
+        let saveData = headers.combinedValue(for: ClientHints.saveDataFieldName) ?? ""
         // A key the store would refuse is not even built: such requests take the full path.
         let length =
             request.method.rawValue.utf8.count + host.utf8.count + request.target.utf8.count + accept.utf8.count
-            + userAgent.utf8.count + 4
+            + userAgent.utf8.count + saveData.utf8.count + 5
         guard length <= LRUStore<Hit>.defaultMaxKeyBytes else { return nil }
         // The pieces' bytes into one buffer, made a string once: appending
         // strings paid a growth check and a copy per piece (callgrind).
@@ -172,6 +174,8 @@ final class HitMemo: Sendable {
         bytes.appendUTF8(of: accept)
         bytes.append(0)
         bytes.appendUTF8(of: userAgent)
+        bytes.append(0)
+        bytes.appendUTF8(of: saveData)
         return String(decoding: bytes, as: UTF8.self)
     }
 

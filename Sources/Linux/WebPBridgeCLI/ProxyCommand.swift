@@ -13,7 +13,7 @@ struct ProxyCommand: BridgeCommand {
             "(--upstream URL | --forward) [--listen HOST:PORT] [--config FILE | --preset NAME --host HOST --width W] "
                 + "[--quality Q] [--formats LIST] [--cache-dir DIR] [--allow-host HOST[:PORT]]... "
                 + "[--memory-budget SIZE] [--work-budget MP] "
-                + "[--rewrite-html] [--no-transcode-cache]"
+                + "[--rewrite-html] [--save-data] [--no-transcode-cache]"
         ],
         discussion: """
             Image requests that a rewrite rule matches are fetched as the CDN's variant through one
@@ -32,6 +32,9 @@ struct ProxyCommand: BridgeCommand {
             --rewrite-html   pages (200 text/html, not compressed, not no-transform) name the image
                              variants for clients whose images get variants, so those come back
                              through the bridge; every text/html answer then carries Vary.
+            --save-data      a client's 'Save-Data: on' is sent on with its image request (to an
+                             origin that answers it with fewer bytes, e.g. origin --save-data),
+                             kept apart in the cache, and image answers list Save-Data in Vary.
 
             Redirects are followed only within the same rules (the upstream's scheme, host, port
             and path; the allowed hosts and ports), at most 5; any other redirect reaches the
@@ -60,6 +63,9 @@ struct ProxyCommand: BridgeCommand {
                 "--rewrite-html",
                 help: "Rewrite image URLs in HTML pages to their variants for clients whose images get variants."),
             .flag(
+                "--save-data",
+                help: "Pass a client's 'Save-Data: on' on with its image request; image answers vary on it."),
+            .flag(
                 "--no-transcode-cache",
                 help: "Transcode every request afresh instead of keeping finished transcodes (for measuring)."),
         ] + ServerLimitOptions.specs)
@@ -87,6 +93,8 @@ struct ProxyCommand: BridgeCommand {
     let rewritesHTML: Bool
     /// `--no-transcode-cache`: every transcode made afresh (``BridgeProxy/Configuration/keepsTranscodes``).
     let keepsTranscodes: Bool
+    /// `--save-data`: a client's Save-Data is passed on (``BridgeProxy/Configuration/forwardsSaveData``).
+    let forwardsSaveData: Bool
 
     init(parsed: ParsedArguments) throws(UsageError) {
         try parsed.requirePositionals(0...0, describing: "")
@@ -113,6 +121,7 @@ struct ProxyCommand: BridgeCommand {
         serverLimits = try ServerLimitOptions(parsed: parsed)
         rewritesHTML = parsed.flag("--rewrite-html")
         keepsTranscodes = !parsed.flag("--no-transcode-cache")
+        forwardsSaveData = parsed.flag("--save-data")
         if rewritesHTML, rules == nil {
             throw UsageError("--rewrite-html needs --config or --preset: pages name the variants the rules give")
         }
@@ -179,6 +188,7 @@ struct ProxyCommand: BridgeCommand {
         configuration.memoryBudget = memoryBudget
         configuration.rewritesHTML = rewritesHTML
         configuration.keepsTranscodes = keepsTranscodes
+        configuration.forwardsSaveData = forwardsSaveData
         if let workBudgetPixels { configuration.transcoder.limits.maxWorkPixels = workBudgetPixels }
         do {
             return try BridgeProxy(configuration: configuration)

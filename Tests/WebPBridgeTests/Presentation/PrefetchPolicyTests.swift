@@ -104,5 +104,19 @@ struct PrefetchPolicyTests {
         #expect(policy.request(request, at: row.tier).targetSize == row.expected)
         let prefetch = policy.prefetchRequest(request, at: row.tier)
         #expect(prefetch.priority == .low && prefetch.targetSize == row.expected)
+        #expect(prefetch.savesData == (row.tier == .reduced), "the reduced tier asks for the smaller answer")
+    }
+
+    @Test func theReducedTierSavesDataUnlessTheAppSaysNot() {
+        let request = ImageRequest(url: URL(string: "https://img.example/a.jpg")!)
+        #expect(PrefetchPolicy().request(request, at: .reduced).savesData)
+        #expect(!PrefetchPolicy().request(request, at: .full).savesData)
+        #expect(!PrefetchPolicy(reducedSavesData: false).request(request, at: .reduced).savesData)
+        var saving = request
+        saving.savesData = true
+        #expect(
+            PrefetchPolicy(reducedSavesData: false).request(saving, at: .reduced).savesData,
+            "the app's own choice stays")
+        #expect(PrefetchPolicy().request(saving, at: .full).savesData)
     }
 }

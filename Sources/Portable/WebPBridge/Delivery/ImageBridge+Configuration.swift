@@ -29,6 +29,12 @@ extension ImageBridge {
         public var transcodeCacheBytes: Int
         /// How the original is fetched when the core hands it over.
         public var relay: Relay
+        /// Whether a client's `Save-Data: on` (WICG Save Data) is passed on:
+        /// its image is fetched saving data (``ImageRequest/savesData``, under
+        /// its own cache key) and every answer on the image path lists
+        /// `Save-Data` in `Vary`. Default `false`: the field is not read and
+        /// every client gets the full answer.
+        public var forwardsSaveData: Bool
 
         /// Creates a configuration; every parameter after `pipeline` has the
         /// documented default.
@@ -45,6 +51,7 @@ extension ImageBridge {
             maxTranscodeInputBytes = 16 << 20
             retryAfterSeconds = 1
             transcodeCacheBytes = TranscodeCache.defaultCapacityBytes
+            forwardsSaveData = false
             relay = Relay(
                 limits: .init(
                     maxBodyBytes: pipeline.configuration.maxBodyBytes, timeout: pipeline.configuration.requestTimeout))

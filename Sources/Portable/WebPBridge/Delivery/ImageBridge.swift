@@ -65,7 +65,10 @@ public final class ImageBridge: Sendable {
             concurrency: configuration.transcodeConcurrency, queueLimit: configuration.transcodeQueueLimit)
         transcoder = Transcoder(
             codec: configuration.pipeline.configuration.codec, configuration: configuration.transcoder)
-        vary = configuration.clientPolicy.varyFields
+        vary =
+            configuration.forwardsSaveData
+            ? VaryHeader.merging(ClientHints.saveDataFieldName, into: configuration.clientPolicy.varyFields)
+            : configuration.clientPolicy.varyFields
         transcodes = TranscodeCache(
             capacityBytes: configuration.transcodeCacheBytes,
             disk: configuration.pipeline.configuration.dataCache as? DiskCache, transcoder: configuration.transcoder)
@@ -91,6 +94,10 @@ public final class ImageBridge: Sendable {
     /// ``vary`` when the URL is one other clients get transformed.
     public func route(_ request: DeliveryRequest) -> DeliveryRoute {
         counts.withLock { $0.routes += 1 }
+        var request = request
+        if configuration.forwardsSaveData, !request.image.savesData {
+            request.image.savesData = ClientHints(fields: request.fields).saveData
+        }
         guard request.method == "GET" || request.method == "HEAD", let rewriter else {
             return .passThrough(vary: nil)
         }

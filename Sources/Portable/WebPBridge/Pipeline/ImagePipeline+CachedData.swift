@@ -26,8 +26,9 @@ extension ImagePipeline {
 
     /// What ``data(for:)-(RequestPlan)`` would deliver for `plan` right
     /// now from the data cache alone, as ``cachedData(for:ifUsable:)`` does
-    /// for a URL, without planning again; always `nil` for a request that
-    /// reloads (``ImageRequest/CachePolicy/reloadIgnoringCache``).
+    /// for a URL, without planning again (for a request that saves data,
+    /// its own entry, else the full answer's); always `nil` for a request
+    /// that reloads (``ImageRequest/CachePolicy/reloadIgnoringCache``).
     public func cachedData(
         for plan: RequestPlan, ifUsable usable: (ImageDataResponse) -> Bool = { _ in true }
     ) -> ImageDataResponse? {
@@ -36,17 +37,20 @@ extension ImagePipeline {
         }
         let now = configuration.now()
         let fallsBack = plan.variantURL != nil && negativeCache.contains(plan.cacheKey, now: now)
-        let key = fallsBack ? plan.originalCacheKey : plan.cacheKey
+        let keys = fallsBack ? [plan.originalCacheKey, plan.originalStandInKey] : [plan.cacheKey, plan.standInKey]
         let fetchedURL = fallsBack ? plan.originalURL : plan.variantURL ?? plan.originalURL
-        guard let cached = cache.entry(for: key),
-            let hit = freshHit(
-                cached, url: fetchedURL, key: key, isVariant: !fallsBack && plan.variantURL != nil,
-                isFallback: fallsBack, now: now),
-            usable(hit)
-        else { return nil }
-        if fallsBack { trafficMeter.recordFallback() }
-        recordHit(hit)
-        return hit
+        for case let key? in keys {
+            guard let entry = cache.entry(for: key),
+                let hit = freshHit(
+                    entry, url: fetchedURL, key: key, isVariant: !fallsBack && plan.variantURL != nil,
+                    isFallback: fallsBack, now: now)
+            else { continue }
+            guard usable(hit) else { return nil }
+            if fallsBack { trafficMeter.recordFallback() }
+            recordHit(hit)
+            return hit
+        }
+        return nil
     }
 
     /// Counts a delivery of `hit`, a response ``cachedData(for:ifUsable:)``

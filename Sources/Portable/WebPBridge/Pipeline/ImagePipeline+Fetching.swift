@@ -22,12 +22,14 @@ extension ImagePipeline {
         let now = configuration.now()
         guard let variantURL = plan.variantURL else {
             return try await fetchOne(
-                plan.originalURL, key: plan.cacheKey, isVariant: false, isFallback: false, request: plan.request)
+                plan.originalURL, key: plan.cacheKey, standIn: plan.standInKey, isVariant: false, isFallback: false,
+                request: plan.request)
         }
         if !negativeCache.contains(plan.cacheKey, now: now) {
             do {
                 let variant = try await fetchOne(
-                    variantURL, key: plan.cacheKey, isVariant: true, isFallback: false, request: plan.request)
+                    variantURL, key: plan.cacheKey, standIn: plan.standInKey, isVariant: true, isFallback: false,
+                    request: plan.request)
                 rememberIfOutweighing(variant, plan)
                 return variant
             } catch let error as ImagePipelineError where !error.isCancellation && error.redirect == nil {
@@ -37,7 +39,8 @@ extension ImagePipeline {
         }
         trafficMeter.recordFallback()
         return try await fetchOne(
-            plan.originalURL, key: plan.originalCacheKey, isVariant: false, isFallback: true, request: plan.request)
+            plan.originalURL, key: plan.originalCacheKey, standIn: plan.originalStandInKey, isVariant: false,
+            isFallback: true, request: plan.request)
     }
 
     /// A variant just fetched that is larger than the original the data cache
@@ -67,28 +70,33 @@ extension ImagePipeline {
     /// (``ImageRequest/CachePolicy/useCache``); the entry is not read
     /// (``ImageRequest/CachePolicy/reloadIgnoringCache``); any complete
     /// entry is a hit and a miss throws (``ImageRequest/CachePolicy/cacheOnly``).
+    /// Where `key` has no hit, an entry under `standIn` (the full answer,
+    /// for a request that saves data) is one, as the same policy reads it;
+    /// a stale one is not revalidated: the request asks for its own answer.
     private func fetchOne(
-        _ url: URL, key: String, isVariant: Bool, isFallback: Bool, request: ImageRequest
+        _ url: URL, key: String, standIn: String?, isVariant: Bool, isFallback: Bool, request: ImageRequest
     ) async throws -> ImageDataResponse {
         let now = configuration.now()
         var conditionalHeaders = HTTPFieldList()
-        let cached = request.cachePolicy == .reloadIgnoringCache ? nil : configuration.dataCache?.entry(for: key)
-        if request.cachePolicy == .cacheOnly {
-            guard let cached, let hit = anyHit(cached, url: url, key: key, isVariant: isVariant, isFallback: isFallback)
-            else { throw ImagePipelineError.notCached(url: url.absoluteString) }
+        let cache = request.cachePolicy == .reloadIgnoringCache ? nil : configuration.dataCache
+        let cached = cache?.entry(for: key)
+        func hit(_ entry: CachedEntry?, under key: String?) -> ImageDataResponse? {
+            guard let entry, let key else { return nil }
+            if request.cachePolicy == .cacheOnly {
+                return anyHit(entry, url: url, key: key, isVariant: isVariant, isFallback: isFallback)
+            }
+            return freshHit(entry, url: url, key: key, isVariant: isVariant, isFallback: isFallback, now: now)
+        }
+        if let hit = hit(cached, under: key) ?? hit(standIn.flatMap { cache?.entry(for: $0) }, under: standIn) {
             recordHit(hit)
             return hit
         }
-        if let cached {
-            if let hit = freshHit(cached, url: url, key: key, isVariant: isVariant, isFallback: isFallback, now: now) {
-                recordHit(hit)
-                return hit
-            }
-            conditionalHeaders = CachePolicy().revalidationHeaders(for: cached)
-        }
+        if request.cachePolicy == .cacheOnly { throw ImagePipelineError.notCached(url: url.absoluteString) }
+        if let cached { conditionalHeaders = CachePolicy().revalidationHeaders(for: cached) }
 
         var headers = conditionalHeaders
         headers["Accept"] = isVariant ? configuration.variantAccept : configuration.originalAccept
+        if request.savesData { headers[ClientHints.saveDataFieldName] = "on" }
         let loaded = try await load(url, headers: headers, isVariant: isVariant, request: request)
         let host = loaded.url.host?.lowercased() ?? "-"
 

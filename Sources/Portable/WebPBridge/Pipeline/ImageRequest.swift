@@ -34,17 +34,29 @@ public struct ImageRequest: Sendable, Hashable {
     /// ``RedirectPolicy`` (the default) or reported to the caller
     /// (``RedirectHandling/report``).
     public var redirects: RedirectHandling
+    /// Whether to ask for the smaller answer a server gives a reader who
+    /// saves data: the fetch carries `Save-Data: on`, which an origin that
+    /// honours it (`webp-bridge origin --save-data`) answers with a lower
+    /// quality and a smaller width. Default `false`;
+    /// ``PrefetchPolicy``'s reduced tier (Low Data Mode) sets it.
+    ///
+    /// Such bytes may be worse than what other requests get, so they are
+    /// kept under their own key (``RequestPlan/cacheKey``) and never answer
+    /// a request that does not save data. The other way round costs nothing
+    /// on the wire: a fresh entry of the full answer answers this request.
+    public var savesData: Bool
 
     /// Creates the request; every parameter after `url` has a default.
     public init(
         url: URL, targetSize: TargetSize? = nil, priority: Priority = .normal,
-        cachePolicy: CachePolicy = .useCache, redirects: RedirectHandling = .follow
+        cachePolicy: CachePolicy = .useCache, redirects: RedirectHandling = .follow, savesData: Bool = false
     ) {
         self.url = url
         self.targetSize = targetSize
         self.priority = priority
         self.cachePolicy = cachePolicy
         self.redirects = redirects
+        self.savesData = savesData
     }
 
     /// The same request for `url`, with the same options.

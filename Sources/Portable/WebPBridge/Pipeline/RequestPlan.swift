@@ -8,15 +8,16 @@ public struct RequestPlan: Sendable, Equatable {
     public var request: ImageRequest
     /// The WebP variant to fetch, or `nil` when no rule rewrites the URL.
     public var variantURL: URL?
-    /// The key under which the data cache keeps the bytes (the variant's,
-    /// normalised), and the memory cache the image decoded whole.
-    public var cacheKey: String
+    /// The key of the bytes every client gets for the URL fetched (the
+    /// variant's, normalised): ``cacheKey`` unless the request saves data.
+    public var fullAnswerKey: String
 
-    /// Creates a plan from its parts.
+    /// Creates a plan from its parts; `cacheKey` is the key of the URL
+    /// fetched (``fullAnswerKey``).
     public init(request: ImageRequest, variantURL: URL?, cacheKey: String) {
         self.request = request
         self.variantURL = variantURL
-        self.cacheKey = cacheKey
+        fullAnswerKey = cacheKey
     }
 
     /// The plan for `request` given the rewriter's result for its URL
@@ -36,21 +37,44 @@ public struct RequestPlan: Sendable, Equatable {
         self.init(request: request.with(url: variant.url), variantURL: nil, cacheKey: variant.cacheKey)
     }
 
+    /// The key under which the data cache keeps the bytes, and the memory
+    /// cache the image decoded whole: ``fullAnswerKey``, marked when the
+    /// request saves data (``ImageRequest/savesData``), whose answer may be
+    /// smaller and worse. A space cannot occur in a normalised URL, so a
+    /// marked key is no URL's.
+    public var cacheKey: String { Self.key(fullAnswerKey, savesData: request.savesData) }
+
+    /// For a request that saves data, the key whose fresh entry answers it
+    /// too (``fullAnswerKey``: bytes already here cost nothing on the wire);
+    /// `nil` otherwise.
+    public var standInKey: String? { request.savesData ? fullAnswerKey : nil }
+
     /// The URL the caller asked for.
     public var originalURL: URL { request.url }
 
     /// The key of the original's bytes, used after a fallback: ``cacheKey``
-    /// when nothing was rewritten, else ``originalURL`` normalised — computed
+    /// when nothing was rewritten, else ``originalURL`` normalised (marked
+    /// like ``cacheKey`` when the request saves data) — computed
     /// when asked: only a fallback or an eviction needs it, and a memory hit
     /// need not parse the URL a second time.
     public var originalCacheKey: String {
-        variantURL == nil ? cacheKey : Rewriter.normalizedCacheKey(for: originalURL)
+        variantURL == nil
+            ? cacheKey : Self.key(Rewriter.normalizedCacheKey(for: originalURL), savesData: request.savesData)
     }
+
+    /// ``standInKey`` for the original, after a fallback.
+    public var originalStandInKey: String? {
+        guard request.savesData else { return nil }
+        return variantURL == nil ? fullAnswerKey : Rewriter.normalizedCacheKey(for: originalURL)
+    }
+
+    private static func key(_ key: String, savesData: Bool) -> String { savesData ? key + " save-data" : key }
 
     /// The memory cache's key for the decoded image: ``cacheKey``, with the
     /// request's ``ImageRequest/targetSize`` when it has one, so that a
     /// thumbnail and the whole image never stand in for each other. A
-    /// space cannot occur in a normalised URL, so no URL's key can collide.
+    /// space cannot occur in a normalised URL, and a size has none, so no
+    /// URL's key can collide.
     public var imageCacheKey: String {
         guard let size = request.targetSize else { return cacheKey }
         return cacheKey + " " + size.description

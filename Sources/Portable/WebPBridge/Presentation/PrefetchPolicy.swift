@@ -16,15 +16,18 @@
 ///
 /// The reduced tier scales each request's ``ImageRequest/targetSize`` by
 /// ``reducedScale`` (half by default: a quarter of the pixels decoded and
-/// kept in memory) and, for a request with no target size, sets none. The
-/// bytes fetched are what the rewrite rule asks the CDN for (its `width` and
-/// `quality`): a tier does not change them (docs/apple.md).
+/// kept in memory; a request with no target size keeps none) and, with
+/// ``reducedSavesData`` (the default), asks for the smaller answer:
+/// ``ImageRequest/savesData``, sent as `Save-Data: on`, which an origin that
+/// honours it answers with a lower quality and a smaller width, kept under
+/// its own cache key (docs/apple.md).
 public struct PrefetchPolicy: Sendable, Hashable {
     /// The variant tier a request is made at.
     public enum Tier: Sendable, Hashable {
         /// The request as the app built it.
         case full
-        /// A smaller target size (``PrefetchPolicy/reducedScale``).
+        /// A smaller target size (``PrefetchPolicy/reducedScale``) and,
+        /// with ``PrefetchPolicy/reducedSavesData``, `Save-Data: on`.
         case reduced
     }
 
@@ -49,15 +52,20 @@ public struct PrefetchPolicy: Sendable, Hashable {
     public var prefetchPriority: ImageRequest.Priority
     /// The factor applied to a target size at the reduced tier, in (0, 1].
     public var reducedScale: Double
+    /// Whether requests at the reduced tier save data
+    /// (``ImageRequest/savesData``). Default `true`.
+    public var reducedSavesData: Bool
 
     /// A policy; `reducedScale` is clamped to 0.05–1 (a non-finite value
     /// counts as 1).
     public init(
-        prefetchesOnExpensive: Bool = false, prefetchPriority: ImageRequest.Priority = .low, reducedScale: Double = 0.5
+        prefetchesOnExpensive: Bool = false, prefetchPriority: ImageRequest.Priority = .low,
+        reducedScale: Double = 0.5, reducedSavesData: Bool = true
     ) {
         self.prefetchesOnExpensive = prefetchesOnExpensive
         self.prefetchPriority = prefetchPriority
         self.reducedScale = reducedScale.isFinite ? min(max(reducedScale, 0.05), 1) : 1
+        self.reducedSavesData = reducedSavesData
     }
 
     /// The decision for `conditions` (`nil`: none reported yet).
@@ -70,11 +78,14 @@ public struct PrefetchPolicy: Sendable, Hashable {
 
     /// `request` at `tier`.
     public func request(_ request: ImageRequest, at tier: Tier) -> ImageRequest {
-        guard tier == .reduced, let size = request.targetSize else { return request }
+        guard tier == .reduced else { return request }
         var reduced = request
-        reduced.targetSize = ImageRequest.TargetSize(
-            width: Int((Double(size.width) * reducedScale).rounded(.up)),
-            height: Int((Double(size.height) * reducedScale).rounded(.up)))
+        reduced.savesData = request.savesData || reducedSavesData
+        if let size = request.targetSize {
+            reduced.targetSize = ImageRequest.TargetSize(
+                width: Int((Double(size.width) * reducedScale).rounded(.up)),
+                height: Int((Double(size.height) * reducedScale).rounded(.up)))
+        }
         return reduced
     }
 
