@@ -70,6 +70,10 @@ struct DeliveryTableTests {
         var claimed = true
         /// The rule's formats, in its order.
         var formats: [VariantFormat] = [.webp]
+        /// The client sends `Save-Data: on` to a bridge that passes it on
+        /// (``ImageBridge/Configuration/forwardsSaveData``): every upstream
+        /// request of the row must carry it.
+        var savesData = false
 
         var testDescription: String { name }
     }
@@ -98,6 +102,15 @@ struct DeliveryTableTests {
             expected: .original(status: 200), upstreamRequests: 2...2),
         Row(
             name: "a missing image gets the upstream's 404", path: "/missing.jpg", expected: .original(status: 404)),
+        Row(
+            name: "a Save-Data client's variant is asked for with Save-Data", path: "/photo.jpg", accept: webPAccept,
+            expected: .image(.webp), upstreamRequests: 1...1, vary: "Accept, Save-Data", savesData: true),
+        Row(
+            name: "a Save-Data client's transcode too", path: "/photo.jpg", expected: .image(.jpeg),
+            upstreamRequests: 1...1, vary: "Accept, Save-Data", savesData: true),
+        Row(
+            name: "a Save-Data client's original after a failed variant too", path: "/broken.jpg",
+            expected: .original(status: 200), upstreamRequests: 2...2, savesData: true),
         Row(
             name: "a conditional request with the delivered tag gets 304", path: "/photo.jpg", conditional: true,
             expected: .notModified, upstreamRequests: 1...1),
@@ -178,6 +191,7 @@ struct DeliveryTableTests {
             if let allowed = row.upstreamRequests {
                 #expect(allowed.contains(site.requestCount(for: row.path)), "\(site.targets)")
             }
+            #expect(site.targetsSavingData == (row.savesData ? site.targets : []), "\(site.targets)")
             if case .original = answer.observed, row.claimed || adapter != .urlProtocol {
                 // Relayed by the core through the one hop-by-hop filter, whichever adapter sends it.
                 #expect(answer.endToEnd == "kept")
@@ -215,13 +229,21 @@ struct DeliveryTableTests {
         configuration.transcodeConcurrency = 1
         configuration.transcodeQueueLimit = 0
         configuration.maxTranscodeInputBytes = cap
+        configuration.forwardsSaveData = row.savesData
         return try ImageBridge(configuration: configuration)
     }
 
     static func facts(_ row: Row, url: URL, ifNoneMatch: String? = nil) -> DeliveryRequest {
-        DeliveryRequest(
-            url: url, accept: row.accept, userAgent: row.userAgent, cacheControl: row.cacheControl.map { [$0] } ?? [],
-            ifNoneMatch: ifNoneMatch)
+        DeliveryRequest(method: "GET", url: url, fields: fields(row, ifNoneMatch: ifNoneMatch))
+    }
+
+    /// The row's request fields, as every adapter's client sends them.
+    static func fields(_ row: Row, ifNoneMatch: String?) -> HTTPFieldList {
+        var fields: HTTPFieldList = ["Accept": row.accept, "User-Agent": row.userAgent]
+        if let cacheControl = row.cacheControl { fields["Cache-Control"] = cacheControl }
+        if let ifNoneMatch { fields["If-None-Match"] = ifNoneMatch }
+        if row.savesData { fields["Save-Data"] = "on" }
+        return fields
     }
 
     /// The core's finished answer (``Delivery/answer``), read as the proxy's
@@ -285,13 +307,11 @@ struct DeliveryTableTests {
         configuration.transcodeConcurrency = 1
         configuration.transcodeQueueLimit = 0
         configuration.limits.maxTranscodeInputBytes = cap
+        configuration.forwardsSaveData = row.savesData
         let proxy = try BridgeProxy(configuration: configuration)
         return try await askAll(row, queue: proxy.transcodeQueue) { ifNoneMatch in
-            var headers: HTTPFieldList = [
-                "Host": "bridge.test", "Accept": row.accept, "User-Agent": row.userAgent,
-            ]
-            if let cacheControl = row.cacheControl { headers["Cache-Control"] = cacheControl }
-            if let ifNoneMatch { headers["If-None-Match"] = ifNoneMatch }
+            var headers = fields(row, ifNoneMatch: ifNoneMatch)
+            headers["Host"] = "bridge.test"
             let response = await proxy.handle(HTTPRequest(method: .get, target: row.path, headers: headers))
             var body: Data?
             if case .data(let data) = response.body { body = data }
@@ -329,9 +349,7 @@ struct DeliveryTableTests {
         let schemeBridge = WebViewSchemeBridge(imageBridge: bridge)
         let customURL = try #require(schemeBridge.scheme.customURL(for: url))
         return try await askAll(row, queue: bridge.transcodeQueue) { ifNoneMatch in
-            var fields: HTTPFieldList = ["Accept": row.accept, "User-Agent": row.userAgent]
-            if let cacheControl = row.cacheControl { fields["Cache-Control"] = cacheControl }
-            if let ifNoneMatch { fields["If-None-Match"] = ifNoneMatch }
+            let fields = fields(row, ifNoneMatch: ifNoneMatch)
             switch await schemeBridge.respond(to: SchemeRequest(url: customURL, fields: fields)) {
             case .response(let response):
                 return Answer(
@@ -360,12 +378,9 @@ struct DeliveryTableTests {
         }
         return try await askAll(row, queue: bridge.transcodeQueue) { ifNoneMatch in
             var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 60)
-            request.setValue(row.accept, forHTTPHeaderField: "Accept")
-            request.setValue(row.userAgent, forHTTPHeaderField: "User-Agent")
-            if let cacheControl = row.cacheControl {
-                request.setValue(cacheControl, forHTTPHeaderField: "Cache-Control")
+            for field in fields(row, ifNoneMatch: ifNoneMatch) {
+                request.setValue(field.value, forHTTPHeaderField: field.name)
             }
-            if let ifNoneMatch { request.setValue(ifNoneMatch, forHTTPHeaderField: "If-None-Match") }
             let body: Data
             let response: URLResponse
             do {

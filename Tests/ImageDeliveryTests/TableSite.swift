@@ -22,6 +22,7 @@ final class TableSite: HTTPHandler, Sendable {
 
     let images: [String: Image]
     private let received = Lock<[String]>([])
+    private let receivedSavingData = Lock<[String]>([])
 
     init() throws {
         let photo = SyntheticImages.photo(width: 48, height: 32, seed: 3)
@@ -66,6 +67,8 @@ final class TableSite: HTTPHandler, Sendable {
 
     /// Every request target received, in order.
     var targets: [String] { received.withLock { $0 } }
+    /// The targets of the requests that came with `Save-Data: on`, in order.
+    var targetsSavingData: [String] { receivedSavingData.withLock { $0 } }
 
     /// Requests received for `path`, variant or original.
     func requestCount(for path: String) -> Int {
@@ -80,6 +83,7 @@ final class TableSite: HTTPHandler, Sendable {
 
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
         received.withLock { $0.append(request.target) }
+        if ClientHints(fields: request.headers).saveData { receivedSavingData.withLock { $0.append(request.target) } }
         var response = answer(request)
         for field in Self.siteFields { response.headers.add(field) }
         return response
