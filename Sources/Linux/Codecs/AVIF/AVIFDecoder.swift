@@ -1,8 +1,9 @@
 internal import CAVIF
 public import Foundation
 
-/// Decodes AVIF stills with libavif (Debian's `libavif-dev`; dav1d or aom
-/// underneath): the first frame of an image sequence, to 8-bit RGBA whatever
+/// Decodes AVIF with libavif (Debian's `libavif-dev`; dav1d or aom
+/// underneath): a still, or an image sequence's first frame
+/// (``decode(_:)``) or every frame (``decodeAnimation(_:)``), to 8-bit RGBA whatever
 /// the coded depth (10- and 12-bit are scaled down by libavif's YUV→RGB
 /// conversion), alpha kept, ICC profiles ignored as for the other formats.
 ///
@@ -64,6 +65,39 @@ public struct AVIFDecoder: Sendable {
                 avifDecoderNextImage(decoder.raw), operation: "decoding AVIF", diagnostic: decoder.diagnostic,
                 byteCount: raw.count)
             return try rgba(of: decoder)
+        }
+    }
+
+    /// Decodes every frame of an image sequence (a still is one frame of
+    /// 100 ms) to RGBA, with each frame's duration in milliseconds (at
+    /// least 1) and `loopCount` 0: libavif 0.11 reads no repetition count,
+    /// and browsers loop a sequence without one.
+    ///
+    /// - Throws: ``ImageCodecError``, as ``decode(_:)``; the animation's
+    ///   limits (``DecodingLimits/checkAnimation(width:height:frames:format:)``)
+    ///   are checked from the header before any frame is decoded.
+    public func decodeAnimation(_ data: Data) throws(ImageCodecError) -> AnimatedImage {
+        try limits.checkInput(byteCount: data.count, format: .avif)
+        return try data.withRawBytes { raw throws(ImageCodecError) in
+            let decoder = try parse(raw)
+            let header = Self.header(of: decoder)
+            try limits.checkAnimation(
+                width: header.width, height: header.height, frames: header.frameCount, format: .avif)
+            var frames: [AnimatedImage.Frame] = []
+            for index in 0..<max(header.frameCount, 1) {
+                try AVIFStatus.check(
+                    avifDecoderNextImage(decoder.raw), operation: "decoding AVIF frame \(index)",
+                    diagnostic: decoder.diagnostic, byteCount: raw.count)
+                let image = try rgba(of: decoder)
+                guard image.width == header.width, image.height == header.height else {
+                    throw ImageCodecError.corrupt(
+                        .avif, "frame \(index) is \(image.width)x\(image.height), not \(header.width)x\(header.height)")
+                }
+                let seconds = header.frameCount > 1 ? decoder.raw.pointee.imageTiming.duration : 0.1
+                let milliseconds = seconds.isFinite ? Int(min(max((seconds * 1000).rounded(), 1), 3_600_000)) : 100
+                frames.append(AnimatedImage.Frame(image: image, durationMilliseconds: milliseconds))
+            }
+            return AnimatedImage(canvasWidth: header.width, canvasHeight: header.height, frames: frames, loopCount: 0)
         }
     }
 
