@@ -66,6 +66,15 @@ struct AVIFSequenceTests {
             decoded.frames.map { [$0.image.pixels[3], $0.image.pixels[7]] } == [[255, 255], [0, 255], [255, 128]])
     }
 
+    @Test func anAnimationSaidToBeOpaqueIsRefusedBeforeEncodingWhenAFrameIsNot() throws {
+        let opaque = SyntheticImages.animation(width: 16, height: 16, frameCount: 2)
+        #expect(try AVIFDecoder().decodeAnimation(try Self.encoder.encode(opaque: opaque)).frames.count == 2)
+        var translucent = opaque
+        translucent.frames[1].image.pixels[3] = 0
+        let error = #expect(throws: ImageCodecError.self) { try Self.encoder.encode(opaque: translucent) }
+        #expect(error?.kind == .unsupported)
+    }
+
     @Test func anAnimationThatPlaysANumberOfTimesIsRefused() throws {
         let animation = SyntheticImages.animation(width: 16, height: 16, frameCount: 2, loopCount: 3)
         #expect(throws: ImageCodecError.self) { try Self.encoder.encode(animation) }

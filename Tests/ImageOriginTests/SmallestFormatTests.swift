@@ -23,20 +23,35 @@ struct SmallestFormatTests {
 
     static let both = "image/avif,image/webp,*/*"
 
+    /// A source as a row names it: format, frames, loops (0: forever), alpha.
+    struct Source: Sendable, CustomTestStringConvertible {
+        var format: ImageFormat
+        var frames = 1
+        var loopCount = 0
+        var alpha = false
+
+        var info: ImageInfo {
+            ImageInfo(
+                format: format, width: 8, height: 8, alpha: alpha, frames: frames, loopCount: loopCount, bytes: 1)
+        }
+        var testDescription: String { "\(format) \(frames) frame(s) loop \(loopCount) alpha \(alpha)" }
+    }
+
     @Test(arguments: [
-        ([ImageFormat.avif, .webp], ImageFormat.jpeg, 1, [ImageFormat.avif]),
-        ([.webp, .avif], .jpeg, 1, [.webp]),
-        ([.avif, .webp], .png, 1, [.avif, .webp]),
-        ([.avif, .webp], .gif, 1, [.avif, .webp]),
-        ([.avif, .webp], .gif, 4, [.webp]),
-        ([.avif], .gif, 4, []),
-        ([.avif, .webp], .webp, 1, [.avif, .webp]),
-        ([.avif, .webp], .heic, 1, [.avif]),
+        ([ImageFormat.avif, .webp], Source(format: .jpeg), [ImageFormat.avif]),
+        ([.webp, .avif], Source(format: .jpeg), [.webp]),
+        ([.avif, .webp], Source(format: .png), [.avif, .webp]),
+        ([.avif, .webp], Source(format: .gif), [.avif, .webp]),
+        ([.avif, .webp], Source(format: .gif, frames: 4), [.avif, .webp]),
+        ([.avif], Source(format: .gif, frames: 4), [.avif]),
+        ([.avif, .webp], Source(format: .gif, frames: 4, loopCount: 3), [.webp]),
+        ([.avif, .webp], Source(format: .gif, frames: 4, alpha: true), [.webp]),
+        ([.avif], Source(format: .apng, frames: 4, alpha: true), []),
+        ([.avif, .webp], Source(format: .webp), [.avif, .webp]),
+        ([.avif, .webp], Source(format: .heic), [.avif]),
     ])
-    func whichFormatsAreTried(
-        formats: [ImageFormat], source: ImageFormat, frames: Int, tried: [ImageFormat]
-    ) {
-        #expect(ImageTransformer.formatsTried(from: formats, sourceFormat: source, frames: frames) == tried)
+    func whichFormatsAreTried(formats: [ImageFormat], source: Source, tried: [ImageFormat]) {
+        #expect(ImageTransformer.formatsTried(from: formats, source: source.info) == tried)
     }
 
     @Test(arguments: [
@@ -82,17 +97,48 @@ struct SmallestFormatTests {
         #expect(webpFirst.bodyData == both.bodyData && webpFirst.headers["ETag"] == both.headers["ETag"])
     }
 
-    @Test func anAnimatedGIFBecomesAnAnimatedWebPOrStaysAGIF() async throws {
+    @Test func anAnimatedGIFBecomesTheSmallerOfItsAVIFSequenceAndItsAnimatedWebPOrStaysAGIF() async throws {
         let origin = try fixture.origin { $0.autoFormat = true }
         let both = await origin.get("/anim.gif", headers: ["Accept": Self.both])
-        #expect(both.status == .ok && both.headers["Content-Type"] == "image/webp")
-        #expect(try ImageInfo(both.bodyData).frames == 4)
-        #expect(both.headers["Vary"] == "Accept")
+        let webpOnly = await origin.get("/anim.gif", headers: ["Accept": "image/webp"])
+        let avifOnly = await origin.get("/anim.gif", headers: ["Accept": "image/avif"])
+        #expect(both.status == .ok && webpOnly.status == .ok && avifOnly.status == .ok)
+        #expect(webpOnly.headers["Content-Type"] == "image/webp" && avifOnly.headers["Content-Type"] == "image/avif")
+        for answer in [both, webpOnly, avifOnly] {
+            #expect(try ImageInfo(answer.bodyData).frames == 4, "still animated")
+            #expect(answer.headers["Vary"] == "Accept")
+        }
+        #expect(both.bodyData.count == min(webpOnly.bodyData.count, avifOnly.bodyData.count))
+        let sequence = try AVIFDecoder().decodeAnimation(avifOnly.bodyData)
+        #expect(sequence.frames.map(\.durationMilliseconds) == [80, 90, 100, 110])
         let legacy = await origin.get("/anim.gif", headers: ["Accept": "image/png,image/*;q=0.8"])
         let gif = try fixture.data("anim.gif")
         #expect(legacy.headers["Content-Type"] == "image/gif" && legacy.bodyData == gif)
-        let avifOnly = await origin.get("/anim.gif", headers: ["Accept": "image/avif"])
-        #expect(avifOnly.headers["Content-Type"] == "image/gif", "an AVIF made here would not move")
+    }
+
+    /// An AVIF sequence plays forever and leaves aom's real-time mode with
+    /// alpha: a GIF that plays three times, or declares a transparent
+    /// index, is not made one; an AVIF-only client gets the GIF.
+    @Test(arguments: [
+        ("thrice.gif", SyntheticImages.animation(width: 64, height: 48, frameCount: 3, loopCount: 3)),
+        ("clear.gif", Self.translucent(SyntheticImages.animation(width: 64, height: 48, frameCount: 3))),
+    ])
+    func anAnimationASequenceCannotHoldStaysWebPOrGIF(name: String, animation: AnimatedImage) async throws {
+        let gif = try GIFEncoder().encode(animation)
+        try gif.write(to: fixture.root.appendingPathComponent(name))
+        let origin = try fixture.origin { $0.autoFormat = true }
+        let both = await origin.get("/\(name)", headers: ["Accept": Self.both])
+        let frames = try ImageInfo(both.bodyData).frames
+        #expect(both.headers["Content-Type"] == "image/webp" && frames == 3)
+        let avifOnly = await origin.get("/\(name)", headers: ["Accept": "image/avif"])
+        #expect(avifOnly.headers["Content-Type"] == "image/gif" && avifOnly.bodyData == gif)
+    }
+
+    static func translucent(_ animation: AnimatedImage) -> AnimatedImage {
+        var animation = animation
+        animation.frames[0].image.pixels[3] = 0
+        animation.frames[0].image.hasAlpha = true
+        return animation
     }
 
     @Test func autoWebPLeavesGIFsAlone() async throws {

@@ -66,6 +66,11 @@ extension ImageTransformer {
         }
     }
 
+    /// Bytes aom's real-time encoder holds per output pixel of an AVIF
+    /// sequence, and besides them, measured as peak RSS (docs/work-budget.md).
+    static let sequenceEncoderBytesPerPixel = 40
+    static let sequenceEncoderFixedBytes = 8 << 20
+
     /// The cost of ``transform(_:pipeline:format:saveData:)`` on these arguments,
     /// from the source's headers.
     ///
@@ -112,6 +117,17 @@ extension ImageTransformer {
         let stages = ResampleStage.stages(of: pipeline, width: info.width, height: info.height)
         let outputPixels = outputSize.width * outputSize.height
         let sourceBytes = info.bytes
+        if format == .avif, makesAVIFSequence(of: info) {
+            // Frame by frame, twice: a first pass looks for translucency, the second encodes. aom's
+            // real-time encoder costs about what a lossy WebP encode does per pixel and frame.
+            let canvas = info.width * info.height
+            let perPass = canvas + stages.reduce(0) { $0 + $1.outputPixels }
+            let work = info.frames.multipliedReportingOverflow(by: 2 * perPass + outputPixels)
+            let peak =
+                sourceBytes + 3 * canvas * 4 + stages.reduce(0) { $0 + $1.outputPixels * 4 }
+                + outputPixels * (4 + sequenceEncoderBytesPerPixel) + sequenceEncoderFixedBytes
+            return Cost(workPixels: work.overflow ? .max : work.partialValue, peakBytes: peak)
+        }
         if format == .webp, info.frames > 1 {
             // Frame by frame: a few canvases held, and libwebp's animation encoder keeps about four
             // output frames. A graphic is encoded twice, lossy and mixed, each pass decoding every frame.

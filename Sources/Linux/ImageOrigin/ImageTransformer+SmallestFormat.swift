@@ -6,7 +6,7 @@ extension ImageTransformer {
     /// acceptable to the client, the preferred first) gives the fewest
     /// bytes — or the source, by the rule of ``transform(_:pipeline:format:)``.
     ///
-    /// Which formats are tried (``formatsTried(from:sourceFormat:frames:)``):
+    /// Which formats are tried (``formatsTried(from:source:)``):
     /// - a photo source (JPEG, AVIF, HEIC) only the first: for photos AVIF
     ///   is the smaller by far at the default qualities (the demo's front
     ///   page: 627 kB for the AVIF client, 985 kB for the WebP client), and a
@@ -14,12 +14,17 @@ extension ImageTransformer {
     /// - any other still (PNG, WebP, GIF, APNG of one frame) every format:
     ///   graphics are where lossless WebP beats AVIF (the demo's logos: 8 kB
     ///   against 13 kB), and they are small, so each encode is cheap;
-    /// - an animation only the formats that keep it moving (WebP): an AVIF
-    ///   made here would hold the first frame alone.
+    /// - an animation only the formats that keep it moving: WebP, and AVIF
+    ///   for one made as an image sequence (``makesAVIFSequence(of:)``: an
+    ///   opaque animation that plays forever), where AV1's inter-frame
+    ///   coding makes a photographic animation a fraction of its animated
+    ///   WebP (the demo's GIF: docs/benchmarks.md, "AVIF image sequences").
+    ///   An AVIF that comes out a still (a frame left part of the canvas
+    ///   undrawn) is not a candidate.
     ///
     /// Ties go to the earlier format. When none of `formats` is worth
-    /// trying (an animation, and no WebP among them), the source is answered
-    /// as it is. An empty `formats` (nothing negotiated) makes the
+    /// trying (an animation, and no WebP or sequence among them), the source
+    /// is answered as it is. An empty `formats` (nothing negotiated) makes the
     /// pipeline's own format, as ``transform(_:pipeline:format:saveData:)`` does.
     ///
     /// - Parameter saveData: As ``transform(_:pipeline:format:saveData:)``, for every format tried.
@@ -28,14 +33,28 @@ extension ImageTransformer {
         _ source: Data, pipeline: ProcessingPipeline, smallestOf formats: [ImageFormat], saveData: Bool = false
     ) throws(TransformError) -> Output {
         guard !formats.isEmpty else { return try transform(source, pipeline: pipeline, saveData: saveData) }
-        let (sourceFormat, tried) = try formatsTried(in: source, from: formats)
-        guard let first = tried.first else { return Output(data: source, format: sourceFormat, isSource: true) }
-        var best = try transform(source, pipeline: pipeline, format: first, saveData: saveData)
-        for format in tried.dropFirst() {
+        let (info, tried) = try formatsTried(in: source, from: formats)
+        var best: Output?
+        for format in tried {
             let output = try transform(source, pipeline: pipeline, format: format, saveData: saveData)
-            if output.data.count < best.data.count { best = output }
+            if info.frames > 1, !output.isSource, output.format == .avif, Self.isStill(output.data) { continue }
+            if best.map({ output.data.count < $0.data.count }) ?? true { best = output }
         }
-        return best
+        return best ?? Output(data: source, format: info.format, isSource: true)
+    }
+
+    /// Whether an image sequence is made of `info`'s animation for an AVIF
+    /// variant: more than one frame, played forever (a sequence has no
+    /// repetition count, ``AVIFEncoder/encode(opaque:)``) and no alpha
+    /// declared (a sequence with alpha would leave aom's real-time mode,
+    /// ``AVIFEncoder/maxSpeedWithAlpha``). Otherwise an AVIF variant of an
+    /// animation is its first frame.
+    public static func makesAVIFSequence(of info: ImageInfo) -> Bool {
+        info.frames > 1 && info.loopCount == 0 && !info.alpha
+    }
+
+    private static func isStill(_ data: Data) -> Bool {
+        (try? ImageInfo(data).frames) ?? 1 <= 1
     }
 
     /// What making the smallest of `formats` costs: the work of every
@@ -58,14 +77,11 @@ extension ImageTransformer {
         return total
     }
 
-    /// The formats of `formats` worth trying for a source of
-    /// `sourceFormat` with `frames` frames; see
-    /// ``transform(_:pipeline:smallestOf:)``. Keeps their order.
-    public static func formatsTried(from formats: [ImageFormat], sourceFormat: ImageFormat, frames: Int)
-        -> [ImageFormat]
-    {
-        if frames > 1 { return formats.filter { $0 == .webp } }
-        switch sourceFormat {
+    /// The formats of `formats` worth trying for a source that `source`
+    /// describes; see ``transform(_:pipeline:smallestOf:saveData:)``. Keeps their order.
+    public static func formatsTried(from formats: [ImageFormat], source: ImageInfo) -> [ImageFormat] {
+        if source.frames > 1 { return formats.filter { $0 == .webp || ($0 == .avif && makesAVIFSequence(of: source)) } }
+        switch source.format {
         case .jpeg, .avif, .heic: return Array(formats.prefix(1))
         case .png, .apng, .webp, .gif: return formats
         }
@@ -73,13 +89,13 @@ extension ImageTransformer {
 
     private func formatsTried(
         in source: Data, from formats: [ImageFormat]
-    ) throws(TransformError) -> (sourceFormat: ImageFormat, tried: [ImageFormat]) {
+    ) throws(TransformError) -> (source: ImageInfo, tried: [ImageFormat]) {
         let info: ImageInfo
         do {
             info = try ImageInfo(source, limits: configuration.limits)
         } catch {
             throw TransformError(codecError: error)
         }
-        return (info.format, Self.formatsTried(from: formats, sourceFormat: info.format, frames: info.frames))
+        return (info, Self.formatsTried(from: formats, source: info))
     }
 }

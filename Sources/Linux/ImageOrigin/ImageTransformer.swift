@@ -56,7 +56,7 @@ public struct ImageTransformer: Sendable {
         public var encodingFingerprint: String {
             "webp-q\(defaultWebPQuality)-m\(webpMethod)\(triesLosslessForGraphics ? "-lossless-try" : ""),"
                 + "jpeg-q\(defaultJPEGQuality),"
-                + "avif-q\(defaultAVIFQuality)-s\(avifSpeed),"
+                + "avif-q\(defaultAVIFQuality)-s\(avifSpeed)-sequence-s\(AVIFEncoder.defaultSequenceSpeed),"
                 + "quality-\(qualityMode)-save-data-\(saveDataQualityTarget)"
         }
 
@@ -134,7 +134,9 @@ public struct ImageTransformer: Sendable {
         try format.checkEncodable(width: outputSize.width, height: outputSize.height)
         _ = try cost(of: source, pipeline: pipeline, format: format)
 
-        if format == .webp, info.frames > 1, let reader = try AnimationReader(source, limits: configuration.limits) {
+        if format == .webp || (format == .avif && Self.makesAVIFSequence(of: info)), info.frames > 1,
+            let reader = try AnimationReader(source, limits: configuration.limits)
+        {
             // Frame by frame: decode one, transform it, hand it to the encoder, drop it.
             let stages = ResampleStage.stages(of: pipeline, width: reader.canvasWidth, height: reader.canvasHeight)
             let size =
@@ -145,9 +147,17 @@ public struct ImageTransformer: Sendable {
                 for stage in stages { image = try stage.apply(to: image) }
                 return image
             }
-            let data = try variantEncoding(pipeline)
-                .encode(transformed, content: VariantEncoding.content(ofAnimation: source, format: info.format))
-            return smaller(data, format: .webp, than: source, info: info, width: size.0, height: size.1)
+            if format == .webp {
+                let data = try variantEncoding(pipeline)
+                    .encode(transformed, content: VariantEncoding.content(ofAnimation: source, format: info.format))
+                return smaller(data, format: .webp, than: source, info: info, width: size.0, height: size.1)
+            }
+            let options = AVIFEncoder.Options(
+                quality: pipeline.quality ?? configuration.defaultAVIFQuality, speed: AVIFEncoder.defaultSequenceSpeed)
+            // A frame that leaves part of the canvas undrawn gives `nil`: the first frame as a still, below.
+            if let data = try Self.opaqueSequence(transformed, options: options) {
+                return smaller(data, format: .avif, than: source, info: info, width: size.0, height: size.1)
+            }
         }
 
         if let output = try planarVariant(source, pipeline: pipeline, format: format, info: info, target: target) {
@@ -198,6 +208,19 @@ public struct ImageTransformer: Sendable {
         var output = smaller(data, format: format, than: source, info: info, width: image.width, height: image.height)
         if !output.isSource { output.searchedQuality = searchedQuality }
         return output
+    }
+
+    /// `animation` as an AVIF sequence (``AVIFEncoder/encode(opaque:)``),
+    /// or `nil` when a frame turns out translucent.
+    private static func opaqueSequence(
+        _ animation: some AnimationFrames, options: AVIFEncoder.Options
+    ) throws(ImageCodecError) -> Data? {
+        do {
+            return try AVIFEncoder(options: options).encode(opaque: animation)
+        } catch {
+            guard error.kind == .unsupported else { throw error }
+            return nil
+        }
     }
 
     /// The commonest variant, a JPEG photo scaled into a WebP, made from the

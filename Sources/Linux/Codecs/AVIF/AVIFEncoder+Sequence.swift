@@ -25,7 +25,18 @@ extension AVIFEncoder {
     ///   `.encodingFailed` with libavif's message; what visiting the frames
     ///   throws.
     public func encode(_ animation: some AnimationFrames) throws(ImageCodecError) -> Data {
-        try encodeSequence(animation)
+        try encodeSequence(animation, requiresOpaque: false)
+    }
+
+    /// As ``encode(_:)-(AnimationFrames)``, for an animation whose headers
+    /// say it has no alpha (a GIF without a transparent index) and that is
+    /// to be encoded at the options' speed, real-time mode included: a
+    /// translucent frame (a GIF whose first frame leaves part of the canvas
+    /// undrawn) throws `.unsupported` from the first pass, before anything
+    /// is encoded, rather than slow the encode down to
+    /// ``maxSpeedWithAlpha``.
+    public func encode(opaque animation: some AnimationFrames) throws(ImageCodecError) -> Data {
+        try encodeSequence(animation, requiresOpaque: true)
     }
 
     /// The fastest speed a sequence with an alpha plane is encoded at: 6,
@@ -34,7 +45,8 @@ extension AVIFEncoder {
     /// speed 7 and dropped its alpha at 8 to 10 (stills are not affected).
     public static let maxSpeedWithAlpha = 6
 
-    private func encodeSequence(_ animation: some AnimationFrames) throws(ImageCodecError) -> Data {
+    private func encodeSequence(_ animation: some AnimationFrames, requiresOpaque: Bool) throws(ImageCodecError) -> Data
+    {
         try checkOptions()
         try ImageFormat.avif.checkEncodable(width: animation.canvasWidth, height: animation.canvasHeight)
         guard animation.loopCount == 0 else {
@@ -44,6 +56,10 @@ extension AVIFEncoder {
         var keepsAlpha = false
         try animation.forEachFrame { frame throws(ImageCodecError) in
             if !keepsAlpha, !frame.image.isOpaque { keepsAlpha = true }
+        }
+        if requiresOpaque, keepsAlpha {
+            throw ImageCodecError(
+                .unsupported, format: .avif, "a frame of an animation said to be opaque is translucent")
         }
         // aom's real-time mode (libavif's speeds 7 and up) broke sequences with an alpha plane here
         // (libaom 3.6.0, libavif 0.11.1): speed 7 crashed, 8 to 10 lost the alpha (AVIFSequenceTests).
