@@ -78,14 +78,20 @@ struct ConvertCommandTests {
         #expect(lossless.pixels == SyntheticImages.photo(width: 300, height: 200).pixels)
     }
 
-    @Test func animationsStayAnimatedAsWebPAndAPNGAndFlattenOtherwise() async throws {
+    @Test func animationsStayAnimatedAsWebPAPNGAndAVIFAndFlattenOtherwise() async throws {
         let animated = folder.file("anim.webp")
         try WebPEncoder().encode(SyntheticImages.animation(width: 40, height: 30, frameCount: 3)).write(to: animated)
-        for (name, frames) in [("a.apng", 3), ("a.webp", 3), ("a.png", 1), ("a.jpg", 1)] {
+        for (name, frames) in [("a.apng", 3), ("a.webp", 3), ("a.avif", 3), ("a.png", 1), ("a.jpg", 1)] {
             let result = await CapturedIO.run(["convert", animated.path, folder.file(name).path])
             #expect(result.status == 0)
             #expect(try ImageInfo(Data(contentsOf: folder.file(name))).frames == frames, "\(name)")
         }
+        // An AVIF sequence plays forever: an animation that plays twice becomes its first frame.
+        let twice = folder.file("twice.gif")
+        try GIFEncoder().encode(SyntheticImages.animation(width: 40, height: 30, frameCount: 3, loopCount: 2))
+            .write(to: twice)
+        #expect(await CapturedIO.run(["convert", twice.path, folder.file("twice.avif").path]).status == 0)
+        #expect(try ImageInfo(Data(contentsOf: folder.file("twice.avif"))).frames == 1)
     }
 
     /// Issue 26, finding 11: `convert` keeps generous limits, but says what

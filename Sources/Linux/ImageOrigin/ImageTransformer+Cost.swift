@@ -67,9 +67,12 @@ extension ImageTransformer {
     }
 
     /// Bytes aom's real-time encoder holds per output pixel of an AVIF
-    /// sequence, and besides them, measured as peak RSS (docs/work-budget.md).
+    /// sequence, and besides them: `avifenc -s 8` peaked at 19, 34 and 90 MB
+    /// on 480×270, 960×540 and 1920×1080 sequences (37 B a pixel over a
+    /// fixed part); one origin request grew its peak RSS by 16, 30 and
+    /// 96 MiB (docs/work-budget.md), under these estimates.
     static let sequenceEncoderBytesPerPixel = 40
-    static let sequenceEncoderFixedBytes = 8 << 20
+    static let sequenceEncoderFixedBytes = 12 << 20
 
     /// The cost of ``transform(_:pipeline:format:saveData:)`` on these arguments,
     /// from the source's headers.

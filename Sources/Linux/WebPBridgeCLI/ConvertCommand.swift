@@ -14,8 +14,9 @@ struct ConvertCommand: BridgeCommand {
         discussion: """
             The input format is read from the bytes; the output format comes from OUT's extension
             (webp, jpg, jpeg, png, apng, avif, pam, ppm) or from --to. An animated input stays animated
-            as webp or apng and becomes its first frame otherwise; an AVIF image sequence is read as
-            its first frame. --width and --height scale down to fit inside the box, keeping the aspect
+            as webp or apng, and as avif (an image sequence, speed 8 unless --speed says) when it plays
+            forever; it becomes its first frame otherwise. An AVIF image sequence is read as its first
+            frame. --width and --height scale down to fit inside the box, keeping the aspect
             ratio; either alone is fine; images are never enlarged. PAM and PPM are written byte for
             byte as libwebp's dwebp writes them.
             """,

@@ -65,11 +65,19 @@ struct ImageConverter: Sendable {
                 width: info.width, height: info.height, maxWidth: maxWidth, maxHeight: maxHeight)
             try format.imageFormat?.checkEncodable(width: size.width, height: size.height)
         }
-        if format.keepsAnimation, let animation = try AnimationReader(input, limits: limits) {
+        if format.keepsAnimation || format == .avif, let animation = try AnimationReader(input, limits: limits) {
             let scaled = scale(animation)
             switch format {
             case .webp: return try webpEncoder.encode(scaled)
-            default: return try APNGEncoder().encode(scaled)
+            case .apng: return try APNGEncoder().encode(scaled)
+            default:
+                // An AVIF sequence plays forever: an animation that plays a number of times is its first frame.
+                if animation.loopCount == 0 {
+                    let options = AVIFEncoder.Options(
+                        quality: quality ?? AVIFEncoder.defaultQuality, speed: speed ?? AVIFEncoder.defaultSequenceSpeed
+                    )
+                    return try AVIFEncoder(options: options).encode(scaled)
+                }
             }
         }
         let image = try ImageDecoder(limits: limits).decodeStill(input, fittingWidth: maxWidth, height: maxHeight)
@@ -110,7 +118,9 @@ struct ImageConverter: Sendable {
         guard let info = try? ImageInfo(input, limits: limits) else { return nil }
         let size = ImageResizer.fittingSize(
             width: info.width, height: info.height, maxWidth: maxWidth, maxHeight: maxHeight)
-        let frames = format.keepsAnimation ? info.frames : 1
+        // An AVIF sequence's frames are visited twice (the encoder looks for translucency first).
+        let frames =
+            format.keepsAnimation ? info.frames : format == .avif && info.loopCount == 0 ? 2 * info.frames : 1
         return (info, frames * (info.width * info.height + size.width * size.height))
     }
 
