@@ -25,6 +25,11 @@
 #                  (--preset qiniu --formats avif,webp, the accept policy). Every
 #                  photo arrives as image/avif, and every image's bytes equal the
 #                  demo's AVIF client's wire bytes (e2e/check_avif.py).
+#   avif-sequence  the demo's photographic GIF from its tuned origin (--auto-format)
+#                  as Chromium asks for it: curl gets image/avif, avifdec --info
+#                  reads it as an image sequence of the GIF's frames, and
+#                  headless Chromium, opening the demo's page on the tuned
+#                  origin, shows it 480 px wide as those same AVIF bytes.
 #   webkit-modern  the modern path: the same browser opens
 #                  `webp-bridge proxy --rewrite-html` (the `accept` policy, the
 #                  same qiniu-legacy rule) in front of the demo's origin. Every
@@ -55,7 +60,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 OUT=${E2E_OUT:-.build/e2e}
-MODES=${E2E_MODES:-reverse forward webkit-legacy webkit-modern avif}
+MODES=${E2E_MODES:-reverse forward webkit-legacy webkit-modern avif avif-sequence}
 SERVE_TIMEOUT=${E2E_SERVE_TIMEOUT:-600}   # building the site + the demo's own measurement
 BROWSER_TIMEOUT=${E2E_BROWSER_TIMEOUT:-120}
 START_TIMEOUT=${E2E_START_TIMEOUT:-60}    # WebKitWebDriver under Xvfb, the modern proxy
@@ -149,6 +154,7 @@ kit wait "$OUT/demo.log" "$DEMO_PID" "$SERVE_TIMEOUT" '^serving: ' >/dev/null \
 ORIGIN=$(sed -n 's/^origin: \(http:[^ ]*\).*/\1/p' "$OUT/demo.log" | head -n 1)
 BRIDGE=$(sed -n 's/^bridge: \(http:[^ ]*\).*/\1/p' "$OUT/demo.log" | head -n 1)
 FORWARD=$(sed -n 's/^forward-bridge: \(http:[^ ]*\).*/\1/p' "$OUT/demo.log" | head -n 1)
+TUNED=$(sed -n 's/^tuned origin: \(http:[^ ]*\).*/\1/p' "$OUT/demo.log" | head -n 1)
 FIGURES=$OUT/demo-report.json
 grep '^saved ' "$OUT/demo.log" || true
 echo "e2e: origin $ORIGIN, bridge $BRIDGE, forward bridge $FORWARD; the demo's figures in $FIGURES"
@@ -258,6 +264,39 @@ webkit_page() {   # webkit_page MODE PAGE: the verdict in OUT/MODE.json, the scr
   echo "e2e: $1: screenshot $OUT/$1.png"
 }
 
+# The demo's photographic GIF as an AVIF image sequence, from the tuned origin (--auto-format).
+avif_sequence() {
+  local url="$TUNED/images/scene-pan.gif" accept="image/avif,image/webp,image/apng,image/*,*/*;q=0.8"
+  local gif_frames type frames loaded
+  # The GIF itself, as a client that names neither AVIF nor WebP gets it, and its frames.
+  curl -sS --max-time "$BROWSER_TIMEOUT" -H 'Accept: image/png,image/*;q=0.8' -o "$OUT/scene-pan.gif" "$url"
+  gif_frames=$("$BIN" info "$OUT/scene-pan.gif" 2>/dev/null | sed -n 's/.*, \([0-9]*\) frames,.*/\1/p')
+  type=$(curl -sS --max-time "$BROWSER_TIMEOUT" -H "Accept: $accept" -o "$OUT/scene-pan.avif" -w '%{content_type}' "$url")
+  frames=$(avifdec --info "$OUT/scene-pan.avif" 2>&1 | sed -n 's/.* \([0-9]*\) frames$/\1/p' | head -n 1)
+  echo "e2e: avif-sequence: $url as $type, $(stat -c %s "$OUT/scene-pan.avif") bytes, avifdec reads ${frames:-no} frames (the GIF has ${gif_frames:-?})"
+  if [ "$type" != image/avif ] || [ -z "$frames" ] || [ "$frames" != "$gif_frames" ]; then
+    echo "e2e: avif-sequence: FAIL not an AVIF sequence of the GIF's frames"; return 1
+  fi
+  # Chromium as itself loads the demo's page from the tuned origin: every image straight from it.
+  timeout --signal=KILL "$BROWSER_TIMEOUT" chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+    --no-first-run --hide-scrollbars --user-data-dir="$PROFILE/avif-sequence" --virtual-time-budget=30000 \
+    --dump-dom "$TUNED/index.html?e2e=1" >"$OUT/avif-sequence.dom" 2>"$OUT/avif-sequence-chromium.log" || true
+  loaded=$(python3 -c '
+import sys
+from e2e import verdict
+images, _ = verdict.read_verdict(sys.argv[1])
+for image in images or []:
+    if verdict.site_path(image["src"]) == "/images/scene-pan.gif":
+        print(image["naturalWidth"], image["contentType"].split(";")[0].strip(), image["bytes"])
+' "$OUT/avif-sequence.dom")
+  echo "e2e: avif-sequence: chromium shows the GIF as: ${loaded:-nothing} (width, type, bytes)"
+  if [ "$loaded" != "480 image/avif $(stat -c %s "$OUT/scene-pan.avif")" ]; then
+    echo "e2e: avif-sequence: FAIL chromium did not show the sequence curl got (see $OUT/avif-sequence.dom)"
+    return 1
+  fi
+  echo "e2e: avif-sequence: passed"
+}
+
 status=0
 for mode in $MODES; do
   case $mode in
@@ -302,6 +341,8 @@ for mode in $MODES; do
         echo "e2e: avif: FAIL chromium did not finish within ${BROWSER_TIMEOUT}s, or the bridge's metrics"
         status=1
       fi ;;
+    avif-sequence)
+      avif_sequence || status=1 ;;
     *) echo "e2e: unknown mode '$mode'"; status=1 ;;
   esac
 done
