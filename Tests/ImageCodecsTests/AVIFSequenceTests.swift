@@ -96,6 +96,14 @@ struct AVIFSequenceTests {
         func forEachFrame(_ body: (AnimatedImage.Frame) throws(ImageCodecError) -> Void) throws(ImageCodecError) {}
     }
 
+    @Test(arguments: [(17, 11), (1, 1), (255, 3)])
+    func oddSizesRoundTrip(width: Int, height: Int) throws {
+        let animation = SyntheticImages.animation(width: width, height: height, frameCount: 3)
+        let decoded = try AVIFDecoder().decodeAnimation(try Self.encoder.encode(animation))
+        #expect(decoded.frames.count == 3 && decoded.canvasWidth == width && decoded.canvasHeight == height)
+        #expect(decoded.frames.allSatisfy { $0.image.width == width && $0.image.height == height })
+    }
+
     @Test func aStillDecodesAsOneFrame() throws {
         let still = try AVIFEncoder(options: .init(speed: 8)).encode(SyntheticImages.photo(width: 20, height: 10))
         let decoded = try AVIFDecoder().decodeAnimation(still)
