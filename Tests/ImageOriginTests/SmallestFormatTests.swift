@@ -38,20 +38,23 @@ struct SmallestFormatTests {
     }
 
     @Test(arguments: [
-        ([ImageFormat.avif, .webp], Source(format: .jpeg), [ImageFormat.avif]),
-        ([.webp, .avif], Source(format: .jpeg), [.webp]),
-        ([.avif, .webp], Source(format: .png), [.avif, .webp]),
-        ([.avif, .webp], Source(format: .gif), [.avif, .webp]),
-        ([.avif, .webp], Source(format: .gif, frames: 4), [.avif, .webp]),
-        ([.avif], Source(format: .gif, frames: 4), [.avif]),
-        ([.avif, .webp], Source(format: .gif, frames: 4, loopCount: 3), [.webp]),
-        ([.avif, .webp], Source(format: .gif, frames: 4, alpha: true), [.webp]),
-        ([.avif], Source(format: .apng, frames: 4, alpha: true), []),
-        ([.avif, .webp], Source(format: .webp), [.avif, .webp]),
-        ([.avif, .webp], Source(format: .heic), [.avif]),
+        ([ImageFormat.avif, .webp], Source(format: .jpeg), [ImageFormat.avif], [ImageFormat.avif]),
+        ([.webp, .avif], Source(format: .jpeg), [.webp], [.webp]),
+        ([.avif, .webp], Source(format: .png), [.avif, .webp], [.avif, .webp]),
+        ([.avif, .webp], Source(format: .gif), [.avif, .webp], [.avif, .webp]),
+        ([.avif, .webp], Source(format: .gif, frames: 4), [.webp], [.avif, .webp]),
+        ([.avif], Source(format: .gif, frames: 4), [], [.avif]),
+        ([.avif, .webp], Source(format: .gif, frames: 4, loopCount: 3), [.webp], [.webp]),
+        ([.avif, .webp], Source(format: .gif, frames: 4, alpha: true), [.webp], [.webp]),
+        ([.avif], Source(format: .apng, frames: 4, alpha: true), [], []),
+        ([.avif, .webp], Source(format: .webp), [.avif, .webp], [.avif, .webp]),
+        ([.avif, .webp], Source(format: .heic), [.avif], [.avif]),
     ])
-    func whichFormatsAreTried(formats: [ImageFormat], source: Source, tried: [ImageFormat]) {
-        #expect(ImageTransformer.formatsTried(from: formats, source: source.info) == tried)
+    func whichFormatsAreTried(
+        formats: [ImageFormat], source: Source, tried: [ImageFormat], withSequences: [ImageFormat]
+    ) {
+        #expect(ImageTransformer.formatsTried(from: formats, source: source.info, sequences: false) == tried)
+        #expect(ImageTransformer.formatsTried(from: formats, source: source.info, sequences: true) == withSequences)
     }
 
     @Test(arguments: [
@@ -97,8 +100,25 @@ struct SmallestFormatTests {
         #expect(webpFirst.bodyData == both.bodyData && webpFirst.headers["ETag"] == both.headers["ETag"])
     }
 
-    @Test func anAnimatedGIFBecomesTheSmallerOfItsAVIFSequenceAndItsAnimatedWebPOrStaysAGIF() async throws {
+    /// Naming AVIF does not promise animating it (web-platform-tests/interop#182): by default an
+    /// animation is offered as WebP only, as before sequences; a URL that asks for AVIF gets one.
+    @Test func byDefaultAnAnimatedGIFBecomesAnAnimatedWebPOrStaysAGIF() async throws {
         let origin = try fixture.origin { $0.autoFormat = true }
+        let both = await origin.get("/anim.gif", headers: ["Accept": Self.both])
+        #expect(both.status == .ok && both.headers["Content-Type"] == "image/webp")
+        #expect(try ImageInfo(both.bodyData).frames == 4)
+        let avifOnly = await origin.get("/anim.gif", headers: ["Accept": "image/avif"])
+        #expect(avifOnly.headers["Content-Type"] == "image/gif")
+        let asked = await origin.get("/anim.gif?imageView2/2/w/120/format/avif")
+        let askedFrames = try ImageInfo(asked.bodyData).frames
+        #expect(asked.headers["Content-Type"] == "image/avif" && askedFrames == 4)
+    }
+
+    @Test func anAnimatedGIFBecomesTheSmallerOfItsAVIFSequenceAndItsAnimatedWebPOrStaysAGIF() async throws {
+        let origin = try fixture.origin {
+            $0.autoFormat = true
+            $0.transformer.negotiatesAVIFSequences = true
+        }
         let both = await origin.get("/anim.gif", headers: ["Accept": Self.both])
         let webpOnly = await origin.get("/anim.gif", headers: ["Accept": "image/webp"])
         let avifOnly = await origin.get("/anim.gif", headers: ["Accept": "image/avif"])
@@ -126,7 +146,10 @@ struct SmallestFormatTests {
     func anAnimationASequenceCannotHoldStaysWebPOrGIF(name: String, animation: AnimatedImage) async throws {
         let gif = try GIFEncoder().encode(animation)
         try gif.write(to: fixture.root.appendingPathComponent(name))
-        let origin = try fixture.origin { $0.autoFormat = true }
+        let origin = try fixture.origin {
+            $0.autoFormat = true
+            $0.transformer.negotiatesAVIFSequences = true
+        }
         let both = await origin.get("/\(name)", headers: ["Accept": Self.both])
         let frames = try ImageInfo(both.bodyData).frames
         #expect(both.headers["Content-Type"] == "image/webp" && frames == 3)

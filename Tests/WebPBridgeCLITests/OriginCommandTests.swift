@@ -23,6 +23,7 @@ struct OriginCommandTests {
         (["origin", "--root", "/tmp", "extra"], "unexpected argument 'extra'"),
         (["origin", "--root", "/tmp", "--memory-budget", "9T"], "expects a size such as 256M"),
         (["origin", "--root", "/tmp", "--memory-budget", "4096K"], "must be at least 16M"),
+        (["origin", "--root", "/tmp", "--avif-sequences"], "--avif-sequences goes with --auto-format"),
     ])
     func usageErrorsExitTwo(arguments: [String], message: String) async {
         let result = await CapturedIO.run(arguments)
@@ -41,6 +42,18 @@ struct OriginCommandTests {
         #expect(try method([]) == 4)
         #expect(try method(["--webp-method", "2"]) == 2)
         #expect(try method(["--webp-method", "0"]) == 0)
+    }
+
+    @Test func avifSequencesReachTheTransformer() throws {
+        let folder = try TemporaryDirectory()
+        func negotiates(_ extra: [String]) throws -> Bool {
+            let arguments = ["--root", folder.url.path, "--auto-format"] + extra
+            let command = try OriginCommand(
+                parsed: ParsedArguments(arguments, configuration: OriginCommand.configuration))
+            return try command.makeOrigin().configuration.transformer.negotiatesAVIFSequences
+        }
+        #expect(try !negotiates([]))
+        #expect(try negotiates(["--avif-sequences"]))
     }
 
     @Test func badRootOrStylesExitOne() async throws {

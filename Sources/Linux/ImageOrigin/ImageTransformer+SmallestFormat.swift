@@ -6,7 +6,7 @@ extension ImageTransformer {
     /// acceptable to the client, the preferred first) gives the fewest
     /// bytes — or the source, by the rule of ``transform(_:pipeline:format:)``.
     ///
-    /// Which formats are tried (``formatsTried(from:source:)``):
+    /// Which formats are tried (``formatsTried(from:source:sequences:)``):
     /// - a photo source (JPEG, AVIF, HEIC) only the first: for photos AVIF
     ///   is the smaller by far at the default qualities (the demo's front
     ///   page: 627 kB for the AVIF client, 985 kB for the WebP client), and a
@@ -14,8 +14,9 @@ extension ImageTransformer {
     /// - any other still (PNG, WebP, GIF, APNG of one frame) every format:
     ///   graphics are where lossless WebP beats AVIF (the demo's logos: 8 kB
     ///   against 13 kB), and they are small, so each encode is cheap;
-    /// - an animation only the formats that keep it moving: WebP, and AVIF
-    ///   for one made as an image sequence (``makesAVIFSequence(of:)``: an
+    /// - an animation only the formats that keep it moving: WebP, and, with
+    ///   ``Configuration/negotiatesAVIFSequences``, AVIF for one made as an
+    ///   image sequence (``makesAVIFSequence(of:)``: an
     ///   opaque animation that plays forever), where AV1's inter-frame
     ///   coding makes a photographic animation a fraction of its animated
     ///   WebP (the demo's GIF: docs/benchmarks.md, "AVIF image sequences").
@@ -78,9 +79,12 @@ extension ImageTransformer {
     }
 
     /// The formats of `formats` worth trying for a source that `source`
-    /// describes; see ``transform(_:pipeline:smallestOf:saveData:)``. Keeps their order.
-    public static func formatsTried(from formats: [ImageFormat], source: ImageInfo) -> [ImageFormat] {
-        if source.frames > 1 { return formats.filter { $0 == .webp || ($0 == .avif && makesAVIFSequence(of: source)) } }
+    /// describes, AVIF sequences among them when `sequences` says; see
+    /// ``transform(_:pipeline:smallestOf:saveData:)``. Keeps their order.
+    public static func formatsTried(from formats: [ImageFormat], source: ImageInfo, sequences: Bool) -> [ImageFormat] {
+        if source.frames > 1 {
+            return formats.filter { $0 == .webp || ($0 == .avif && sequences && makesAVIFSequence(of: source)) }
+        }
         switch source.format {
         case .jpeg, .avif, .heic: return Array(formats.prefix(1))
         case .png, .apng, .webp, .gif: return formats
@@ -96,6 +100,6 @@ extension ImageTransformer {
         } catch {
             throw TransformError(codecError: error)
         }
-        return (info, Self.formatsTried(from: formats, source: info))
+        return (info, Self.formatsTried(from: formats, source: info, sequences: configuration.negotiatesAVIFSequences))
     }
 }

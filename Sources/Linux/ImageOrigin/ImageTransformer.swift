@@ -46,6 +46,14 @@ public struct ImageTransformer: Sendable {
         /// the mode's own target. Default ``QualityMode/defaultTarget`` minus
         /// ``QualityMode/saveDataReduction``: 50.
         public var saveDataQualityTarget = QualityMode.defaultTarget - QualityMode.saveDataReduction
+        /// Whether negotiation (``ImageTransformer/transform(_:pipeline:smallestOf:saveData:)``)
+        /// offers an animation as an AVIF image sequence to a client that
+        /// names AVIF (`origin --avif-sequences`). Default `false`: naming
+        /// AVIF does not promise animating it — Firefox and Safari for iOS
+        /// advertised AVIF and showed a sequence's first frame
+        /// (web-platform-tests/interop#182) — so an animation is offered
+        /// as WebP only. A URL that asks for AVIF gets the sequence either way.
+        public var negotiatesAVIFSequences = false
 
         /// The settings besides the request and the source that decide a
         /// variant's bytes, in one string: part of every variant's ETag, so
@@ -58,6 +66,7 @@ public struct ImageTransformer: Sendable {
                 + "jpeg-q\(defaultJPEGQuality),"
                 + "avif-q\(defaultAVIFQuality)-s\(avifSpeed)-sequence-s\(AVIFEncoder.defaultSequenceSpeed),"
                 + "quality-\(qualityMode)-save-data-\(saveDataQualityTarget)"
+                + (negotiatesAVIFSequences ? ",negotiated-avif-sequences" : "")
         }
 
         public init(

@@ -10,7 +10,7 @@ struct OriginCommand: BridgeCommand {
         abstract: "Serve a folder: images with Qiniu's imageView2/imageMogr2 grammar, other files as they are.",
         usage: [
             "--root DIR [--listen HOST:PORT] [--styles FILE] [--auto-webp] [--auto-format]"
-                + " [--client-hints] [--save-data]"
+                + " [--avif-sequences] [--client-hints] [--save-data]"
                 + " [--quality Q|auto[:TARGET]] [--webp-method M] [--memory-budget SIZE] [--work-budget MP]"
         ],
         discussion: """
@@ -31,6 +31,10 @@ struct OriginCommand: BridgeCommand {
             .flag(
                 "--auto-format",
                 help: "Serve AVIF, WebP or the source, whichever the client's Accept names with the highest q."),
+            .flag(
+                "--avif-sequences",
+                help: "With --auto-format, also offer an animation that plays forever and has no alpha as an AVIF"
+                    + " image sequence to clients naming AVIF (some that do show only its first frame)."),
             .flag(
                 "--client-hints",
                 help: "Size JPEG/PNG images by Sec-CH-Width, or Sec-CH-Viewport-Width x Sec-CH-DPR (and the legacy"
@@ -72,6 +76,9 @@ struct OriginCommand: BridgeCommand {
     var saveData: Bool
     var quality: QualityOption?
     var webpMethod: Int?
+    /// `--avif-sequences`: negotiation offers AVIF image sequences
+    /// (``ImageTransformer/Configuration/negotiatesAVIFSequences``).
+    var avifSequences: Bool
     /// `--memory-budget`: what every cache's bound is a share of.
     var memoryBudget: ImageOrigin.MemoryBudget
     /// `--work-budget`: pixels one variant may take, in all.
@@ -88,6 +95,10 @@ struct OriginCommand: BridgeCommand {
         autoFormat = parsed.flag("--auto-format")
         clientHints = parsed.flag("--client-hints")
         saveData = parsed.flag("--save-data")
+        avifSequences = parsed.flag("--avif-sequences")
+        if avifSequences, !autoFormat {
+            throw UsageError("--avif-sequences goes with --auto-format: it adds a format negotiation offers")
+        }
         quality = try QualityOption.parse(parsed, in: 1...100)
         webpMethod = try parsed.int("--webp-method", in: 0...6)
         memoryBudget = try MemorySize.budget(parsed).map { ImageOrigin.MemoryBudget(totalBytes: $0) } ?? .init()
@@ -108,6 +119,7 @@ struct OriginCommand: BridgeCommand {
             root: root, styles: styles, autoWebP: autoWebP, autoFormat: autoFormat, memoryBudget: memoryBudget)
         configuration.clientHints = clientHints
         configuration.saveData = saveData
+        configuration.transformer.negotiatesAVIFSequences = avifSequences
         switch quality {
         case .fixed(let quality): configuration.transformer.defaultWebPQuality = quality
         case .auto(let target): configuration.transformer.qualityMode = .auto(target: target)

@@ -33,8 +33,9 @@ package enum DemoSiteOrigin {
     package static let tunedTarget = 55.0
 
     /// The tuned origin over the same site: what `webp-bridge origin
-    /// --auto-format --quality auto --client-hints --save-data` answers —
-    /// the smallest format each client accepts equally and the quality
+    /// --auto-format --avif-sequences --quality auto --client-hints --save-data`
+    /// answers — the smallest format each client accepts equally (an AVIF
+    /// image sequence among them for the photographic GIF) and the quality
     /// chosen per image; sizes from the client's hints; less for
     /// `Save-Data: on`; and `--memory-budget 1GiB`, since a search holds
     /// about 100 bytes per output pixel (docs/origin.md) and the 3× phone's
@@ -46,6 +47,7 @@ package enum DemoSiteOrigin {
         configuration.transformer.qualityMode = .auto(target: target)
         configuration.clientHints = true
         configuration.saveData = true
+        configuration.transformer.negotiatesAVIFSequences = true
         return configuration
     }
 }
