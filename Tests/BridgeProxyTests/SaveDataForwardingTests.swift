@@ -19,9 +19,12 @@ struct SaveDataForwardingTests {
             guard request.headers[ClientHints.saveDataFieldName] == "on", request.url.query != nil else {
                 return try await fixture.upstream.load(request, onChunk: onChunk)
             }
+            // Fresh for a day, as the origin's variants are: under a sanitizer the test outlasts a
+            // minute, and a stale saving answer is rightly passed over for the fresh full one.
             return DataResponse(
                 url: request.url, statusCode: 200,
-                headers: ["Content-Type": "image/webp", "Cache-Control": "max-age=60", "ETag": "\"sd\""], body: saving)
+                headers: ["Content-Type": "image/webp", "Cache-Control": "max-age=86400", "ETag": "\"sd\""],
+                body: saving)
         }
     }
 
