@@ -66,7 +66,7 @@ struct AVIFSequenceTests {
             decoded.frames.map { [$0.image.pixels[3], $0.image.pixels[7]] } == [[255, 255], [0, 255], [255, 128]])
     }
 
-    @Test func anAnimationSaidToBeOpaqueIsRefusedBeforeEncodingWhenAFrameIsNot() throws {
+    @Test func anAnimationSaidToBeOpaqueIsRefusedWhenAFrameIsNot() throws {
         let opaque = SyntheticImages.animation(width: 16, height: 16, frameCount: 2)
         #expect(try AVIFDecoder().decodeAnimation(try Self.encoder.encode(opaque: opaque)).frames.count == 2)
         var translucent = opaque

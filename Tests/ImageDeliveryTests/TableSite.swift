@@ -83,7 +83,7 @@ final class TableSite: HTTPHandler, Sendable {
 
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
         received.withLock { $0.append(request.target) }
-        if ClientHints(fields: request.headers).saveData { receivedSavingData.withLock { $0.append(request.target) } }
+        if ClientHints.savesData(request.headers) { receivedSavingData.withLock { $0.append(request.target) } }
         var response = answer(request)
         for field in Self.siteFields { response.headers.add(field) }
         return response

@@ -120,28 +120,27 @@ extension ImageTransformer {
         let stages = ResampleStage.stages(of: pipeline, width: info.width, height: info.height)
         let outputPixels = outputSize.width * outputSize.height
         let sourceBytes = info.bytes
-        if format == .avif, makesAVIFSequence(of: info) {
-            // Frame by frame, twice: a first pass looks for translucency, the second encodes. aom's
-            // real-time encoder costs about what a lossy WebP encode does per pixel and frame.
+        if info.frames > 1, format == .webp || (format == .avif && makesAVIFSequence(of: info)) {
+            // Frame by frame: each pass decodes every frame and resamples it, with a few canvases and
+            // the resampled frames held beside the encoder's memory.
             let canvas = info.width * info.height
             let perPass = canvas + stages.reduce(0) { $0 + $1.outputPixels }
-            let work = info.frames.multipliedReportingOverflow(by: 2 * perPass + outputPixels)
-            let peak =
-                sourceBytes + 3 * canvas * 4 + stages.reduce(0) { $0 + $1.outputPixels * 4 }
-                + outputPixels * (4 + sequenceEncoderBytesPerPixel) + sequenceEncoderFixedBytes
-            return Cost(workPixels: work.overflow ? .max : work.partialValue, peakBytes: peak)
-        }
-        if format == .webp, info.frames > 1 {
-            // Frame by frame: a few canvases held, and libwebp's animation encoder keeps about four
-            // output frames. A graphic is encoded twice, lossy and mixed, each pass decoding every frame.
-            let passes = triesLossless && animationContent == .graphic ? 2 : 1
-            let canvas = info.width * info.height
-            let perPass = canvas + stages.reduce(0) { $0 + $1.outputPixels }
-            let perFrame = perPass + outputPixels + (passes == 2 ? perPass + outputPixels * losslessWorkWeight : 0)
+            let framesHeld = sourceBytes + 3 * canvas * 4 + stages.reduce(0) { $0 + $1.outputPixels * 4 }
+            let perFrame: Int
+            let peak: Int
+            if format == .avif {
+                // One pass (``AVIFEncoder/encode(opaque:)``): aom's real-time encoder costs about
+                // what a lossy WebP encode does per pixel and frame.
+                perFrame = perPass + outputPixels
+                peak = framesHeld + outputPixels * (4 + sequenceEncoderBytesPerPixel) + sequenceEncoderFixedBytes
+            } else {
+                // libwebp's animation encoder keeps about four output frames. A graphic is encoded
+                // twice, lossy and mixed.
+                let passes = triesLossless && animationContent == .graphic ? 2 : 1
+                perFrame = perPass + outputPixels + (passes == 2 ? perPass + outputPixels * losslessWorkWeight : 0)
+                peak = framesHeld + outputPixels * (4 * 4 + encoderBytesPerPixel(.webp, lossless: passes == 2))
+            }
             let work = info.frames.multipliedReportingOverflow(by: perFrame)
-            let peak =
-                sourceBytes + 3 * canvas * 4 + stages.reduce(0) { $0 + $1.outputPixels * 4 }
-                + outputPixels * (4 * 4 + encoderBytesPerPixel(.webp, lossless: passes == 2))
             return Cost(workPixels: work.overflow ? .max : work.partialValue, peakBytes: peak)
         }
         let decoded = decodedPixels(of: info, firstStage: stages.first)

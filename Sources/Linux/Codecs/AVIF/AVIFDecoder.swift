@@ -69,8 +69,9 @@ public struct AVIFDecoder: Sendable {
     }
 
     /// Decodes every frame of an image sequence (a still is one frame of
-    /// 100 ms) to RGBA, with each frame's duration in milliseconds (at
-    /// least 1) and `loopCount` 0: libavif 0.11 reads no repetition count,
+    /// 100 ms) to RGBA, each frame shown as long as
+    /// ``AnimationTiming/displayedDuration(seconds:)`` says, as every other
+    /// decoder does, and `loopCount` 0: libavif 0.11 reads no repetition count,
     /// and browsers loop a sequence without one.
     ///
     /// - Throws: ``ImageCodecError``, as ``decode(_:)``; the animation's
@@ -93,9 +94,10 @@ public struct AVIFDecoder: Sendable {
                     throw ImageCodecError.corrupt(
                         .avif, "frame \(index) is \(image.width)x\(image.height), not \(header.width)x\(header.height)")
                 }
-                let seconds = header.frameCount > 1 ? decoder.raw.pointee.imageTiming.duration : 0.1
-                let milliseconds = seconds.isFinite ? Int(min(max((seconds * 1000).rounded(), 1), 3_600_000)) : 100
-                frames.append(AnimatedImage.Frame(image: image, durationMilliseconds: milliseconds))
+                let seconds = header.frameCount > 1 ? decoder.raw.pointee.imageTiming.duration : nil
+                frames.append(
+                    AnimatedImage.Frame(
+                        image: image, durationMilliseconds: AnimationTiming.displayedDuration(seconds: seconds)))
             }
             return AnimatedImage(canvasWidth: header.width, canvasHeight: header.height, frames: frames, loopCount: 0)
         }

@@ -30,11 +30,11 @@ extension AVIFEncoder {
 
     /// As ``encode(_:)-(AnimationFrames)``, for an animation whose headers
     /// say it has no alpha (a GIF without a transparent index) and that is
-    /// to be encoded at the options' speed, real-time mode included: a
-    /// translucent frame (a GIF whose first frame leaves part of the canvas
-    /// undrawn) throws `.unsupported` from the first pass, before anything
-    /// is encoded, rather than slow the encode down to
-    /// ``maxSpeedWithAlpha``.
+    /// to be encoded at the options' speed, real-time mode included. The
+    /// frames are visited once, with no first pass: a translucent frame (a
+    /// GIF whose first frame leaves part of the canvas undrawn) throws
+    /// `.unsupported` where it comes, the frames before it encoded for
+    /// nothing, rather than slow the encode down to ``maxSpeedWithAlpha``.
     public func encode(opaque animation: some AnimationFrames) throws(ImageCodecError) -> Data {
         try encodeSequence(animation, requiresOpaque: true)
     }
@@ -54,12 +54,10 @@ extension AVIFEncoder {
                 .avif, "an AVIF sequence plays forever; this animation plays \(animation.loopCount) times")
         }
         var keepsAlpha = false
-        try animation.forEachFrame { frame throws(ImageCodecError) in
-            if !keepsAlpha, !frame.image.isOpaque { keepsAlpha = true }
-        }
-        if requiresOpaque, keepsAlpha {
-            throw ImageCodecError(
-                .unsupported, format: .avif, "a frame of an animation said to be opaque is translucent")
+        if !requiresOpaque {
+            try animation.forEachFrame { frame throws(ImageCodecError) in
+                if !keepsAlpha, !frame.image.isOpaque { keepsAlpha = true }
+            }
         }
         // aom's real-time mode (libavif's speeds 7 and up) broke sequences with an alpha plane here
         // (libaom 3.6.0, libavif 0.11.1): speed 7 crashed, 8 to 10 lost the alpha (AVIFSequenceTests).
@@ -72,6 +70,10 @@ extension AVIFEncoder {
                     .avif,
                     "frame \(frames) is \(frame.image.width)x\(frame.image.height), not the canvas's "
                         + "\(animation.canvasWidth)x\(animation.canvasHeight)")
+            }
+            if requiresOpaque, !frame.image.isOpaque {
+                throw ImageCodecError(
+                    .unsupported, format: .avif, "frame \(frames) of an animation said to be opaque is translucent")
             }
             let image = try yuvImage(of: frame.image, keepsAlpha: keepsAlpha)
             try AVIFStatus.check(

@@ -96,7 +96,7 @@ public final class ImageBridge: Sendable {
         counts.withLock { $0.routes += 1 }
         var request = request
         if configuration.forwardsSaveData, !request.image.savesData {
-            request.image.savesData = ClientHints(fields: request.fields).saveData
+            request.image.savesData = ClientHints.savesData(request.fields)
         }
         guard request.method == "GET" || request.method == "HEAD", let rewriter else {
             return .passThrough(vary: nil)

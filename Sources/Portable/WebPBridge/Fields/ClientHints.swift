@@ -89,7 +89,13 @@ public struct ClientHints: Sendable, Equatable {
         viewportWidth =
             Self.field(fields, "Sec-CH-Viewport-Width", Self.structuredWidth)
             ?? Self.field(fields, "Viewport-Width", Self.legacyWidth)
-        saveData = Self.field(fields, Self.saveDataFieldName, Self.saveDataOn) ?? false
+        saveData = Self.savesData(fields)
+    }
+
+    /// Whether `fields` say `Save-Data: on`, read as ``init(fields:)`` reads
+    /// it, without the sizing hints.
+    public static func savesData(_ fields: HTTPFieldList) -> Bool {
+        field(fields, saveDataFieldName, saveDataOn) ?? false
     }
 
     /// The DPR rounded up to a multiple of 0.5 (2.625 → 3), at least 1;

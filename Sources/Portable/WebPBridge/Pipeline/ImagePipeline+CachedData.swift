@@ -37,20 +37,17 @@ extension ImagePipeline {
         }
         let now = configuration.now()
         let fallsBack = plan.variantURL != nil && negativeCache.contains(plan.cacheKey, now: now)
-        let keys = fallsBack ? [plan.originalCacheKey, plan.originalStandInKey] : [plan.cacheKey, plan.standInKey]
-        let fetchedURL = fallsBack ? plan.originalURL : plan.variantURL ?? plan.originalURL
-        for case let key? in keys {
-            guard let entry = cache.entry(for: key),
-                let hit = freshHit(
-                    entry, url: fetchedURL, key: key, isVariant: !fallsBack && plan.variantURL != nil,
-                    isFallback: fallsBack, now: now)
-            else { continue }
-            guard usable(hit) else { return nil }
-            if fallsBack { trafficMeter.recordFallback() }
-            recordHit(hit)
-            return hit
-        }
-        return nil
+        let key = fallsBack ? plan.originalCacheKey : plan.cacheKey
+        guard
+            let hit = cachedHit(
+                cache.entry(for: key), key: key, standIn: fallsBack ? plan.originalStandInKey : plan.standInKey,
+                in: cache, url: fallsBack ? plan.originalURL : plan.variantURL ?? plan.originalURL,
+                isVariant: !fallsBack && plan.variantURL != nil, isFallback: fallsBack, now: now),
+            usable(hit)
+        else { return nil }
+        if fallsBack { trafficMeter.recordFallback() }
+        recordHit(hit)
+        return hit
     }
 
     /// Counts a delivery of `hit`, a response ``cachedData(for:ifUsable:)``

@@ -80,14 +80,11 @@ extension ImagePipeline {
         var conditionalHeaders = HTTPFieldList()
         let cache = request.cachePolicy == .reloadIgnoringCache ? nil : configuration.dataCache
         let cached = cache?.entry(for: key)
-        func hit(_ entry: CachedEntry?, under key: String?) -> ImageDataResponse? {
-            guard let entry, let key else { return nil }
-            if request.cachePolicy == .cacheOnly {
-                return anyHit(entry, url: url, key: key, isVariant: isVariant, isFallback: isFallback)
-            }
-            return freshHit(entry, url: url, key: key, isVariant: isVariant, isFallback: isFallback, now: now)
-        }
-        if let hit = hit(cached, under: key) ?? hit(standIn.flatMap { cache?.entry(for: $0) }, under: standIn) {
+        if let cache,
+            let hit = cachedHit(
+                cached, key: key, standIn: standIn, in: cache, url: url, isVariant: isVariant, isFallback: isFallback,
+                now: request.cachePolicy == .cacheOnly ? nil : now)
+        {
             recordHit(hit)
             return hit
         }
@@ -179,6 +176,24 @@ extension ImagePipeline {
             hops += 1
             hopURL = redirect.location
         }
+    }
+
+    /// The hit for `key`, whose entry `entry` the caller has read, or where
+    /// that is none, for `standIn` (the full answer, for a request that
+    /// saves data): a fresh, complete entry, or any complete one when `now`
+    /// is `nil` (``ImageRequest/CachePolicy/cacheOnly``).
+    func cachedHit(
+        _ entry: CachedEntry?, key: String, standIn: String?, in cache: any DataCaching, url: URL, isVariant: Bool,
+        isFallback: Bool, now: Date?
+    ) -> ImageDataResponse? {
+        func hit(_ entry: CachedEntry?, _ key: String) -> ImageDataResponse? {
+            guard let entry else { return nil }
+            guard let now else {
+                return anyHit(entry, url: url, key: key, isVariant: isVariant, isFallback: isFallback)
+            }
+            return freshHit(entry, url: url, key: key, isVariant: isVariant, isFallback: isFallback, now: now)
+        }
+        return hit(entry, key) ?? standIn.flatMap { hit(cache.entry(for: $0), $0) }
     }
 
     /// `cached` as a response when it is fresh and complete, else `nil`.
