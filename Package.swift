@@ -112,7 +112,7 @@ let portableTestTargets: [Target] = [
     // The core's suites, one folder per part (Coding, Rewriting, Concurrency, Caching, HTML, Fields).
     .testTarget(
         name: "WebPBridgeTests",
-        dependencies: ["TestTraits", "WebPBridge"],
+        dependencies: ["TestSupport", "TestTraits", "WebPBridge"],
         // HTML/Resources and Fields/Resources are read in place (by #filePath; e2e/nginx_classes.py reads
         // the Accept table too).
         exclude: ["HTML/Resources", "Fields/Resources"],

@@ -73,4 +73,28 @@ struct SaveDataForwardingTests {
         #expect(answer.headers["Vary"] == "Accept")
         #expect(upstream.requests.allSatisfy { $0.headers["Save-Data"] == nil })
     }
+
+    /// The app's link (``ImageBridge/update(_:)``) changes what a request
+    /// is planned as, not its fields: an answer memoised in Low Data Mode
+    /// is never a full-tier request's ready answer once the link is back.
+    @Test func aLowDataAnswerIsNotMemoisedForTheFullTier() async throws {
+        let fixture = try BridgeFixture()
+        let saving = try WebPEncoder(options: .init(quality: 10)).encode(SyntheticImages.photo(width: 40, height: 30))
+        let upstream = Self.savingUpstream(fixture, saving: saving)
+        let bridge = try fixture.bridge(loader: upstream)
+        let reader = Self.request(saveData: nil)
+
+        bridge.imageBridge.update(.lowData)
+        let saved = await bridge.handle(reader)
+        #expect(saved.status == .ok && saved.bodyData == saving)
+        #expect(saved.headers["Vary"] == "Accept", "the field was not the client's")
+        #expect(bridge.immediateResponse(to: reader)?.bodyData == saving, "memoised at the reduced tier")
+
+        bridge.imageBridge.update(.unmetered)
+        #expect(bridge.immediateResponse(to: reader)?.bodyData != saving)
+        let full = await bridge.handle(reader)
+        #expect(full.status == .ok && full.bodyData != saving && !full.bodyData.isEmpty)
+        let sent = upstream.requests.filter { $0.url.query != nil }.map { $0.headers["Save-Data"] ?? "-" }
+        #expect(sent == ["on", "-"])
+    }
 }

@@ -74,6 +74,10 @@ struct DeliveryTableTests {
         /// (``ImageBridge/Configuration/forwardsSaveData``): every upstream
         /// request of the row must carry it.
         var savesData = false
+        /// The app reports Low Data Mode to the bridge
+        /// (``ImageBridge/update(_:)``): every upstream request of the row
+        /// must save data, though the client sent no `Save-Data`.
+        var lowDataLink = false
 
         var testDescription: String { name }
     }
@@ -111,6 +115,12 @@ struct DeliveryTableTests {
         Row(
             name: "a Save-Data client's original after a failed variant too", path: "/broken.jpg",
             expected: .original(status: 200), upstreamRequests: 2...2, savesData: true),
+        Row(
+            name: "in the app's Low Data Mode the variant is asked for with Save-Data", path: "/photo.jpg",
+            accept: webPAccept, expected: .image(.webp), upstreamRequests: 1...1, lowDataLink: true),
+        Row(
+            name: "in the app's Low Data Mode the original after a failed variant too", path: "/broken.jpg",
+            expected: .original(status: 200), upstreamRequests: 2...2, lowDataLink: true),
         Row(
             name: "a conditional request with the delivered tag gets 304", path: "/photo.jpg", conditional: true,
             expected: .notModified, upstreamRequests: 1...1),
@@ -191,7 +201,8 @@ struct DeliveryTableTests {
             if let allowed = row.upstreamRequests {
                 #expect(allowed.contains(site.requestCount(for: row.path)), "\(site.targets)")
             }
-            #expect(site.targetsSavingData == (row.savesData ? site.targets : []), "\(site.targets)")
+            #expect(
+                site.targetsSavingData == (row.savesData || row.lowDataLink ? site.targets : []), "\(site.targets)")
             if case .original = answer.observed, row.claimed || adapter != .urlProtocol {
                 // Relayed by the core through the one hop-by-hop filter, whichever adapter sends it.
                 #expect(answer.endToEnd == "kept")
@@ -230,7 +241,9 @@ struct DeliveryTableTests {
         configuration.transcodeQueueLimit = 0
         configuration.maxTranscodeInputBytes = cap
         configuration.forwardsSaveData = row.savesData
-        return try ImageBridge(configuration: configuration)
+        let bridge = try ImageBridge(configuration: configuration)
+        if row.lowDataLink { bridge.update(.lowData) }
+        return bridge
     }
 
     static func facts(_ row: Row, url: URL, ifNoneMatch: String? = nil) -> DeliveryRequest {
@@ -309,6 +322,7 @@ struct DeliveryTableTests {
         configuration.limits.maxTranscodeInputBytes = cap
         configuration.forwardsSaveData = row.savesData
         let proxy = try BridgeProxy(configuration: configuration)
+        if row.lowDataLink { proxy.imageBridge.update(.lowData) }
         return try await askAll(row, queue: proxy.transcodeQueue) { ifNoneMatch in
             var headers = fields(row, ifNoneMatch: ifNoneMatch)
             headers["Host"] = "bridge.test"

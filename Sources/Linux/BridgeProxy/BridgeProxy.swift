@@ -114,7 +114,7 @@ public final class BridgeProxy: HTTPHandler {
             let (served, image) = await serveImage(request, plan: plan)
             // A transcode of a data-cache entry is this client's ready answer next time, as a WebP hit is.
             if served.outcome == .transcoded, configuration.keepsTranscodes, let image, !image.isFallback,
-                let memoKey = pipelineKeepsData ? HitMemo.key(for: request) : nil
+                let memoKey = pipelineKeepsData ? HitMemo.key(for: request, tier: imageBridge.linkTier) : nil
             {
                 let kept = hitMemo.insert(stamped(served), image: image, for: memoKey)
                 record(kept.reply, isHEAD: request.method == .head)
@@ -133,7 +133,7 @@ public final class BridgeProxy: HTTPHandler {
     /// - Returns: The response, or `nil` to answer asynchronously.
     public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
         let pipeline = configuration.pipeline
-        let memoKey = pipelineKeepsData ? HitMemo.key(for: request) : nil
+        let memoKey = pipelineKeepsData ? HitMemo.key(for: request, tier: imageBridge.linkTier) : nil
         if let memoKey, let cache = pipeline.configuration.dataCache,
             let hit = hitMemo.hit(for: memoKey, in: cache, now: pipeline.configuration.now())
         {

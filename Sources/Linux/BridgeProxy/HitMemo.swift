@@ -142,8 +142,11 @@ final class HitMemo: Sendable {
         state = Lock(State(hits: LRUStore(capacity: capacityBytes)))
     }
 
-    /// The memo key of `request`, or `nil` when it must take the full path.
-    static func key(for request: HTTPRequest) -> String? {
+    /// The memo key of `request` planned at the link's `tier`
+    /// (``ImageBridge/linkTier``: an answer made at the full tier never
+    /// answers a request planned at the reduced one, nor the other way), or
+    /// `nil` when it must take the full path.
+    static func key(for request: HTTPRequest, tier: PrefetchPolicy.Tier) -> String? {
         guard request.method == .get || request.method == .head else { return nil }
         let headers = request.headers
         guard headers["Via"] == nil, headers["Cache-Control"] == nil, headers["If-None-Match"] == nil,
@@ -158,7 +161,7 @@ final class HitMemo: Sendable {
         // A key the store would refuse is not even built: such requests take the full path.
         let length =
             request.method.rawValue.utf8.count + host.utf8.count + request.target.utf8.count + accept.utf8.count
-            + userAgent.utf8.count + saveData.utf8.count + 5
+            + userAgent.utf8.count + saveData.utf8.count + 7
         guard length <= LRUStore<Hit>.defaultMaxKeyBytes else { return nil }
         // The pieces' bytes into one buffer, made a string once: appending
         // strings paid a growth check and a copy per piece (callgrind).
@@ -176,6 +179,8 @@ final class HitMemo: Sendable {
         bytes.appendUTF8(of: userAgent)
         bytes.append(0)
         bytes.appendUTF8(of: saveData)
+        bytes.append(0)
+        bytes.append(tier == .full ? UInt8(ascii: "f") : UInt8(ascii: "r"))
         return String(decoding: bytes, as: UTF8.self)
     }
 

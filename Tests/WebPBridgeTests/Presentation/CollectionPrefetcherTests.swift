@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import TestTraits
 import Testing
 import WebPBridge
@@ -23,23 +24,9 @@ struct CollectionPrefetcherTests {
         func cancelPrefetch(_ requests: [ImageRequest]) { lock.withLock { _cancelled += requests } }
     }
 
-    /// Conditions from a script, then the end of the stream.
-    struct ScriptedConditions: NetworkConditionSource {
-        var script: [NetworkConditions]
-
-        func conditions() -> AsyncStream<NetworkConditions> {
-            AsyncStream { continuation in
-                for conditions in script { continuation.yield(conditions) }
-                continuation.finish()
-            }
-        }
-    }
-
     nonisolated static func request(_ index: Int) -> ImageRequest {
         ImageRequest(url: URL(string: "https://img.example/\(index).jpg")!, targetSize: .init(width: 400, height: 300))
     }
-
-    nonisolated static let lowData = NetworkConditions(status: .satisfied, isExpensive: false, isConstrained: true)
 
     private func makePrefetcher() -> (CollectionPrefetcher, RecordingPrefetching) {
         let recorder = RecordingPrefetching()
@@ -57,7 +44,7 @@ struct CollectionPrefetcherTests {
         #expect(prefetcher.trackedCount == 2)
     }
 
-    @Test(arguments: [nil, NetworkConditions.expensive, .offline, lowData])
+    @Test(arguments: [nil, NetworkConditions.expensive, .offline, .lowData])
     func noPrefetchWhereThePolicySaysNo(_ conditions: NetworkConditions?) {
         let (prefetcher, recorder) = makePrefetcher()
         if let conditions { prefetcher.update(conditions) }
@@ -75,7 +62,7 @@ struct CollectionPrefetcherTests {
         #expect(prefetcher.trackedCount == 1)
     }
 
-    @Test(arguments: [NetworkConditions.expensive, .offline, lowData])
+    @Test(arguments: [NetworkConditions.expensive, .offline, .lowData])
     func leavingWiFiCancelsEveryStartedPrefetch(_ conditions: NetworkConditions) {
         let (prefetcher, recorder) = makePrefetcher()
         prefetcher.update(.unmetered)
@@ -95,7 +82,7 @@ struct CollectionPrefetcherTests {
 
     @Test func lowDataModeDisplaysAtTheReducedTier() {
         let (prefetcher, _) = makePrefetcher()
-        prefetcher.update(Self.lowData)
+        prefetcher.update(.lowData)
         #expect(prefetcher.displayRequest(Self.request(0)).targetSize == .init(width: 200, height: 150))
         prefetcher.update(.unmetered)
         #expect(prefetcher.displayRequest(Self.request(0)).targetSize == .init(width: 400, height: 300))
@@ -118,12 +105,12 @@ struct CollectionPrefetcherTests {
 
     @Test func aScriptedSourceDrivesThePrefetcher() async {
         let (prefetcher, recorder) = makePrefetcher()
-        await prefetcher.follow(ScriptedConditions(script: [.offline, .unmetered]))
+        await prefetcher.follow(ScriptedConditions([.offline, .unmetered]))
         #expect(prefetcher.conditions == .unmetered)
         prefetcher.prefetch([Self.request(0), Self.request(1)])
         #expect(recorder.prefetched.count == 2)
-        await prefetcher.follow(ScriptedConditions(script: [.expensive, Self.lowData]))
-        #expect(prefetcher.conditions == Self.lowData)
+        await prefetcher.follow(ScriptedConditions([.expensive, .lowData]))
+        #expect(prefetcher.conditions == NetworkConditions.lowData)
         #expect(prefetcher.decision == PrefetchPolicy.Decision(prefetches: false, tier: .reduced))
         #expect(recorder.cancelled == recorder.prefetched, "cellular cancelled what Wi-Fi started")
         prefetcher.prefetch([Self.request(2)])

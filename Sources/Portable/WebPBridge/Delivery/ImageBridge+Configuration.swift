@@ -35,6 +35,16 @@ extension ImageBridge {
         /// `Save-Data` in `Vary`. Default `false`: the field is not read and
         /// every client gets the full answer.
         public var forwardsSaveData: Bool
+        /// What the link's conditions (``ImageBridge/update(_:)``, Low Data
+        /// Mode in an app) do to the requests the bridge makes: at the
+        /// policy's reduced tier each image is fetched as
+        /// ``PrefetchPolicy/request(_:at:)`` makes it, saving data unless
+        /// ``PrefetchPolicy/reducedSavesData`` is off — the same decision an
+        /// app's native views take from ``CollectionPrefetcher``. Only the
+        /// tier is read, never the prefetch settings. Default
+        /// `PrefetchPolicy()`; with no conditions reported (a proxy), every
+        /// request is at the full tier.
+        public var linkPolicy: PrefetchPolicy
 
         /// Creates a configuration; every parameter after `pipeline` has the
         /// documented default.
@@ -52,6 +62,7 @@ extension ImageBridge {
             retryAfterSeconds = 1
             transcodeCacheBytes = TranscodeCache.defaultCapacityBytes
             forwardsSaveData = false
+            linkPolicy = PrefetchPolicy()
             relay = Relay(
                 limits: .init(
                     maxBodyBytes: pipeline.configuration.maxBodyBytes, timeout: pipeline.configuration.requestTimeout))

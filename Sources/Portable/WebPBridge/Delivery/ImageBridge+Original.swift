@@ -5,7 +5,8 @@ extension ImageBridge {
     /// fields — its `Accept` made to refuse WebP when the policy does not
     /// serve this client WebP, so a negotiating upstream cannot answer the
     /// original with WebP — and relayed through the hop-by-hop filter with
-    /// ``vary`` merged into its `Vary`. `reason` says why, for logs.
+    /// ``vary`` merged into its `Vary`; with `Save-Data: on` when the
+    /// request was planned to save data. `reason` says why, for logs.
     func original(
         _ request: DeliveryRequest, _ decision: ClientDecision, _ reason: String, image: ImageDataResponse?
     ) async -> Delivery {
@@ -32,6 +33,8 @@ extension ImageBridge {
         // `Via` as the adapter left it: the proxy's entry appended to the client's.
         for field in request.fields.fields(named: "Via") { fields.add(field) }
         if refusingWebP { fields["Accept"] = AcceptHeader.refusingWebP(request.accept) }
+        // Planned to save data (the client's field, passed on, or the app's link): the original too.
+        if request.image.savesData { fields[ClientHints.saveDataFieldName] = "on" }
         let relay = configuration.relay
         let upstreamRequest = DataRequest(
             url: request.url, method: request.method, headers: fields, timeout: relay.limits.timeout,

@@ -42,6 +42,8 @@ public final class ImageBridge: Sendable {
     /// Requests routed and image requests planned so far (a test hook; one
     /// lock, uncontended).
     private let counts = Lock((routes: 0, plans: 0))
+    /// The link's conditions as last reported (``update(_:)``), `nil` before any.
+    let link = Lock<NetworkConditions?>(nil)
 
     /// Creates the core.
     /// - Throws: ``ImageBridgeError`` when the configuration breaks an invariant.
@@ -95,6 +97,7 @@ public final class ImageBridge: Sendable {
     public func route(_ request: DeliveryRequest) -> DeliveryRoute {
         counts.withLock { $0.routes += 1 }
         var request = request
+        request.image = configuration.linkPolicy.request(request.image, at: linkTier)
         if configuration.forwardsSaveData, !request.image.savesData {
             request.image.savesData = ClientHints.savesData(request.fields)
         }

@@ -29,6 +29,8 @@ public struct NetworkConditions: Sendable, Hashable, CustomStringConvertible {
     public static let unmetered = NetworkConditions(status: .satisfied, isExpensive: false, isConstrained: false)
     /// Cellular or a hotspot, no Low Data Mode.
     public static let expensive = NetworkConditions(status: .satisfied, isExpensive: true, isConstrained: false)
+    /// Wi-Fi or Ethernet in Low Data Mode.
+    public static let lowData = NetworkConditions(status: .satisfied, isExpensive: false, isConstrained: true)
     /// No route.
     public static let offline = NetworkConditions(status: .unsatisfied, isExpensive: false, isConstrained: false)
 
