@@ -78,6 +78,10 @@ struct DeliveryTableTests {
         /// (``ImageBridge/update(_:)``): every upstream request of the row
         /// must save data, though the client sent no `Save-Data`.
         var lowDataLink = false
+        /// The client sends `Sec-CH-Width: 300` to a bridge that passes
+        /// width hints on (``ImageBridge/Configuration/forwardsClientHints``):
+        /// every fetch of a variant must carry its bucket, 320.
+        var widthHint = false
 
         var testDescription: String { name }
     }
@@ -116,6 +120,12 @@ struct DeliveryTableTests {
             name: "a Save-Data client's original after a failed variant too", path: "/broken.jpg",
             expected: .original(status: 200), upstreamRequests: 2...2, savesData: true),
         Row(
+            name: "a width-hinting client's variant is asked for at its width bucket", path: "/photo.jpg",
+            accept: webPAccept, expected: .image(.webp), upstreamRequests: 1...1, vary: hintsVary, widthHint: true),
+        Row(
+            name: "a width-hinting client's transcode too", path: "/photo.jpg", expected: .image(.jpeg),
+            upstreamRequests: 1...1, vary: hintsVary, widthHint: true),
+        Row(
             name: "in the app's Low Data Mode the variant is asked for with Save-Data", path: "/photo.jpg",
             accept: webPAccept, expected: .image(.webp), upstreamRequests: 1...1, lowDataLink: true),
         Row(
@@ -145,6 +155,8 @@ struct DeliveryTableTests {
             expected: .original(status: 200), claimed: false),
     ]
 
+    /// The `Vary` of an image answer from a bridge that passes width hints on.
+    static let hintsVary = "Accept, Sec-CH-DPR, DPR, Sec-CH-Width, Width, Sec-CH-Viewport-Width, Viewport-Width"
     static let explicitAVIF = "/photo.jpg?imageView2/2/w/640/format/avif"
 
     /// The whole ladder under a rule that lists AVIF, then WebP.
@@ -203,6 +215,8 @@ struct DeliveryTableTests {
             }
             #expect(
                 site.targetsSavingData == (row.savesData || row.lowDataLink ? site.targets : []), "\(site.targets)")
+            let variantWidths = zip(site.targets, site.widthHints).filter { $0.0.contains("?") }.map(\.1)
+            #expect(variantWidths.allSatisfy { $0 == (row.widthHint ? "320" : "-") }, "\(site.widthHints)")
             if case .original = answer.observed, row.claimed || adapter != .urlProtocol {
                 // Relayed by the core through the one hop-by-hop filter, whichever adapter sends it.
                 #expect(answer.endToEnd == "kept")
@@ -241,6 +255,7 @@ struct DeliveryTableTests {
         configuration.transcodeQueueLimit = 0
         configuration.maxTranscodeInputBytes = cap
         configuration.forwardsSaveData = row.savesData
+        configuration.forwardsClientHints = row.widthHint
         let bridge = try ImageBridge(configuration: configuration)
         if row.lowDataLink { bridge.update(.lowData) }
         return bridge
@@ -256,6 +271,7 @@ struct DeliveryTableTests {
         if let cacheControl = row.cacheControl { fields["Cache-Control"] = cacheControl }
         if let ifNoneMatch { fields["If-None-Match"] = ifNoneMatch }
         if row.savesData { fields["Save-Data"] = "on" }
+        if row.widthHint { fields["Sec-CH-Width"] = "300" }
         return fields
     }
 
@@ -321,6 +337,7 @@ struct DeliveryTableTests {
         configuration.transcodeQueueLimit = 0
         configuration.limits.maxTranscodeInputBytes = cap
         configuration.forwardsSaveData = row.savesData
+        configuration.forwardsClientHints = row.widthHint
         let proxy = try BridgeProxy(configuration: configuration)
         if row.lowDataLink { proxy.imageBridge.update(.lowData) }
         return try await askAll(row, queue: proxy.transcodeQueue) { ifNoneMatch in

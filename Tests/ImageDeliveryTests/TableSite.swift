@@ -23,6 +23,7 @@ final class TableSite: HTTPHandler, Sendable {
     let images: [String: Image]
     private let received = Lock<[String]>([])
     private let receivedSavingData = Lock<[String]>([])
+    private let receivedWidths = Lock<[String]>([])
 
     init() throws {
         let photo = SyntheticImages.photo(width: 48, height: 32, seed: 3)
@@ -69,6 +70,8 @@ final class TableSite: HTTPHandler, Sendable {
     var targets: [String] { received.withLock { $0 } }
     /// The targets of the requests that came with `Save-Data: on`, in order.
     var targetsSavingData: [String] { receivedSavingData.withLock { $0 } }
+    /// The `Sec-CH-Width` of every request, in order (`-` for none).
+    var widthHints: [String] { receivedWidths.withLock { $0 } }
 
     /// Requests received for `path`, variant or original.
     func requestCount(for path: String) -> Int {
@@ -84,6 +87,7 @@ final class TableSite: HTTPHandler, Sendable {
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
         received.withLock { $0.append(request.target) }
         if ClientHints.savesData(request.headers) { receivedSavingData.withLock { $0.append(request.target) } }
+        receivedWidths.withLock { $0.append(request.headers[ClientHints.widthFieldName] ?? "-") }
         var response = answer(request)
         for field in Self.siteFields { response.headers.add(field) }
         return response

@@ -97,6 +97,13 @@ extension BridgeProxy {
         /// `Save-Data` in `Vary` (``ImageDelivery/ImageBridge/Configuration/forwardsSaveData``).
         /// Default `false`.
         public var forwardsSaveData: Bool
+        /// Whether a client's sizing hints are passed on to the image
+        /// upstream as a width bucket (`proxy --client-hints`): the image is
+        /// fetched with `Sec-CH-Width`, under its own cache key per bucket,
+        /// and every answer on the image path lists the hints in `Vary`
+        /// (``ImageDelivery/ImageBridge/Configuration/forwardsClientHints``).
+        /// Default `false`.
+        public var forwardsClientHints: Bool
         /// The bridge's name in `Via` (`Via: 1.1 webp-bridge`). A request that
         /// already carries it has looped back and gets 508. Two bridges in a
         /// chain need different tokens. Default `webp-bridge`.
@@ -134,6 +141,7 @@ extension BridgeProxy {
             retryAfterSeconds = 1
             keepsTranscodes = true
             forwardsSaveData = false
+            forwardsClientHints = false
             viaToken = "webp-bridge"
             log = nil
         }
@@ -201,6 +209,7 @@ extension BridgeProxy.Configuration {
         image.retryAfterSeconds = retryAfterSeconds
         image.transcodeCacheBytes = keepsTranscodes ? memoryBudget.transcodeCacheBytes : 0
         image.forwardsSaveData = forwardsSaveData
+        image.forwardsClientHints = forwardsClientHints
         return image
     }
 

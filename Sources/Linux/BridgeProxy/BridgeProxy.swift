@@ -114,7 +114,7 @@ public final class BridgeProxy: HTTPHandler {
             let (served, image) = await serveImage(request, plan: plan)
             // A transcode of a data-cache entry is this client's ready answer next time, as a WebP hit is.
             if served.outcome == .transcoded, configuration.keepsTranscodes, let image, !image.isFallback,
-                let memoKey = pipelineKeepsData ? HitMemo.key(for: request, tier: imageBridge.linkTier) : nil
+                let memoKey = memoKey(for: request)
             {
                 let kept = hitMemo.insert(stamped(served), image: image, for: memoKey)
                 record(kept.reply, isHEAD: request.method == .head)
@@ -125,6 +125,14 @@ public final class BridgeProxy: HTTPHandler {
         return finish(reply, for: request)
     }
 
+    /// The ``HitMemo`` key of `request` as the core plans it now (the link's
+    /// tier, the width bucket it passes on), or `nil` when answers are not
+    /// memoised: the pipeline keeps no data, or the request takes the full path.
+    private func memoKey(for request: HTTPRequest) -> String? {
+        guard pipelineKeepsData else { return nil }
+        return HitMemo.key(for: request, tier: imageBridge.linkTier, widthHint: imageBridge.widthHint(request.headers))
+    }
+
     /// Answers on the server's own thread what needs no waiting: the local
     /// endpoints, refusals, and an image the pipeline's data cache holds
     /// fresh for a client that shows it as it is (no transcoding). Anything
@@ -133,7 +141,7 @@ public final class BridgeProxy: HTTPHandler {
     /// - Returns: The response, or `nil` to answer asynchronously.
     public func immediateResponse(to request: HTTPRequest) -> HTTPResponse? {
         let pipeline = configuration.pipeline
-        let memoKey = pipelineKeepsData ? HitMemo.key(for: request, tier: imageBridge.linkTier) : nil
+        let memoKey = memoKey(for: request)
         if let memoKey, let cache = pipeline.configuration.dataCache,
             let hit = hitMemo.hit(for: memoKey, in: cache, now: pipeline.configuration.now())
         {

@@ -144,9 +144,10 @@ final class HitMemo: Sendable {
 
     /// The memo key of `request` planned at the link's `tier`
     /// (``ImageBridge/linkTier``: an answer made at the full tier never
-    /// answers a request planned at the reduced one, nor the other way), or
-    /// `nil` when it must take the full path.
-    static func key(for request: HTTPRequest, tier: PrefetchPolicy.Tier) -> String? {
+    /// answers a request planned at the reduced one, nor the other way) with
+    /// the width bucket its hints ask for (``ImageBridge/widthHint(_:)``,
+    /// `nil` unless passed on), or `nil` when it must take the full path.
+    static func key(for request: HTTPRequest, tier: PrefetchPolicy.Tier, widthHint: Int?) -> String? {
         guard request.method == .get || request.method == .head else { return nil }
         let headers = request.headers
         guard headers["Via"] == nil, headers["Cache-Control"] == nil, headers["If-None-Match"] == nil,
@@ -158,10 +159,12 @@ final class HitMemo: Sendable {
         let userAgent = headers["User-Agent"] ?? ""
         // Under `proxy --save-data` the answer depends on it; as sent, so no parsing is repeated here.
         let saveData = headers.combinedValue(for: ClientHints.saveDataFieldName) ?? ""
+        // Under `proxy --client-hints`, the bucket the hints name: what the answer depends on.
+        let hint = widthHint.map { String($0) } ?? ""
         // A key the store would refuse is not even built: such requests take the full path.
         let length =
             request.method.rawValue.utf8.count + host.utf8.count + request.target.utf8.count + accept.utf8.count
-            + userAgent.utf8.count + saveData.utf8.count + 7
+            + userAgent.utf8.count + saveData.utf8.count + hint.utf8.count + 7
         guard length <= LRUStore<Hit>.defaultMaxKeyBytes else { return nil }
         // The pieces' bytes into one buffer, made a string once: appending
         // strings paid a growth check and a copy per piece (callgrind).
@@ -181,6 +184,7 @@ final class HitMemo: Sendable {
         bytes.appendUTF8(of: saveData)
         bytes.append(0)
         bytes.append(tier == .full ? UInt8(ascii: "f") : UInt8(ascii: "r"))
+        bytes.appendUTF8(of: hint)
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -13,7 +13,7 @@ struct ProxyCommand: BridgeCommand {
             "(--upstream URL | --forward) [--listen HOST:PORT] [--config FILE | --preset NAME --host HOST --width W] "
                 + "[--quality Q] [--formats LIST] [--cache-dir DIR] [--allow-host HOST[:PORT]]... "
                 + "[--memory-budget SIZE] [--work-budget MP] "
-                + "[--rewrite-html] [--save-data] [--no-transcode-cache]"
+                + "[--rewrite-html] [--save-data] [--client-hints] [--no-transcode-cache]"
         ],
         discussion: """
             Image requests that a rewrite rule matches are fetched as the CDN's variant through one
@@ -35,6 +35,11 @@ struct ProxyCommand: BridgeCommand {
             --save-data      a client's 'Save-Data: on' is sent on with its image request (to an
                              origin that answers it with fewer bytes, e.g. origin --save-data),
                              kept apart in the cache, and image answers list Save-Data in Vary.
+            --client-hints   a client's width hints (Sec-CH-Width, or Sec-CH-Viewport-Width times
+                             Sec-CH-DPR, and the legacy names) are sent on with its image request
+                             as Sec-CH-Width rounded up to a width bucket (to an origin that sizes by
+                             them, e.g. origin --client-hints), kept apart in the cache per bucket,
+                             and image answers list the hints in Vary.
 
             Redirects are followed only within the same rules (the upstream's scheme, host, port
             and path; the allowed hosts and ports), at most 5; any other redirect reaches the
@@ -66,6 +71,11 @@ struct ProxyCommand: BridgeCommand {
                 "--save-data",
                 help: "Pass a client's 'Save-Data: on' on with its image request; image answers vary on it."),
             .flag(
+                "--client-hints",
+                help:
+                    "Pass a client's width hints on with its image request, as a width bucket; image answers vary on them."
+            ),
+            .flag(
                 "--no-transcode-cache",
                 help: "Transcode every request afresh instead of keeping finished transcodes (for measuring)."),
         ] + ServerLimitOptions.specs)
@@ -95,6 +105,8 @@ struct ProxyCommand: BridgeCommand {
     let keepsTranscodes: Bool
     /// `--save-data`: a client's Save-Data is passed on (``BridgeProxy/Configuration/forwardsSaveData``).
     let forwardsSaveData: Bool
+    /// `--client-hints`: a client's width hints are passed on (``BridgeProxy/Configuration/forwardsClientHints``).
+    let forwardsClientHints: Bool
 
     init(parsed: ParsedArguments) throws(UsageError) {
         try parsed.requirePositionals(0...0, describing: "")
@@ -122,6 +134,7 @@ struct ProxyCommand: BridgeCommand {
         rewritesHTML = parsed.flag("--rewrite-html")
         keepsTranscodes = !parsed.flag("--no-transcode-cache")
         forwardsSaveData = parsed.flag("--save-data")
+        forwardsClientHints = parsed.flag("--client-hints")
         if rewritesHTML, rules == nil {
             throw UsageError("--rewrite-html needs --config or --preset: pages name the variants the rules give")
         }
@@ -189,6 +202,7 @@ struct ProxyCommand: BridgeCommand {
         configuration.rewritesHTML = rewritesHTML
         configuration.keepsTranscodes = keepsTranscodes
         configuration.forwardsSaveData = forwardsSaveData
+        configuration.forwardsClientHints = forwardsClientHints
         if let workBudgetPixels { configuration.transcoder.limits.maxWorkPixels = workBudgetPixels }
         do {
             return try BridgeProxy(configuration: configuration)

@@ -35,6 +35,15 @@ extension ImageBridge {
         /// `Save-Data` in `Vary`. Default `false`: the field is not read and
         /// every client gets the full answer.
         public var forwardsSaveData: Bool
+        /// Whether a client's sizing hints (`Sec-CH-Width`, or
+        /// `Sec-CH-Viewport-Width` × `Sec-CH-DPR`, and their legacy names,
+        /// read by ``ClientHints``) are passed on: its image is fetched with
+        /// the width rounded up to a bucket (``ImageRequest/widthHint``, sent
+        /// as `Sec-CH-Width`, under its own cache key per bucket), and every
+        /// answer on the image path lists the hints in `Vary`. Default
+        /// `false`: the hints are not read and every client gets the
+        /// rule's width.
+        public var forwardsClientHints: Bool
         /// What the link's conditions (``ImageBridge/update(_:)``, Low Data
         /// Mode in an app) do to the requests the bridge makes: at the
         /// policy's reduced tier each image is fetched as
@@ -62,6 +71,7 @@ extension ImageBridge {
             retryAfterSeconds = 1
             transcodeCacheBytes = TranscodeCache.defaultCapacityBytes
             forwardsSaveData = false
+            forwardsClientHints = false
             linkPolicy = PrefetchPolicy()
             relay = Relay(
                 limits: .init(

@@ -67,10 +67,12 @@ public final class ImageBridge: Sendable {
             concurrency: configuration.transcodeConcurrency, queueLimit: configuration.transcodeQueueLimit)
         transcoder = Transcoder(
             codec: configuration.pipeline.configuration.codec, configuration: configuration.transcoder)
-        vary =
-            configuration.forwardsSaveData
-            ? VaryHeader.merging(ClientHints.saveDataFieldName, into: configuration.clientPolicy.varyFields)
-            : configuration.clientPolicy.varyFields
+        var vary = configuration.clientPolicy.varyFields
+        if configuration.forwardsClientHints {
+            vary = VaryHeader.merging(ClientHints.sizingFieldNames.joined(separator: ", "), into: vary)
+        }
+        if configuration.forwardsSaveData { vary = VaryHeader.merging(ClientHints.saveDataFieldName, into: vary) }
+        self.vary = vary
         transcodes = TranscodeCache(
             capacityBytes: configuration.transcodeCacheBytes,
             disk: configuration.pipeline.configuration.dataCache as? DiskCache, transcoder: configuration.transcoder)
@@ -101,6 +103,7 @@ public final class ImageBridge: Sendable {
         if configuration.forwardsSaveData, !request.image.savesData {
             request.image.savesData = ClientHints.savesData(request.fields)
         }
+        if request.image.widthHint == nil { request.image.widthHint = widthHint(request.fields) }
         guard request.method == "GET" || request.method == "HEAD", let rewriter else {
             return .passThrough(vary: nil)
         }

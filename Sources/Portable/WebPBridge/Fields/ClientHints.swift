@@ -62,6 +62,9 @@ public struct ClientHints: Sendable, Equatable {
     ]
     /// The `Save-Data` field's name.
     public static let saveDataFieldName = "Save-Data"
+    /// The field a client sends its slot's width in (``width``), and a
+    /// bridge passes a width bucket on in (``ImageRequest/widthHint``).
+    public static let widthFieldName = "Sec-CH-Width"
     /// What a page asks for in `Accept-CH` so that browsers send the hints
     /// with its images (the legacy names are never asked for: browsers that
     /// still send them send them anyway).
@@ -116,8 +119,12 @@ public struct ClientHints: Sendable, Equatable {
     /// ``targetWidth`` rounded up to ``widthBuckets``; `nil` without a
     /// target or past the largest bucket.
     public var widthBucket: Int? {
-        guard let targetWidth else { return nil }
-        return Self.widthBuckets.first { $0 >= targetWidth }
+        targetWidth.flatMap(Self.bucket(forWidth:))
+    }
+
+    /// `width` rounded up to ``widthBuckets``; `nil` past the largest.
+    public static func bucket(forWidth width: Int) -> Int? {
+        widthBuckets.first { $0 >= width }
     }
 
     /// What the hints ask of a variant.

@@ -94,6 +94,7 @@ extension ImagePipeline {
         var headers = conditionalHeaders
         headers["Accept"] = isVariant ? configuration.variantAccept : configuration.originalAccept
         if request.savesData { headers[ClientHints.saveDataFieldName] = "on" }
+        if let bucket = request.widthHintBucket { headers[ClientHints.widthFieldName] = String(bucket) }
         let loaded = try await load(url, headers: headers, isVariant: isVariant, request: request)
         let host = loaded.url.host?.lowercased() ?? "-"
 

@@ -45,11 +45,24 @@ public struct ImageRequest: Sendable, Hashable {
     /// a request that does not save data. The other way round costs nothing
     /// on the wire: a fresh entry of the full answer answers this request.
     public var savesData: Bool
+    /// The width, in device pixels, of the slot the image fills, for a
+    /// server that sizes by client hints: the fetch carries `Sec-CH-Width`
+    /// with it rounded up to ``ClientHints/widthBuckets``
+    /// (``widthHintBucket``), which an origin with `--client-hints` answers
+    /// with a variant at most that wide. Default `nil`; `proxy
+    /// --client-hints` sets it from a client's own hints. A width past the
+    /// largest bucket is not sent.
+    ///
+    /// Like ``savesData``, the answer may be smaller than other requests',
+    /// so it is kept under its own key, per bucket, and a fresh entry of the
+    /// full answer answers this request.
+    public var widthHint: Int?
 
     /// Creates the request; every parameter after `url` has a default.
     public init(
         url: URL, targetSize: TargetSize? = nil, priority: Priority = .normal,
-        cachePolicy: CachePolicy = .useCache, redirects: RedirectHandling = .follow, savesData: Bool = false
+        cachePolicy: CachePolicy = .useCache, redirects: RedirectHandling = .follow, savesData: Bool = false,
+        widthHint: Int? = nil
     ) {
         self.url = url
         self.targetSize = targetSize
@@ -57,7 +70,20 @@ public struct ImageRequest: Sendable, Hashable {
         self.cachePolicy = cachePolicy
         self.redirects = redirects
         self.savesData = savesData
+        self.widthHint = widthHint
     }
+
+    /// ``widthHint`` rounded up to ``ClientHints/widthBuckets``: what is
+    /// sent and what keys the answer; `nil` without a hint, for a hint
+    /// outside ``ClientHints/widthRange``, or past the largest bucket.
+    public var widthHintBucket: Int? {
+        guard let widthHint, ClientHints.widthRange.contains(widthHint) else { return nil }
+        return ClientHints.bucket(forWidth: widthHint)
+    }
+
+    /// Whether the answer may differ from the full one every other request
+    /// gets (``savesData``, ``widthHintBucket``), and so is kept apart.
+    public var asksForLess: Bool { savesData || widthHintBucket != nil }
 
     /// The same request for `url`, with the same options.
     public func with(url: URL) -> ImageRequest {

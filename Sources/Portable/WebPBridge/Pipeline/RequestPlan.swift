@@ -39,36 +39,41 @@ public struct RequestPlan: Sendable, Equatable {
 
     /// The key under which the data cache keeps the bytes, and the memory
     /// cache the image decoded whole: ``fullAnswerKey``, marked when the
-    /// request saves data (``ImageRequest/savesData``), whose answer may be
-    /// smaller and worse. A space cannot occur in a normalised URL, so a
-    /// marked key is no URL's.
-    public var cacheKey: String { Self.key(fullAnswerKey, savesData: request.savesData) }
+    /// request asks for less (``ImageRequest/asksForLess``: its width
+    /// bucket, `Save-Data`), whose answer may be smaller and worse. A space
+    /// cannot occur in a normalised URL, so a marked key is no URL's.
+    public var cacheKey: String { Self.key(fullAnswerKey, for: request) }
 
-    /// For a request that saves data, the key whose fresh entry answers it
-    /// too (``fullAnswerKey``: bytes already here cost nothing on the wire);
-    /// `nil` otherwise.
-    public var standInKey: String? { request.savesData ? fullAnswerKey : nil }
+    /// For a request that asks for less, the key whose fresh entry answers
+    /// it too (``fullAnswerKey``: bytes already here cost nothing on the
+    /// wire); `nil` otherwise.
+    public var standInKey: String? { request.asksForLess ? fullAnswerKey : nil }
 
     /// The URL the caller asked for.
     public var originalURL: URL { request.url }
 
     /// The key of the original's bytes, used after a fallback: ``cacheKey``
     /// when nothing was rewritten, else ``originalURL`` normalised (marked
-    /// like ``cacheKey`` when the request saves data) — computed
+    /// like ``cacheKey`` when the request asks for less) — computed
     /// when asked: only a fallback or an eviction needs it, and a memory hit
     /// need not parse the URL a second time.
     public var originalCacheKey: String {
         variantURL == nil
-            ? cacheKey : Self.key(Rewriter.normalizedCacheKey(for: originalURL), savesData: request.savesData)
+            ? cacheKey : Self.key(Rewriter.normalizedCacheKey(for: originalURL), for: request)
     }
 
     /// ``standInKey`` for the original, after a fallback.
     public var originalStandInKey: String? {
-        guard request.savesData else { return nil }
+        guard request.asksForLess else { return nil }
         return variantURL == nil ? fullAnswerKey : Rewriter.normalizedCacheKey(for: originalURL)
     }
 
-    private static func key(_ key: String, savesData: Bool) -> String { savesData ? key + " save-data" : key }
+    private static func key(_ key: String, for request: ImageRequest) -> String {
+        var key = key
+        if let bucket = request.widthHintBucket { key += " w\(bucket)" }
+        if request.savesData { key += " save-data" }
+        return key
+    }
 
     /// The memory cache's key for the decoded image: ``cacheKey``, with the
     /// request's ``ImageRequest/targetSize`` when it has one, so that a

@@ -25,3 +25,15 @@ extension ImageBridge {
         }
     }
 }
+
+extension ImageBridge {
+    /// The width bucket a client's `fields` ask for, passed on with its
+    /// image (``ImageRequest/widthHint``) when
+    /// ``Configuration/forwardsClientHints``; `nil` otherwise, or when the
+    /// hints name no bucket (``ClientHints/widthBucket``). What ``route(_:)``
+    /// plans with, and what a memo of ready answers keys them by.
+    public func widthHint(_ fields: HTTPFieldList) -> Int? {
+        guard configuration.forwardsClientHints else { return nil }
+        return ClientHints(fields: fields).widthBucket
+    }
+}
