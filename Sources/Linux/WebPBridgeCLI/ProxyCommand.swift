@@ -72,9 +72,7 @@ struct ProxyCommand: BridgeCommand {
                 help: "Pass a client's 'Save-Data: on' on with its image request; image answers vary on it."),
             .flag(
                 "--client-hints",
-                help:
-                    "Pass a client's width hints on with its image request, as a width bucket; image answers vary on them."
-            ),
+                help: "Pass a client's width hints on with its image requests, as a bucket; answers vary on them."),
             .flag(
                 "--no-transcode-cache",
                 help: "Transcode every request afresh instead of keeping finished transcodes (for measuring)."),
