@@ -30,6 +30,18 @@
 #                  reads it as an image sequence of the GIF's frames, and
 #                  headless Chromium, opening the demo's page on the tuned
 #                  origin, shows it 480 px wide as those same AVIF bytes.
+#   client-hints   a browser's own width hints through the bridge: headless
+#                  Chromium as itself, its window 500 px wide, opens
+#                  `webp-bridge proxy --rewrite-html --client-hints` in front of
+#                  the tuned origin (`--client-hints`) with the qiniu preset
+#                  at width 750. The rewritten page asks for the hints
+#                  (Accept-CH); Chromium sends Sec-CH-Viewport-Width 500,
+#                  Sec-CH-DPR 1 and often Sec-CH-Width; the proxy passes them on as
+#                  a bucket: each photo must arrive as wide as the hints
+#                  Chromium sent for it ask (read from its --log-net-log:
+#                  Sec-CH-Width, else Viewport-Width x DPR, bucketed, capped
+#                  by the rule's 750; e2e/check_hints.py). curl checks one
+#                  image's Vary and a 300 px Sec-CH-Width (bucket 320).
 #   webkit-modern  the modern path: the same browser opens
 #                  `webp-bridge proxy --rewrite-html` (the `accept` policy, the
 #                  same qiniu-legacy rule) in front of the demo's origin. Every
@@ -60,7 +72,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 OUT=${E2E_OUT:-.build/e2e}
-MODES=${E2E_MODES:-reverse forward webkit-legacy webkit-modern avif avif-sequence}
+MODES=${E2E_MODES:-reverse forward webkit-legacy webkit-modern avif avif-sequence client-hints}
 SERVE_TIMEOUT=${E2E_SERVE_TIMEOUT:-600}   # building the site + the demo's own measurement
 BROWSER_TIMEOUT=${E2E_BROWSER_TIMEOUT:-120}
 START_TIMEOUT=${E2E_START_TIMEOUT:-60}    # WebKitWebDriver under Xvfb, the modern proxy
@@ -87,7 +99,7 @@ install_missing() {
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
 }
-if wants reverse || wants forward; then
+if wants reverse || wants forward || wants avif || wants client-hints; then
   install_missing chromium
   echo "e2e: $(chromium --version 2>/dev/null | head -n 1)"
 fi
@@ -114,6 +126,7 @@ fi
 DEMO_PID=""
 PROXY_PID=""
 AVIF_PROXY_PID=""
+HINTS_PROXY_PID=""
 DRIVER_PGID=""
 PROFILE=$(mktemp -d)
 stop() {   # stop PID: SIGTERM, up to 10 s, then SIGKILL
@@ -132,6 +145,7 @@ cleanup() {
   fi
   stop "$PROXY_PID"
   stop "$AVIF_PROXY_PID"
+  stop "$HINTS_PROXY_PID"
   stop "$DEMO_PID"
   rm -rf "$PROFILE"
 }
@@ -297,6 +311,35 @@ for image in images or []:
   echo "e2e: avif-sequence: passed"
 }
 
+# A browser's width hints through `proxy --rewrite-html --client-hints` to the tuned origin.
+client_hints() {
+  local host=${TUNED#http://} proxy shown widths vary single
+  host=${host%%:*}
+  # The qiniu dialect (imageView2), which the tuned origin serves; the demo's style suffix it has not.
+  timeout --signal=TERM "$((BROWSER_TIMEOUT * 2 + START_TIMEOUT))" "$BIN" proxy --upstream "$TUNED" \
+    --preset qiniu --host "$host" --width "$WIDTH" --rewrite-html --client-hints --listen 127.0.0.1:0 \
+    >"$OUT/client-hints-proxy.log" 2>&1 &
+  HINTS_PROXY_PID=$!
+  proxy=$(listening "the client-hints proxy" "$OUT/client-hints-proxy.log" "$HINTS_PROXY_PID") || return 1
+  echo "e2e: client-hints: proxy --rewrite-html --client-hints on $proxy (upstream $TUNED, width $WIDTH)"
+  # One image as a client that hints a 300 px slot: the bucket (320) on the wire, and Vary naming the hints.
+  vary=$(curl -sS --max-time "$BROWSER_TIMEOUT" -H 'Accept: image/webp' -H 'Sec-CH-Width: 300' \
+    -o "$OUT/client-hints-300.webp" -D - "$proxy/images/article-01.jpg" | tr -d '\r' | sed -n 's/^[Vv]ary: //p')
+  single=$("$BIN" info "$OUT/client-hints-300.webp" 2>/dev/null | head -n 1)
+  echo "e2e: client-hints: Sec-CH-Width 300 gets: $single; Vary: $vary"
+  if [[ "$single" != *"WebP 320x"* ]] || [[ "$vary" != *Sec-CH-Width* ]]; then
+    echo "e2e: client-hints: FAIL not the 320 px bucket, or Vary does not name the hints"; return 1
+  fi
+  timeout --signal=KILL "$BROWSER_TIMEOUT" chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+    --no-first-run --hide-scrollbars --user-data-dir="$PROFILE/client-hints" --virtual-time-budget=30000 \
+    --window-size=500,2000 --log-net-log="$OUT/client-hints-netlog.json" --dump-dom "$proxy/index.html?e2e=1" \
+    >"$OUT/client-hints.dom" 2>"$OUT/client-hints-chromium.log" || true
+  # Each photo as wide as the hints Chromium sent for it ask (its own net log), never the rule's
+  # width when they ask for less.
+  python3 -m e2e.check_hints "$OUT/client-hints.dom" "$OUT/client-hints-netlog.json" "$WIDTH" || return 1
+  echo "e2e: client-hints: passed"
+}
+
 status=0
 for mode in $MODES; do
   case $mode in
@@ -343,6 +386,8 @@ for mode in $MODES; do
       fi ;;
     avif-sequence)
       avif_sequence || status=1 ;;
+    client-hints)
+      client_hints || status=1 ;;
     *) echo "e2e: unknown mode '$mode'"; status=1 ;;
   esac
 done
