@@ -36,7 +36,8 @@
 #                  the tuned origin (`--client-hints`) with the qiniu preset
 #                  at width 750. The rewritten page asks for the hints
 #                  (Accept-CH); Chromium sends Sec-CH-Viewport-Width 500,
-#                  Sec-CH-DPR 1 and often Sec-CH-Width; the proxy passes them on as
+#                  Sec-CH-DPR 1 and, with some images, Sec-CH-Width (their
+#                  width attribute); the proxy passes them on as
 #                  a bucket: each photo must arrive as wide as the hints
 #                  Chromium sent for it ask (read from its --log-net-log:
 #                  Sec-CH-Width, else Viewport-Width x DPR, bucketed, capped
