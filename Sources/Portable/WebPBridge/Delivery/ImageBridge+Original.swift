@@ -5,8 +5,9 @@ extension ImageBridge {
     /// fields — its `Accept` made to refuse WebP when the policy does not
     /// serve this client WebP, so a negotiating upstream cannot answer the
     /// original with WebP — and relayed through the hop-by-hop filter with
-    /// ``vary`` merged into its `Vary`; with `Save-Data: on` when the
-    /// request was planned to save data. `reason` says why, for logs.
+    /// ``vary`` merged into its `Vary`; with the fields the image was
+    /// planned to ask for less by (``ImageRequest/addHints(to:)``). `reason`
+    /// says why, for logs.
     func original(
         _ request: DeliveryRequest, _ decision: ClientDecision, _ reason: String, image: ImageDataResponse?
     ) async -> Delivery {
@@ -33,8 +34,8 @@ extension ImageBridge {
         // `Via` as the adapter left it: the proxy's entry appended to the client's.
         for field in request.fields.fields(named: "Via") { fields.add(field) }
         if refusingWebP { fields["Accept"] = AcceptHeader.refusingWebP(request.accept) }
-        // Planned to save data (the client's field, passed on, or the app's link): the original too.
-        if request.image.savesData { fields[ClientHints.saveDataFieldName] = "on" }
+        // What the image was planned to ask for less by (Save-Data, the width bucket): the original too.
+        request.image.addHints(to: &fields)
         let relay = configuration.relay
         let upstreamRequest = DataRequest(
             url: request.url, method: request.method, headers: fields, timeout: relay.limits.timeout,

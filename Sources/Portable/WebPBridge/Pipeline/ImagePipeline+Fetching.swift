@@ -71,7 +71,7 @@ extension ImagePipeline {
     /// (``ImageRequest/CachePolicy/reloadIgnoringCache``); any complete
     /// entry is a hit and a miss throws (``ImageRequest/CachePolicy/cacheOnly``).
     /// Where `key` has no hit, an entry under `standIn` (the full answer,
-    /// for a request that saves data) is one, as the same policy reads it;
+    /// for a request that asks for less) is one, as the same policy reads it;
     /// a stale one is not revalidated: the request asks for its own answer.
     private func fetchOne(
         _ url: URL, key: String, standIn: String?, isVariant: Bool, isFallback: Bool, request: ImageRequest
@@ -93,8 +93,7 @@ extension ImagePipeline {
 
         var headers = conditionalHeaders
         headers["Accept"] = isVariant ? configuration.variantAccept : configuration.originalAccept
-        if request.savesData { headers[ClientHints.saveDataFieldName] = "on" }
-        if let bucket = request.widthHintBucket { headers[ClientHints.widthFieldName] = String(bucket) }
+        request.addHints(to: &headers)
         let loaded = try await load(url, headers: headers, isVariant: isVariant, request: request)
         let host = loaded.url.host?.lowercased() ?? "-"
 
@@ -181,7 +180,7 @@ extension ImagePipeline {
 
     /// The hit for `key`, whose entry `entry` the caller has read, or where
     /// that is none, for `standIn` (the full answer, for a request that
-    /// saves data): a fresh, complete entry, or any complete one when `now`
+    /// asks for less): a fresh, complete entry, or any complete one when `now`
     /// is `nil` (``ImageRequest/CachePolicy/cacheOnly``).
     func cachedHit(
         _ entry: CachedEntry?, key: String, standIn: String?, in cache: any DataCaching, url: URL, isVariant: Bool,

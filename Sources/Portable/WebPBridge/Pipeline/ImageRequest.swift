@@ -85,6 +85,15 @@ public struct ImageRequest: Sendable, Hashable {
     /// gets (``savesData``, ``widthHintBucket``), and so is kept apart.
     public var asksForLess: Bool { savesData || widthHintBucket != nil }
 
+    /// Sets in `fields` what this request asks an upstream for besides the
+    /// URL: `Save-Data: on` when it ``savesData``, `Sec-CH-Width` with its
+    /// ``widthHintBucket``; each replaces a field of that name. The one place
+    /// both the pipeline's fetches and a bridge's relayed original say it.
+    public func addHints(to fields: inout HTTPFieldList) {
+        if savesData { fields[ClientHints.saveDataFieldName] = "on" }
+        if let bucket = widthHintBucket { fields[ClientHints.widthFieldName] = String(bucket) }
+    }
+
     /// The same request for `url`, with the same options.
     public func with(url: URL) -> ImageRequest {
         var request = self
