@@ -125,12 +125,11 @@ public final class BridgeProxy: HTTPHandler {
         return finish(reply, for: request)
     }
 
-    /// The ``HitMemo`` key of `request` as the core plans it now (the link's
-    /// tier, the width bucket it passes on), or `nil` when answers are not
-    /// memoised: the pipeline keeps no data, or the request takes the full path.
+    /// The ``HitMemo`` key of `request` as the core plans it now, or `nil`
+    /// when answers are not memoised: the pipeline keeps no data, or the
+    /// request takes the full path.
     private func memoKey(for request: HTTPRequest) -> String? {
-        guard pipelineKeepsData else { return nil }
-        return HitMemo.key(for: request, tier: imageBridge.linkTier, widthHint: imageBridge.widthHint(request.headers))
+        pipelineKeepsData ? HitMemo.key(for: request, planning: imageBridge) : nil
     }
 
     /// Answers on the server's own thread what needs no waiting: the local

@@ -142,12 +142,13 @@ final class HitMemo: Sendable {
         state = Lock(State(hits: LRUStore(capacity: capacityBytes)))
     }
 
-    /// The memo key of `request` planned at the link's `tier`
-    /// (``ImageBridge/linkTier``: an answer made at the full tier never
-    /// answers a request planned at the reduced one, nor the other way) with
+    /// The memo key of `request` as `bridge` plans it now: with the link's
+    /// tier (``ImageBridge/linkTier``: an answer made at the full tier never
+    /// answers a request planned at the reduced one, nor the other way) and
     /// the width bucket its hints ask for (``ImageBridge/widthHint(_:)``,
-    /// `nil` unless passed on), or `nil` when it must take the full path.
-    static func key(for request: HTTPRequest, tier: PrefetchPolicy.Tier, widthHint: Int?) -> String? {
+    /// `nil` unless passed on), both read only for a request the memo could
+    /// answer; `nil` when it must take the full path.
+    static func key(for request: HTTPRequest, planning bridge: ImageBridge) -> String? {
         guard request.method == .get || request.method == .head else { return nil }
         let headers = request.headers
         guard headers["Via"] == nil, headers["Cache-Control"] == nil, headers["If-None-Match"] == nil,
@@ -160,7 +161,8 @@ final class HitMemo: Sendable {
         // Under `proxy --save-data` the answer depends on it; as sent, so no parsing is repeated here.
         let saveData = headers.combinedValue(for: ClientHints.saveDataFieldName) ?? ""
         // Under `proxy --client-hints`, the bucket the hints name: what the answer depends on.
-        let hint = widthHint.map { String($0) } ?? ""
+        let hint = bridge.widthHint(headers).map { String($0) } ?? ""
+        let tier = bridge.linkTier
         // A key the store would refuse is not even built: such requests take the full path.
         let length =
             request.method.rawValue.utf8.count + host.utf8.count + request.target.utf8.count + accept.utf8.count
