@@ -6,61 +6,44 @@ import WebPBridge
 
 /// Whether a client's width hints reach the image upstream is decided once,
 /// in ``ImageBridge/route(_:)`` (``ImageBridge/Configuration/forwardsClientHints``),
-/// from the hints as ``ClientHints`` reads them: every plan of the request
-/// carries the width bucket (``ImageRequest/widthHint``), and the image
-/// path's `Vary` names every hint field. The proxy applies it
-/// (`ClientHintsForwardingTests`).
+/// from the hints as ``ClientHints`` reads them: every row of the one hint
+/// table (``HintBucketTable``, which `ClientHintTableTests` holds
+/// ``ClientHints`` to) gets its bucket on every plan of the request
+/// (``ImageRequest/widthHint``), and the image path's `Vary` names every
+/// hint field. The proxy applies it (`ClientHintsForwardingTests`).
 @Suite(.timeLimit(.suiteBound))
 struct ClientHintsRouteTests {
-    static let host = "img.example.com"
-
     static func bridge(forwardsClientHints: Bool, forwardsSaveData: Bool = false) throws -> ImageBridge {
-        let preset = try RewritePreset.configuration(named: "qiniu", host: host, width: 640, formats: [.avif, .webp])
-        let pipeline = ImagePipeline(
-            configuration: .init(
-                rewriter: try Rewriter(configuration: preset), dataLoader: ScriptedDataLoader(), memoryCache: nil))
-        var configuration = ImageBridge.Configuration(pipeline: pipeline, clientPolicy: .standard)
-        configuration.forwardsClientHints = forwardsClientHints
-        configuration.forwardsSaveData = forwardsSaveData
-        return try ImageBridge(configuration: configuration)
-    }
-
-    static func plan(
-        _ bridge: ImageBridge, _ path: String = "/a.jpg", accept: String = "image/avif,image/webp,*/*",
-        hints: [(String, String)]
-    ) throws -> DeliveryPlan {
-        var fields: HTTPFieldList = ["Accept": accept, "User-Agent": ClientProfile.chrome80.userAgent]
-        for (name, value) in hints { fields.add(name: name, value: value) }
-        let url = try #require(URL(string: "http://\(host)\(path)"))
-        guard case .image(let plan) = bridge.route(DeliveryRequest(method: "GET", url: url, fields: fields)) else {
-            Issue.record("\(path) is on the image path")
-            throw CancellationError()
+        try RouteProbe.bridge {
+            $0.forwardsClientHints = forwardsClientHints
+            $0.forwardsSaveData = forwardsSaveData
         }
-        return plan
     }
 
-    static func fetches(_ plan: DeliveryPlan) -> [RequestPlan] {
-        [plan.fetch] + [plan.otherFormat?.fetch, plan.counterpart].compactMap { $0 }
+    /// The table's rows, and what a table of one value per name cannot
+    /// hold: a field sent twice, which is ignored.
+    static let cases: [([(String, String)], Int?)] =
+        HintBucketTable.rows.map { row in
+            (row.headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, row.bucket)
+        }
+        + [([("Sec-CH-Width", "300"), ("Sec-CH-Width", "300")], nil), ([], nil)]
+
+    @Test func theTableIsRead() {
+        #expect(HintBucketTable.rows.count >= 100)
     }
 
-    @Test(
-        arguments: [
-            ([("Sec-CH-Width", "300")], 320), ([("Width", "300")], 320), ([("Sec-CH-Width", "750")], 750),
-            ([("Sec-CH-Viewport-Width", "320"), ("Sec-CH-DPR", "3")], 960),
-            ([("Viewport-Width", "320"), ("DPR", "2.625")], 960), ([("Sec-CH-DPR", "3")], nil),
-            ([("Sec-CH-Width", "3000")], nil), ([("Sec-CH-Width", "abc")], nil), ([("Sec-CH-Width", "1, 2")], nil),
-            ([("Sec-CH-Width", "300"), ("Sec-CH-Width", "300")], nil), ([], nil),
-        ] as [([(String, String)], Int?)])
+    @Test(arguments: cases)
     func theBucketOfTheHints(hints: [(String, String)], bucket: Int?) throws {
-        let plan = try Self.plan(Self.bridge(forwardsClientHints: true), hints: hints)
+        let plan = try RouteProbe.plan(Self.bridge(forwardsClientHints: true), fields: hints)
         #expect(plan.otherFormat != nil, "an AVIF client gets the AVIF variant")
-        #expect(Self.fetches(plan).allSatisfy { $0.request.widthHintBucket == bucket })
-        #expect(Self.fetches(plan).allSatisfy { ($0.cacheKey != $0.fullAnswerKey) == (bucket != nil) })
-        let avifURL = try Self.plan(
-            Self.bridge(forwardsClientHints: true), "/a.jpg?imageView2/2/w/640/format/avif", accept: "image/webp,*/*",
-            hints: hints)
-        #expect(Self.fetches(avifURL).count == 2)
-        #expect(Self.fetches(avifURL).allSatisfy { $0.request.widthHintBucket == bucket })
+        #expect(RouteProbe.fetches(plan).allSatisfy { $0.request.widthHintBucket == bucket })
+        #expect(RouteProbe.fetches(plan).allSatisfy { ($0.cacheKey != $0.fullAnswerKey) == (bucket != nil) })
+        let avifURL = RouteProbe.fetches(
+            try RouteProbe.plan(
+                Self.bridge(forwardsClientHints: true), RouteProbe.explicitAVIF, accept: "image/webp,*/*", fields: hints
+            ))
+        #expect(avifURL.count == 2)
+        #expect(avifURL.allSatisfy { $0.request.widthHintBucket == bucket })
     }
 
     @Test func everyAnswerVariesOnTheHints() throws {
@@ -76,7 +59,7 @@ struct ClientHintsRouteTests {
     @Test func withoutForwardingTheHintsAreNotRead() throws {
         let bridge = try Self.bridge(forwardsClientHints: false)
         #expect(bridge.widthHint(["Sec-CH-Width": "300"]) == nil)
-        let plan = try Self.plan(bridge, hints: [("Sec-CH-Width", "300")])
-        #expect(Self.fetches(plan).allSatisfy { $0.request.widthHint == nil && $0.standInKey == nil })
+        let plan = try RouteProbe.plan(bridge, fields: [("Sec-CH-Width", "300")])
+        #expect(RouteProbe.fetches(plan).allSatisfy { $0.request.widthHint == nil && $0.standInKey == nil })
     }
 }

@@ -11,30 +11,13 @@ import WebPBridge
 /// the field. The proxy applies it (`SaveDataForwardingTests`).
 @Suite(.timeLimit(.suiteBound))
 struct SaveDataRouteTests {
-    static let host = "img.example.com"
-
     static func bridge(forwardsSaveData: Bool) throws -> ImageBridge {
-        let preset = try RewritePreset.configuration(named: "qiniu", host: host, width: 640, formats: [.avif, .webp])
-        let pipeline = ImagePipeline(
-            configuration: .init(
-                rewriter: try Rewriter(configuration: preset), dataLoader: ScriptedDataLoader(), memoryCache: nil))
-        var configuration = ImageBridge.Configuration(pipeline: pipeline, clientPolicy: .standard)
-        configuration.forwardsSaveData = forwardsSaveData
-        return try ImageBridge(configuration: configuration)
+        try RouteProbe.bridge { $0.forwardsSaveData = forwardsSaveData }
     }
 
-    static func plan(_ bridge: ImageBridge, _ path: String, saveData: [String], accept: String) throws -> DeliveryPlan {
-        var fields: HTTPFieldList = ["Accept": accept, "User-Agent": ClientProfile.chrome80.userAgent]
-        for value in saveData { fields.add(name: "Save-Data", value: value) }
-        let url = try #require(URL(string: "http://\(host)\(path)"))
-        guard case .image(let plan) = bridge.route(DeliveryRequest(method: "GET", url: url, fields: fields)) else {
-            Issue.record("\(path) is on the image path")
-            throw CancellationError()
-        }
-        return plan
+    static func plan(_ bridge: ImageBridge, saveData: [String], accept: String) throws -> DeliveryPlan {
+        try RouteProbe.plan(bridge, accept: accept, fields: saveData.map { ("Save-Data", $0) })
     }
-
-    static let avifAccept = "image/avif,image/webp,*/*"
 
     @Test(arguments: [
         (["on"], true), (["ON"], true), ([" on "], true), ([], false), (["off"], false), (["on", "on"], false),
@@ -42,25 +25,25 @@ struct SaveDataRouteTests {
     ])
     func theFieldAsReadByClientHints(values: [String], saves: Bool) throws {
         #expect(ClientHints(fields: HTTPFieldList(values.map { ("Save-Data", $0) })).saveData == saves)
-        let plan = try Self.plan(Self.bridge(forwardsSaveData: true), "/a.jpg", saveData: values, accept: "image/webp")
+        let plan = try Self.plan(Self.bridge(forwardsSaveData: true), saveData: values, accept: "image/webp")
         #expect(plan.fetch.request.savesData == saves)
     }
 
     @Test func everyPlanOfTheRequestSavesData() throws {
         let bridge = try Self.bridge(forwardsSaveData: true)
         #expect(bridge.vary.contains("Save-Data"))
-        let avif = try Self.plan(bridge, "/a.jpg", saveData: ["on"], accept: Self.avifAccept)
+        let avif = try Self.plan(bridge, saveData: ["on"], accept: RouteProbe.avifAccept)
         let other = try #require(avif.otherFormat, "an AVIF client gets the AVIF variant")
         #expect(avif.fetch.request.savesData && other.fetch.request.savesData)
         #expect(other.fetch.cacheKey != other.fetch.fullAnswerKey)
-        let full = try Self.plan(bridge, "/a.jpg", saveData: [], accept: Self.avifAccept)
+        let full = try Self.plan(bridge, saveData: [], accept: RouteProbe.avifAccept)
         #expect(full.otherFormat?.fetch.cacheKey == other.fetch.fullAnswerKey)
     }
 
     @Test func withoutForwardingTheFieldIsNotRead() throws {
         let bridge = try Self.bridge(forwardsSaveData: false)
         #expect(!bridge.vary.contains("Save-Data"))
-        let plan = try Self.plan(bridge, "/a.jpg", saveData: ["on"], accept: Self.avifAccept)
+        let plan = try Self.plan(bridge, saveData: ["on"], accept: RouteProbe.avifAccept)
         #expect(!plan.fetch.request.savesData && plan.otherFormat?.fetch.request.savesData == false)
     }
 }

@@ -18,9 +18,7 @@ struct ProxyClientHintFlagsTests {
     func flagsReachTheCore(flags: [String], saveData: Bool, clientHints: Bool) throws {
         let arguments = ["--upstream", "http://127.0.0.1:1", "--preset", "qiniu", "--host", "127.0.0.1"] + flags
         let command = try ProxyCommand(parsed: ParsedArguments(arguments, configuration: ProxyCommand.configuration))
-        let io = CommandIO(
-            writeOutput: { _ in }, writeError: { _ in }, readLine: { nil }, isTerminal: false, inputIsTerminal: false)
-        let core = try command.makeBridge(io: io).imageBridge
+        let core = try command.makeBridge(io: CapturedIO().io).imageBridge
         #expect(core.configuration.forwardsSaveData == saveData)
         #expect(core.configuration.forwardsClientHints == clientHints)
         #expect(core.vary.contains("Save-Data") == saveData)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import TestTraits
 import Testing
 
@@ -9,38 +10,15 @@ import Testing
 /// holds the nginx recipe's key map to the same rows.
 @Suite(.timeLimit(.suiteBound))
 struct ClientHintTableTests {
-    struct Table: Decodable {
-        let buckets: [Int]
-        let rows: [Row]
-    }
-
-    struct Row: Decodable, CustomTestStringConvertible {
-        let headers: [String: String]
-        /// The width bucket before Save-Data; `nil` for none.
-        let bucket: Int?
-        let saveData: Bool
-        /// The width the variant is made at most, after Save-Data.
-        let sized: Int?
-        let note: String
-
-        var testDescription: String { "\(note): \(headers)" }
-    }
-
-    static let url = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()
-        .appendingPathComponent("Resources/hint-buckets.json")
-
-    static func table() throws -> Table { try JSONDecoder().decode(Table.self, from: Data(contentsOf: url)) }
-
-    static let rows: [Row] = (try? table().rows) ?? []
+    static let rows = HintBucketTable.rows
 
     @Test func theTablesBucketsAreTheCodes() throws {
-        #expect(try Self.table().buckets == ClientHints.widthBuckets)
+        #expect(try HintBucketTable.load().buckets == ClientHints.widthBuckets)
         #expect(Self.rows.count >= 100)
     }
 
     @Test(arguments: rows)
-    func eachRowGetsItsBucket(_ row: Row) {
+    func eachRowGetsItsBucket(_ row: HintBucketTable.Row) {
         let hints = ClientHints(fields: HTTPFieldList(row.headers.map { ($0.key, $0.value) }))
         #expect(hints.widthBucket == row.bucket)
         #expect(hints.saveData == row.saveData)
