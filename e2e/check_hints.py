@@ -3,7 +3,7 @@ through `proxy --rewrite-html --client-hints` is as wide as the hints
 Chromium itself sent for it ask, read from Chromium's own net log
 (`--log-net-log`): Sec-CH-Width when sent, else Sec-CH-Viewport-Width times
 Sec-CH-DPR (rounded up to a half, at least 1), rounded up to the width
-buckets the origin documents (docs/origin.md, "Client hints and Save-Data"),
+buckets of the hint table (Tests/WebPBridgeTests/Fields/Resources/hint-buckets.json),
 never wider than the rule's width; no bucket (past 2,560) leaves the rule's
 width. Every photo must have gone with a hint, and arrived as WebP.
 
@@ -11,12 +11,17 @@ width. Every photo must have gone with a hint, and arrived as WebP.
 """
 import json
 import math
+import os
 import sys
 import urllib.parse
 
 from e2e import verdict
 
-BUCKETS = [160, 320, 480, 640, 750, 960, 1080, 1280, 1440, 1920, 2560]
+# The origin's width buckets, from the one table ClientHints is tested with (as deploy/nginx/hint_maps.py reads them).
+TABLE = os.path.join(os.path.dirname(__file__), "..", "Tests", "WebPBridgeTests", "Fields", "Resources", "hint-buckets.json")
+with open(TABLE, encoding="utf-8") as table:
+    BUCKETS = json.load(table)["buckets"]
+HINTS = {"sec-ch-width", "sec-ch-viewport-width", "sec-ch-dpr"}
 
 
 def sent_hints(netlog_path):
@@ -31,12 +36,8 @@ def sent_hints(netlog_path):
         if kind == "URL_REQUEST_START_JOB" and "url" in params:
             urls[source] = params["url"]
         elif kind == "HTTP_TRANSACTION_SEND_REQUEST_HEADERS" and source in urls:
-            fields = {}
-            for line in params.get("headers", []):
-                name, _, value = line.partition(": ")
-                if name.lower().startswith("sec-ch-") and name.lower() != "sec-ch-ua" and "-ua-" not in name.lower():
-                    fields[name.lower()] = value
-            sent[urls[source]] = fields
+            pairs = (line.partition(": ") for line in params.get("headers", []))
+            sent[urls[source]] = {name.lower(): value for name, _, value in pairs if name.lower() in HINTS}
     return sent
 
 
