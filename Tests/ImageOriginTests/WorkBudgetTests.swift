@@ -129,6 +129,35 @@ struct WorkBudgetTests {
             of: info, pipeline: pipeline, format: .webp, triesLossless: true, animationContent: .photo)
         #expect(cost.workPixels == 10 * (1_000_000 + 250_000 + 250_000))
     }
+
+    /// Through the origin: a second search of the same size runs on the
+    /// planes the first one left (both buffers reused), the kept planes are
+    /// reported at `/metrics` and stay within their share, and the
+    /// variant is byte for byte what a transformer with planes of its own
+    /// makes.
+    @Test func aSecondSearchRunsOnTheFirstOnesPlanes() async throws {
+        let photo = { (seed: Int) throws -> Data in
+            try JPEGEncoder(options: .init(quality: 90)).encode(
+                SyntheticImages.photo(width: 320, height: 240, seed: seed))
+        }
+        let (folder, origin) = try origin(["a.jpg": try photo(1), "b.jpg": try photo(2)]) {
+            $0.transformer.qualityMode = .auto(target: 65)
+        }
+        let pool = try #require(origin.transformer.scorerPlanes)
+        #expect(pool.capacityBytes == origin.configuration.memoryBudget.scorerPlanesBytes)
+        let first = await origin.get("/a.jpg?imageView2/2/w/200/format/webp")
+        #expect(first.status == .ok && pool.keptCount == 2 && pool.reuseCount == 0)
+        let metrics = await origin.get("/metrics").bodyText
+        #expect(metrics.contains("webpbridge_origin_scorer_planes_bytes \(pool.keptBytes)"), "\(metrics)")
+        let second = await origin.get("/b.jpg?imageView2/2/w/200/format/webp")
+        #expect(second.status == .ok && pool.reuseCount == 2 && pool.keptCount == 2)
+        #expect(pool.keptBytes <= pool.capacityBytes && origin.workInFlight.reservedBytes == 0)
+
+        let alone = ImageTransformer(configuration: origin.configuration.transformer)
+        let expected = try alone.transform(
+            Data(contentsOf: folder.file("b.jpg")), pipeline: ProcessingParser.parse("imageView2/2/w/200/format/webp"))
+        #expect(second.bodyData == expected.data)
+    }
 }
 
 /// CPU seconds this process has used, user and system.
@@ -175,5 +204,35 @@ struct WorkInFlightTests {
         #expect(!work.reserve(101))
         work.release(90)
         #expect(work.reservedBytes == 0)
+    }
+
+    /// Planes kept between quality searches count against the share, and
+    /// give way to a variant that needs the room: a reservation that fits
+    /// beside them leaves them kept, one that fits only without them has
+    /// as many freed as it needs, on the immediate path and for a waiter.
+    @Test func keptScorerPlanesGiveWayToAVariantThatNeedsTheRoom() async throws {
+        let capacity = 4 << 20
+        let pool = SSIMULACRA2.PlanePool(capacityBytes: 64 << 20)
+        let work = WorkInFlight(capacityBytes: capacity, maxWaiting: 1, keeping: pool)
+        _ = try SSIMULACRA2.Scorer(SyntheticImages.photo(width: 200, height: 150), pool: pool)
+        let kept = pool.keptBytes
+        #expect(kept >= 79 * 200 * 150 && kept < 3 << 20, "\(kept)")
+
+        #expect(work.reserve(1 << 20))
+        #expect(pool.keptBytes == kept, "1 MiB fits beside the kept planes")
+        #expect(work.reserve(2 << 20))
+        #expect(pool.keptBytes < kept && pool.keptBytes + work.reservedBytes <= capacity)
+        work.release(3 << 20)
+
+        // A waiter: the planes come back while the share is held; the release makes room by freeing them.
+        #expect(work.reserve(3 << 20))
+        _ = try SSIMULACRA2.Scorer(SyntheticImages.photo(width: 200, height: 150), pool: pool)
+        #expect(pool.keptBytes == kept)
+        var waiter = waiter(work, 2 << 20).makeAsyncIterator()
+        await work.waitUntil { $0.waiting == 1 }
+        work.release(3 << 20)
+        #expect(await waiter.next() == true)
+        #expect(work.reservedBytes == 2 << 20 && pool.keptBytes + work.reservedBytes <= capacity)
+        work.release(2 << 20)
     }
 }

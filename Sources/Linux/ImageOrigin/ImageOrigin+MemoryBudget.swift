@@ -47,5 +47,11 @@ extension ImageOrigin {
             totalBytes - variantCacheBytes - sourceCacheBytes - readyAnswersBytes - pipelineMemoryBytes
                 - sourceFactsBytes - fileResolutionBytes - requestBodyBytes
         }
+        /// Quality searches' planes kept for the next search
+        /// (``SSIMULACRA2/PlanePool``): at most half of
+        /// ``workInFlightBytes``, and inside it, not beside it: they count
+        /// against the share, and a variant that needs the memory has them
+        /// freed first.
+        public var scorerPlanesBytes: Int { workInFlightBytes / 2 }
     }
 }

@@ -23,6 +23,9 @@ extension ImageOrigin {
         "webpbridge_origin_source_facts_bytes", help: "Bytes held by the source-file facts, paths included.")
     static let fileResolutionsBytesFamily = MetricsRegistry.Family(
         "webpbridge_origin_file_resolutions_bytes", help: "Bytes held by the resolved-path memory, paths included.")
+    static let scorerPlanesBytesFamily = MetricsRegistry.Family(
+        "webpbridge_origin_scorer_planes_bytes",
+        help: "Bytes of quality-search planes kept for the next search (inside the work-in-flight share).")
     static let memoryBudgetFamily = MetricsRegistry.Family(
         "webpbridge_origin_memory_budget_bytes", help: "The configured memory budget the caches are shares of.")
     static let residentBytesFamily = MetricsRegistry.Family(
@@ -74,6 +77,7 @@ extension ImageOrigin {
         metrics.set(Self.pipelineMemoryBytesFamily, to: Double(pipelines.totalBytes))
         metrics.set(Self.sourceFactsBytesFamily, to: Double(sources.totalBytes))
         metrics.set(Self.fileResolutionsBytesFamily, to: Double(files.resolutions.totalBytes))
+        metrics.set(Self.scorerPlanesBytesFamily, to: Double(workInFlight.keptPlanes?.keptBytes ?? 0))
         metrics.set(Self.memoryBudgetFamily, to: Double(configuration.memoryBudget.totalBytes))
         if let resident = ResidentMemory.currentBytes { metrics.set(Self.residentBytesFamily, to: Double(resident)) }
         return metrics.render()

@@ -54,7 +54,9 @@ public final class ImageOrigin: HTTPHandler {
         files = try FileResolver(root: configuration.root, memoryBytes: budget.fileResolutionBytes)
         sources = SourceFacts(capacityBytes: budget.sourceFactsBytes)
         pipelines = PipelineMemory(capacityBytes: budget.pipelineMemoryBytes)
-        transformer = ImageTransformer(configuration: configuration.transformer)
+        // Kept inside the work-in-flight share, which frees them when a variant needs the room.
+        let scorerPlanes = SSIMULACRA2.PlanePool(capacityBytes: budget.scorerPlanesBytes)
+        transformer = ImageTransformer(configuration: configuration.transformer, scorerPlanes: scorerPlanes)
         encodingFingerprint = configuration.transformer.encodingFingerprint
         variants = VariantCache(capacity: configuration.variantCacheBytes)
         sourceFiles = VariantCache(capacity: configuration.sourceCacheBytes)
@@ -63,7 +65,8 @@ public final class ImageOrigin: HTTPHandler {
         hotCounters = HotCounters(metrics)
         // One fewer than the transformation threads may wait for memory, so one always works.
         workInFlight = WorkInFlight(
-            capacityBytes: budget.workInFlightBytes, maxWaiting: max(1, configuration.maxConcurrentTransforms) - 1)
+            capacityBytes: budget.workInFlightBytes, maxWaiting: max(1, configuration.maxConcurrentTransforms) - 1,
+            keeping: scorerPlanes)
         queue = WorkQueue(
             concurrency: max(1, configuration.maxConcurrentTransforms), queueLimit: configuration.maxQueuedTransforms)
     }

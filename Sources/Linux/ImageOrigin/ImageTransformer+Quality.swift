@@ -113,20 +113,24 @@ extension ImageTransformer {
         data: Data, quality: Int
     ) {
         let search = Self.search(for: .avif, target: target, ceiling: configuration.defaultAVIFQuality)
-        let choice = try Self.searchAVIF(image, search: search, speed: configuration.avifSpeed, against: reference)
+        let choice = try Self.searchAVIF(
+            image, search: search, speed: configuration.avifSpeed, against: reference, scorerPlanes: scorerPlanes)
         return (choice.data, choice.quality)
     }
 
     /// The AVIF of `image` that `search` chooses, each trial decoded and
     /// compared with `reference` (`image` itself by default;
-    /// ``QualitySearch/run(against:encode:decode:)``).
+    /// ``QualitySearch/run(against:scorerPlanes:encode:decode:)``), the scorer's
+    /// planes from `scorerPlanes` when given.
     ///
     /// - Throws: ``ImageCodecError`` from the encoder or from decoding a
     ///   trial, `.invalidArgument` when `reference` has another size.
     public static func searchAVIF(
-        _ image: Image, search: QualitySearch, speed: Int, against reference: Image? = nil
+        _ image: Image, search: QualitySearch, speed: Int, against reference: Image? = nil,
+        scorerPlanes: SSIMULACRA2.PlanePool? = nil
     ) throws(ImageCodecError) -> QualitySearch.Choice {
-        try search.run(against: reference ?? image) { (quality: Int) throws(ImageCodecError) -> Data in
+        try search.run(against: reference ?? image, scorerPlanes: scorerPlanes) {
+            (quality: Int) throws(ImageCodecError) -> Data in
             try AVIFEncoder(options: AVIFEncoder.Options(quality: quality, speed: speed)).encode(image)
         } decode: { (data: Data) throws(ImageCodecError) -> Image in
             try AVIFDecoder().decode(data)

@@ -97,9 +97,15 @@ public struct ImageTransformer: Sendable {
     }
 
     public var configuration: Configuration
+    /// Where quality searches take their scorer's planes from and give
+    /// them back to (``SSIMULACRA2/PlanePool``), so one search reuses the
+    /// last one's memory; `nil` makes them afresh for every search. The
+    /// origin passes one bounded by its memory budget.
+    public var scorerPlanes: SSIMULACRA2.PlanePool?
 
-    public init(configuration: Configuration = Configuration()) {
+    public init(configuration: Configuration = Configuration(), scorerPlanes: SSIMULACRA2.PlanePool? = nil) {
         self.configuration = configuration
+        self.scorerPlanes = scorerPlanes
     }
 
     /// Transforms `source` by `pipeline`, or into `format` when the pipeline
@@ -193,7 +199,9 @@ public struct ImageTransformer: Sendable {
         case .webp:
             if let target {
                 let searched = try variantEncoding(pipeline)
-                    .encode(image, sourceFormat: info.format, searching: webpSearch(target: target), against: reference)
+                    .encode(
+                        image, sourceFormat: info.format, searching: webpSearch(target: target), against: reference,
+                        scorerPlanes: scorerPlanes)
                 data = searched.data
                 searchedQuality = searched.quality ?? 0
             } else {
@@ -259,7 +267,7 @@ public struct ImageTransformer: Sendable {
             try searchReference(source, info: info, stages: stages)
             ?? ImageDecoder(limits: configuration.limits).decodeStill(source)
         let searched = try variantEncoding(pipeline).encode(
-            planes, searching: webpSearch(target: target), against: reference)
+            planes, searching: webpSearch(target: target), against: reference, scorerPlanes: scorerPlanes)
         var output = smaller(
             searched.data, format: .webp, than: source, info: info, width: planes.width, height: planes.height)
         if !output.isSource { output.searchedQuality = searched.quality }

@@ -78,18 +78,19 @@ public struct QualitySearch: Sendable, Equatable {
 
     /// Runs the search with SSIMULACRA 2 as the score: each quality's bytes
     /// from `encode`, decoded by `decode` and scored against `reference`,
-    /// prepared once. An image too small to score
+    /// prepared once, in planes from `scorerPlanes` when given (given back when
+    /// the search ends). An image too small to score
     /// (``canScore(width:height:)``) is scored NaN, so written at the ceiling.
     ///
     /// - Throws: ``ImageCodecError`` from `encode` or `decode`,
     ///   `.invalidArgument` when a decoded trial's size is not `reference`'s.
     public func run(
-        against reference: Image, encode: (Int) throws(ImageCodecError) -> Data,
-        decode: (Data) throws(ImageCodecError) -> Image
+        against reference: Image, scorerPlanes: SSIMULACRA2.PlanePool? = nil,
+        encode: (Int) throws(ImageCodecError) -> Data, decode: (Data) throws(ImageCodecError) -> Image
     ) throws(ImageCodecError) -> Choice {
         let scorer =
             try Self.canScore(width: reference.width, height: reference.height)
-            ? SSIMULACRA2.Scorer(reference) : nil
+            ? SSIMULACRA2.Scorer(reference, pool: scorerPlanes) : nil
         return try run { (quality: Int) throws(ImageCodecError) -> Trial in
             let data = try encode(quality)
             return Trial(data: data, score: try scorer?.score(decode(data)) ?? .nan)

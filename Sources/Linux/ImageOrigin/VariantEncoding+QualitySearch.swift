@@ -16,13 +16,16 @@ extension VariantEncoding {
     /// ``ImageTransformer`` passes a finer resize of a JPEG source), its
     /// ceiling when none does; a graphic is then also written lossless
     /// once, and the smaller kept, as ``encode(_:sourceFormat:)`` does.
+    /// The scorer's planes come from `scorerPlanes` when given.
     ///
     /// - Throws: ``ImageCodecError`` from the encoder or from decoding a
     ///   trial, `.invalidArgument` when `reference` has another size.
     public func encode(
-        _ image: Image, sourceFormat: ImageFormat, searching search: QualitySearch, against reference: Image? = nil
+        _ image: Image, sourceFormat: ImageFormat, searching search: QualitySearch, against reference: Image? = nil,
+        scorerPlanes: SSIMULACRA2.PlanePool? = nil
     ) throws(ImageCodecError) -> SearchedWebP {
-        let lossy = try searchedLossy(search, against: reference ?? image) { encoder throws(ImageCodecError) in
+        let lossy = try searchedLossy(search, against: reference ?? image, scorerPlanes: scorerPlanes) {
+            encoder throws(ImageCodecError) in
             try encoder.encode(image)
         }
         guard triesLossless, Self.content(of: image, sourceFormat: sourceFormat) == .graphic else { return lossy }
@@ -35,25 +38,29 @@ extension VariantEncoding {
 
     /// The lossy WebP of a photo decoded to planes, at the lowest quality
     /// whose decode (to RGB, as a browser shows it) reaches `search`'s
-    /// target against `reference`, the same picture in RGB.
+    /// target against `reference`, the same picture in RGB. The scorer's
+    /// planes come from `scorerPlanes` when given.
     ///
     /// - Throws: ``ImageCodecError`` from the encoder or from decoding a
     ///   trial, `.invalidArgument` when `reference` has another size.
     public func encode(
-        _ planes: YUV420Image, searching search: QualitySearch, against reference: Image
+        _ planes: YUV420Image, searching search: QualitySearch, against reference: Image,
+        scorerPlanes: SSIMULACRA2.PlanePool? = nil
     ) throws(ImageCodecError) -> SearchedWebP {
-        try searchedLossy(search, against: reference) { encoder throws(ImageCodecError) in
+        try searchedLossy(search, against: reference, scorerPlanes: scorerPlanes) { encoder throws(ImageCodecError) in
             try encoder.encode(planes)
         }
     }
 
     /// The one lossy search both inputs share: `encode` with a lossy
     /// encoder at each quality `search` tries, each trial decoded and scored
-    /// against `reference` (``QualitySearch/run(against:encode:decode:)``).
+    /// against `reference` (``QualitySearch/run(against:scorerPlanes:encode:decode:)``).
     private func searchedLossy(
-        _ search: QualitySearch, against reference: Image, encode: (WebPEncoder) throws(ImageCodecError) -> Data
+        _ search: QualitySearch, against reference: Image, scorerPlanes: SSIMULACRA2.PlanePool?,
+        encode: (WebPEncoder) throws(ImageCodecError) -> Data
     ) throws(ImageCodecError) -> SearchedWebP {
-        let choice = try search.run(against: reference) { (quality: Int) throws(ImageCodecError) -> Data in
+        let choice = try search.run(against: reference, scorerPlanes: scorerPlanes) {
+            (quality: Int) throws(ImageCodecError) -> Data in
             var encoding = self
             encoding.quality = quality
             return try encode(WebPEncoder(options: encoding.lossyOptions))

@@ -15,9 +15,17 @@ import WebPBridge
 /// threads, so one thread always works while the others wait); beyond that,
 /// and for a peak the share could never hold, the answer is at once.
 ///
+/// Quality searches' planes kept for the next search (``keptPlanes``)
+/// count against the share too: a reservation is granted only when it fits
+/// beside the bytes reserved and the planes kept, and when only the kept
+/// planes stand in its way they are freed for it, so keeping them never
+/// makes a variant wait or be refused.
+///
 /// Thread-safe: one `Lock` guards the bytes reserved and the waiting line;
 /// a waiter blocks its own thread on a semaphore that ``release(_:)``
-/// signals once it has reserved the waiter's bytes for it.
+/// signals once it has reserved the waiter's bytes for it. The pool of
+/// kept planes has its own lock, taken inside this one, never the other
+/// way round.
 final class WorkInFlight: Sendable {
     private struct Waiter: @unchecked Sendable {
         let bytes: Int
@@ -37,11 +45,26 @@ final class WorkInFlight: Sendable {
     let capacityBytes: Int
     /// The most transformations that wait for memory at once.
     let maxWaiting: Int
+    /// Planes kept between quality searches, inside the share.
+    let keptPlanes: SSIMULACRA2.PlanePool?
     private let state = Lock(State())
 
-    init(capacityBytes: Int, maxWaiting: Int = 0) {
+    init(capacityBytes: Int, maxWaiting: Int = 0, keeping keptPlanes: SSIMULACRA2.PlanePool? = nil) {
         self.capacityBytes = max(0, capacityBytes)
         self.maxWaiting = max(0, maxWaiting)
+        self.keptPlanes = keptPlanes
+    }
+
+    /// Whether `bytes` fit beside `reserved`, freeing kept planes when
+    /// they alone are in the way. Called under the lock.
+    private func makeRoom(for bytes: Int, reserved: Int) -> Bool {
+        let free = capacityBytes - reserved
+        guard bytes <= free else { return false }
+        if let keptPlanes {
+            let short = bytes - (free - keptPlanes.keptBytes)
+            if short > 0 { keptPlanes.drain(short) }
+        }
+        return true
     }
 
     /// Reserves `bytes`, blocking the calling thread behind the
@@ -55,7 +78,7 @@ final class WorkInFlight: Sendable {
         }
         let outcome = state.withLockWakingWaiters { state -> Outcome in
             guard bytes <= capacityBytes else { return .refused }
-            if state.line.isEmpty, bytes <= capacityBytes - state.reserved {
+            if state.line.isEmpty, makeRoom(for: bytes, reserved: state.reserved) {
                 state.reserved += bytes
                 return .reserved
             }
@@ -79,7 +102,7 @@ final class WorkInFlight: Sendable {
         let woken = state.withLockWakingWaiters { state -> [DispatchSemaphore] in
             state.reserved -= bytes
             var woken: [DispatchSemaphore] = []
-            while let first = state.line.first, first.bytes <= capacityBytes - state.reserved {
+            while let first = state.line.first, makeRoom(for: first.bytes, reserved: state.reserved) {
                 state.reserved += first.bytes
                 state.line.removeFirst()
                 woken.append(first.granted)

@@ -5,16 +5,19 @@ extension SSIMULACRA2 {
     /// reused for every candidate, background, scale and channel, so a
     /// quality search's trials allocate nothing (a fresh plane's first-touch
     /// page faults had cost a WebP search on the demo photos about a tenth
-    /// of its time): 47 bytes a pixel. Linear RGB at the even scales (12;
-    /// scale 2 is a sixteenth of scale 0, so it fits where scale 0 was) and
-    /// at the odd ones (3), the current scale's XYB (12), and five working
-    /// planes (20). One thread at a time.
+    /// of its time): 47 bytes a pixel, in one buffer (from a ``PlanePool``
+    /// when given one, and given back to it at the end). Linear RGB at the
+    /// even scales (12; scale 2 is a sixteenth of scale 0, so it fits where
+    /// scale 0 was) and at the odd ones (3), the current scale's XYB (12),
+    /// and five working planes (20). One thread at a time.
     final class Workspace {
         let width: Int
         let height: Int
         /// Pixels at the full scale, and at the half one.
         private let fullCount: Int
         private let halfCount: Int
+        private let buffer: PlanePool.Buffer
+        private let pool: PlanePool?
         private let evenScales: UnsafeMutablePointer<Float>
         private let oddScales: UnsafeMutablePointer<Float>
         private let xybPlanes: UnsafeMutablePointer<Float>
@@ -24,16 +27,25 @@ extension SSIMULACRA2 {
         let variance: UnsafeMutablePointer<Float>
         let covariance: UnsafeMutablePointer<Float>
 
-        init(width: Int, height: Int) {
+        /// The floats a `width`×`height` workspace holds.
+        static func floats(width: Int, height: Int) -> Int {
+            11 * width * height + 3 * ((width + 1) / 2) * ((height + 1) / 2)
+        }
+
+        init(width: Int, height: Int, pool: PlanePool? = nil) {
             precondition(width >= minimumSide && height >= minimumSide, "a scored side is at least 8 pixels")
             self.width = width
             self.height = height
+            self.pool = pool
             fullCount = width * height
             halfCount = ((width + 1) / 2) * ((height + 1) / 2)
+            let floats = Self.floats(width: width, height: height)
+            let buffer = pool?.take(floats) ?? .allocate(floats)
+            self.buffer = buffer
+            var next = buffer.base
             func planes(_ count: Int) -> UnsafeMutablePointer<Float> {
-                let planes = UnsafeMutablePointer<Float>.allocate(capacity: count)
-                planes.initialize(repeating: 0, count: count)
-                return planes
+                defer { next += count }
+                return next
             }
             evenScales = planes(3 * fullCount)
             oddScales = planes(3 * halfCount)
@@ -44,9 +56,7 @@ extension SSIMULACRA2 {
         }
 
         deinit {
-            for planes in [evenScales, oddScales, xybPlanes, down, mean, product, variance, covariance] {
-                planes.deallocate()
-            }
+            if let pool { pool.give(buffer) } else { buffer.free() }
         }
 
         /// The XYB plane of `channel` (X, Y, B) at the scale ``walk(_:background:scales:_:)`` is at.

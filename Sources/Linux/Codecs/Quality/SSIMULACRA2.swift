@@ -38,10 +38,12 @@ import Foundation
 /// Memory: a ``Reference`` holds five `Float` planes at the full scale (the
 /// Y channel's image, mean and variance; X's and B's edge strength) and
 /// nine at most of the smaller ones, 32 bytes per pixel of a 750×500 photo
-/// (`SSIMULACRA2Tests`). Scoring adds 47 bytes per pixel of planes
-/// (``Workspace``), made for one call of ``Reference/score(_:)``, or once
-/// for all the candidates of a ``Scorer`` (what a quality search uses, and
-/// where its reference is prepared too).
+/// (`SSIMULACRA2Tests`), in one buffer. Scoring adds 47 bytes per pixel of
+/// planes (``Workspace``), made for one call of ``Reference/score(_:)``, or
+/// once for all the candidates of a ``Scorer`` (what a quality search uses,
+/// and where its reference is prepared too). A scorer made with a
+/// ``PlanePool`` takes both buffers from it and gives them back, so the
+/// next search reuses them instead of faulting them in again.
 public enum SSIMULACRA2 {
     /// The score of `distorted` against `reference`.
     ///
@@ -64,24 +66,33 @@ public enum SSIMULACRA2 {
         /// The background each side is composed over (a linear level); `nil`
         /// for an opaque image's one side.
         private let backgrounds: [Float?]
+        /// Every side's planes, one after the other.
+        private let storage: Storage
 
         /// Bytes held, for memory budgets.
-        public var bytes: Int { sides.reduce(0) { $0 + $1.bytes } }
+        public var bytes: Int { sides.count * Side.floats(width: width, height: height) * MemoryLayout<Float>.stride }
 
         /// Prepares `image`.
         ///
         /// - Throws: ``ImageCodecError`` `.invalidArgument` when a side is under 8 pixels.
         public init(_ image: Image) throws(ImageCodecError) {
             try Self.checkSize(image.width, image.height)
-            self.init(checked: image, workspace: Workspace(width: image.width, height: image.height))
+            self.init(checked: image, workspace: Workspace(width: image.width, height: image.height), pool: nil)
         }
 
-        /// Prepares `image` (at least 8×8), by way of `workspace` (its size).
-        fileprivate init(checked image: Image, workspace: Workspace) {
+        /// Prepares `image` (at least 8×8), by way of `workspace` (its
+        /// size), in a buffer from `pool` when given.
+        fileprivate init(checked image: Image, workspace: Workspace, pool: PlanePool?) {
             width = image.width
             height = image.height
-            backgrounds = image.hasAlpha && !Self.isOpaque(image) ? [0.1, 0.9] : [nil]
-            sides = backgrounds.map { Side(image, background: $0, workspace: workspace) }
+            let backgrounds: [Float?] = image.hasAlpha && !Self.isOpaque(image) ? [0.1, 0.9] : [nil]
+            self.backgrounds = backgrounds
+            let sideFloats = Side.floats(width: image.width, height: image.height)
+            let storage = Storage(floats: backgrounds.count * sideFloats, pool: pool)
+            self.storage = storage
+            sides = backgrounds.enumerated().map { index, background in
+                Side(image, background: background, workspace: workspace, storage: storage, from: index * sideFloats)
+            }
         }
 
         /// The score of `distorted` against this reference, in planes made
@@ -96,7 +107,7 @@ public enum SSIMULACRA2 {
         fileprivate func score(_ distorted: Image, in workspace: Workspace) throws(ImageCodecError) -> Double {
             try checkSameSize(distorted.width, distorted.height)
             return zip(sides, backgrounds).map { side, background in
-                side.score(distorted, background: background, workspace: workspace)
+                side.score(distorted, background: background, workspace: workspace, storage: storage)
             }.min() ?? 0
         }
 
@@ -136,20 +147,23 @@ public enum SSIMULACRA2 {
         public let reference: Reference
         private let workspace: Workspace
 
-        /// The scorer of candidates against `reference`.
-        public init(_ reference: Reference) {
+        /// The scorer of candidates against `reference`, its working planes
+        /// from `pool` when given.
+        public init(_ reference: Reference, pool: PlanePool? = nil) {
             self.reference = reference
-            workspace = Workspace(width: reference.width, height: reference.height)
+            workspace = Workspace(width: reference.width, height: reference.height, pool: pool)
         }
 
         /// The scorer of candidates against `image`, prepared in the planes
-        /// its candidates are then scored in.
+        /// its candidates are then scored in; the reference's planes and the
+        /// working ones from `pool` when given, and given back to it when
+        /// both are freed.
         ///
         /// - Throws: ``ImageCodecError`` `.invalidArgument` when a side is under 8 pixels.
-        public init(_ image: Image) throws(ImageCodecError) {
+        public init(_ image: Image, pool: PlanePool? = nil) throws(ImageCodecError) {
             try Reference.checkSize(image.width, image.height)
-            workspace = Workspace(width: image.width, height: image.height)
-            reference = Reference(checked: image, workspace: workspace)
+            workspace = Workspace(width: image.width, height: image.height, pool: pool)
+            reference = Reference(checked: image, workspace: workspace, pool: pool)
         }
 
         /// The score of `distorted` against ``reference``.
@@ -239,18 +253,36 @@ extension SSIMULACRA2 {
         }
     }
 
-    /// The reference's prepared planes at one scale and channel.
+    /// A reference's planes: one buffer, written while the reference is
+    /// prepared and only read after (so `@unchecked Sendable`: every
+    /// write happens before the reference can be shared), then given back
+    /// to its pool or freed.
+    final class Storage: @unchecked Sendable {
+        private let buffer: PlanePool.Buffer
+        private let pool: PlanePool?
+
+        init(floats: Int, pool: PlanePool?) {
+            self.pool = pool
+            buffer = pool?.take(floats) ?? .allocate(floats)
+        }
+
+        deinit {
+            if let pool { pool.give(buffer) } else { buffer.free() }
+        }
+
+        /// The plane starting `offset` floats in.
+        func plane(_ offset: Int) -> UnsafeMutablePointer<Float> { buffer.base + offset }
+    }
+
+    /// Where the reference's prepared planes at one scale and channel are
+    /// in its ``Storage``, as float offsets.
     struct ChannelReference: Sendable {
         /// The channel's values, its mean and variance: kept when the SSIM map is needed.
-        var image: [Float]?
-        var mean: [Float]?
-        var variance: [Float]?
+        var image: Int?
+        var mean: Int?
+        var variance: Int?
         /// `1 + |image − mean|`: kept when only the edge maps are.
-        var edgeStrength: [Float]?
-
-        var bytes: Int {
-            4 * [image, mean, variance, edgeStrength].reduce(0) { $0 + ($1?.count ?? 0) }
-        }
+        var edgeStrength: Int?
     }
 
     /// One prepared side of a reference (one background).
@@ -258,16 +290,40 @@ extension SSIMULACRA2 {
         /// `[scale][channel]`, ``SSIMULACRA2/scaleCount(width:height:)`` scales.
         var levels: [[ChannelReference]]
 
-        var bytes: Int { levels.reduce(0) { $0 + $1.reduce(0) { $0 + $1.bytes } } }
+        /// The floats one side of a `width`×`height` reference keeps: three
+        /// planes for each channel and scale whose SSIM map is weighed, one
+        /// for each whose edge maps alone are.
+        static func floats(width: Int, height: Int) -> Int {
+            let scaleCount = SSIMULACRA2.scaleCount(width: width, height: height)
+            var size = (width: width, height: height)
+            var total = 0
+            for scale in 0..<scaleCount {
+                for channel in 0..<3 {
+                    let needs = Needs(channel: channel, scale: scale, of: scaleCount)
+                    total += size.width * size.height * (needs.ssim ? 3 : needs.edges ? 1 : 0)
+                }
+                size = ((size.width + 1) / 2, (size.height + 1) / 2)
+            }
+            return total
+        }
 
-        /// `image` over `background` prepared, by way of `workspace`.
-        init(_ image: Image, background: Float?, workspace: Workspace) {
+        /// `image` over `background` prepared, by way of `workspace`, into
+        /// `storage` from float `start` on (``floats(width:height:)`` of them).
+        init(_ image: Image, background: Float?, workspace: Workspace, storage: Storage, from start: Int) {
             let scaleCount = SSIMULACRA2.scaleCount(width: image.width, height: image.height)
             var levels: [[ChannelReference]] = []
+            var next = start
             workspace.walk(image, background: background, scales: scaleCount) { scale, width, height in
                 let count = width * height
-                func kept(_ plane: UnsafePointer<Float>) -> [Float] {
-                    Array(UnsafeBufferPointer(start: plane, count: count))
+                /// The next plane of `storage`, and its offset.
+                func allot() -> (Int, UnsafeMutablePointer<Float>) {
+                    defer { next += count }
+                    return (next, storage.plane(next))
+                }
+                func kept(_ plane: UnsafePointer<Float>) -> Int {
+                    let (offset, target) = allot()
+                    target.update(from: plane, count: count)
+                    return offset
                 }
                 var channels: [ChannelReference] = []
                 for channel in 0..<3 {
@@ -286,25 +342,29 @@ extension SSIMULACRA2 {
                                 through: workspace.down)
                             prepared.variance = kept(workspace.variance)
                         } else {
-                            prepared.edgeStrength = (0..<count).map { 1 + abs(plane[$0] - mean[$0]) }
+                            let (offset, strength) = allot()
+                            for index in 0..<count { strength[index] = 1 + abs(plane[index] - mean[index]) }
+                            prepared.edgeStrength = offset
                         }
                     }
                     channels.append(prepared)
                 }
                 levels.append(channels)
             }
+            precondition(
+                next - start == Self.floats(width: image.width, height: image.height), "a side fills its planes")
             self.levels = levels
         }
 
         /// The score of `image` over `background` against this side, in `workspace`.
-        func score(_ image: Image, background: Float?, workspace: Workspace) -> Double {
+        func score(_ image: Image, background: Float?, workspace: Workspace, storage: Storage) -> Double {
             var sum = 0.0
             workspace.walk(image, background: background, scales: levels.count) { scale, width, height in
                 for (channel, reference) in levels[scale].enumerated() {
                     let needs = Needs(channel: channel, scale: scale, of: levels.count)
                     guard needs.ssim || needs.edges else { continue }
                     let norms = Self.norms(
-                        reference, workspace.xyb(channel), width: width, height: height, needs: needs,
+                        reference, in: storage, workspace.xyb(channel), width: width, height: height, needs: needs,
                         workspace: workspace)
                     let weights = Array(SSIMULACRA2.weights(channel: channel, scale: scale, of: levels.count))
                     for index in 0..<6 { sum += weights[index] * norms[index] }
@@ -316,8 +376,8 @@ extension SSIMULACRA2 {
         /// The six pooled values of one channel at one scale, in the
         /// weights' order (mean of SSIM, artefact, detail; then their 4-norms).
         private static func norms(
-            _ reference: ChannelReference, _ plane: UnsafeMutablePointer<Float>, width: Int, height: Int,
-            needs: Needs, workspace: Workspace
+            _ reference: ChannelReference, in storage: Storage, _ plane: UnsafeMutablePointer<Float>, width: Int,
+            height: Int, needs: Needs, workspace: Workspace
         ) -> [Double] {
             let count = width * height
             let image2 = UnsafePointer(plane)
@@ -327,22 +387,18 @@ extension SSIMULACRA2 {
             Blur.apply(image2, width: width, height: height, into: workspace.mean, through: down)
             if needs.ssim, let image1 = reference.image, let mean1 = reference.mean, let variance1 = reference.variance
             {
-                withPointers([image1, mean1, variance1]) { first in
-                    multiply(image2, image2, into: workspace.product, count: count)
-                    Blur.apply(workspace.product, width: width, height: height, into: workspace.variance, through: down)
-                    multiply(first[0], image2, into: workspace.product, count: count)
-                    Blur.apply(
-                        workspace.product, width: width, height: height, into: workspace.covariance, through: down)
-                    pooled = pooledSSIM(
-                        image1: first[0], mean1: first[1], variance1: first[2], image2: image2, mean2: mean2,
-                        variance2: workspace.variance, covariance: workspace.covariance, width: width,
-                        height: height, edges: needs.edges)
-                }
+                let image1 = UnsafePointer(storage.plane(image1))
+                multiply(image2, image2, into: workspace.product, count: count)
+                Blur.apply(workspace.product, width: width, height: height, into: workspace.variance, through: down)
+                multiply(image1, image2, into: workspace.product, count: count)
+                Blur.apply(workspace.product, width: width, height: height, into: workspace.covariance, through: down)
+                pooled = pooledSSIM(
+                    image1: image1, mean1: storage.plane(mean1), variance1: storage.plane(variance1), image2: image2,
+                    mean2: mean2, variance2: workspace.variance, covariance: workspace.covariance, width: width,
+                    height: height, edges: needs.edges)
             } else if let strength = reference.edgeStrength {
-                withPointers([strength]) { strength in
-                    pooled = pooledEdges(
-                        image2: image2, mean2: mean2, strength: strength[0], width: width, height: height)
-                }
+                pooled = pooledEdges(
+                    image2: image2, mean2: mean2, strength: storage.plane(strength), width: width, height: height)
             }
             return pooled.norms(pixels: Double(count))
         }
@@ -431,19 +487,6 @@ extension SSIMULACRA2 {
         /// `max(value, 0)` lane by lane.
         @inline(__always)
         static func positivePart(_ value: Lanes) -> Lanes { 0.5 * (value + magnitude(value)) }
-
-        /// `body` with each plane's base address (every plane non-empty: a
-        /// scored side is at least 8×8).
-        private static func withPointers(_ planes: [[Float]], _ body: ([UnsafePointer<Float>]) -> Void) {
-            func nest(_ index: Int, _ pointers: [UnsafePointer<Float>]) {
-                guard index < planes.count else { return body(pointers) }
-                planes[index].withUnsafeBufferPointer { buffer in
-                    guard let base = buffer.baseAddress else { return }
-                    nest(index + 1, pointers + [base])
-                }
-            }
-            nest(0, [])
-        }
 
         /// Sums and fourth-power sums of the three maps over a plane, each
         /// row summed in `Float` lanes and added into `Double`.
