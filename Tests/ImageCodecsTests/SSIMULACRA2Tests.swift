@@ -105,7 +105,7 @@ struct SSIMULACRA2Tests {
     }
 
     /// The memory a reference holds is what its documentation and the
-    /// origin's cost model (``ImageTransformer`` charges 108 bytes a pixel
+    /// origin's cost model (``ImageTransformer`` charges 92 bytes a pixel
     /// for a search) say: at most 32 bytes a pixel.
     @Test func aReferenceHoldsAtMost32BytesAPixel() throws {
         let photo = SyntheticImages.photo(width: 750, height: 500)

@@ -106,7 +106,7 @@ struct AutoQualityTests {
         let outputPixels = 320 * 240
         for searched in [auto, saveData] {
             #expect(searched.workPixels == fixed.workPixels + outputPixels * 12)
-            #expect(searched.peakBytes >= source.count + outputPixels * 107 && searched.peakBytes > fixed.peakBytes)
+            #expect(searched.peakBytes >= source.count + outputPixels * 92 && searched.peakBytes > fixed.peakBytes)
         }
         let namedPipeline = Self.pipeline(width: 320, format: .webp, quality: 60)
         let named = try Self.transformer(.auto(target: 70)).cost(of: source, pipeline: namedPipeline)

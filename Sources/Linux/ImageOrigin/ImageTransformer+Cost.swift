@@ -36,13 +36,13 @@ extension ImageTransformer {
     /// `SSIMULACRA2Tests`), the scorer's working planes (47, held for the
     /// whole search) and the decoded trial (4), 87 in all; the reference's
     /// and the working planes taken from the origin's
-    /// ``SSIMULACRA2/PlanePool`` may be up to a quarter larger than asked
-    /// (20 more of their 79), 107, rounded up to 108. Before the
+    /// ``SSIMULACRA2/PlanePool`` may be up to a sixteenth larger than asked
+    /// (5 more of their 79), which the 92 covers. Before the
     /// search, a JPEG's reference is decoded at the n/8 covering twice the
     /// box: TurboJPEG's factors step by 1/8, so up to four times the box's
     /// width and height (64 bytes an output pixel, beside the 4 of the
     /// resized reference), freed before the scorer is made.
-    static let searchBytesPerPixel = 108
+    static let searchBytesPerPixel = 92
     /// Work a quality search adds per output pixel, in the units of
     /// ``Cost/workPixels``: 3 encodes beyond the fixed one, 4 decodes and
     /// scores (counted as one encode each), and the reference decoded at up

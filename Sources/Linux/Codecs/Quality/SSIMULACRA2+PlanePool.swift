@@ -15,10 +15,11 @@ extension SSIMULACRA2 {
     ///   the oldest kept buffers are freed first to make room for a newer
     ///   one (so the pool follows the sizes being asked for);
     /// - a buffer is handed out only for a request it exceeds by at most a
-    ///   quarter, so a scorer never holds much more than its size says
-    ///   (``ImageTransformer``'s cost model counts that quarter; on the
-    ///   demo photos at 750 px, 469 to 600 rows, a sixteenth reused too
-    ///   little: docs/benchmarks.md);
+    ///   sixteenth, so a scorer never holds much more than its size says
+    ///   (``ImageTransformer``'s cost model counts that sixteenth; a
+    ///   quarter reused more on the demo photos, whose 750 px variants have
+    ///   469 to 600 rows, but its 20 bytes a pixel would have been charged
+    ///   to every search: docs/benchmarks.md);
     /// - ``drain(_:)`` frees kept buffers at once: the origin drains the
     ///   pool when a variant needs the memory (its kept planes count
     ///   against its work-in-flight share).
@@ -76,12 +77,12 @@ extension SSIMULACRA2 {
         /// How many buffers have been handed out again instead of allocated.
         public var reuseCount: Int { state.withLock { $0.reused } }
 
-        /// A buffer of at least `floats` and at most a quarter more: a
+        /// A buffer of at least `floats` and at most a sixteenth more: a
         /// kept one (its contents are whatever its last scorer left), the
         /// smallest that fits, or a new one.
         func take(_ floats: Int) -> Buffer {
             let floats = max(1, floats)
-            let limit = floats + floats / 4
+            let limit = floats + floats / 16
             let found = state.withLock { state -> Buffer? in
                 var best: Int? = nil
                 for (index, buffer) in state.kept.enumerated() where buffer.capacity >= floats {
