@@ -112,7 +112,6 @@ struct SSIMULACRA2PlanePoolTests {
         #expect(most.withLock { $0 } <= capacity)
         #expect(pool.keptBytes <= capacity && pool.keptBytes > 0)
         #expect(pool.reuseCount > 0)
-        #expect(SSIMULACRA2.PlanePool(capacityBytes: 0).keptBytes == 0)
     }
 
     /// A pool of no bytes keeps nothing: every scorer makes its own planes.

@@ -9,7 +9,7 @@ extension SSIMULACRA2 {
     /// way (docs/benchmarks.md; glibc keeps freed memory of that size only
     /// once a larger block, such as libaom's, has been freed). A scorer
     /// made with a pool takes its two buffers from it when one of the right
-    /// size is kept, and gives them back when it is freed.
+    /// size is kept (``Lease``), and gives them back when it is freed.
     ///
     /// Bounds:
     /// - the pool keeps at most ``capacityBytes``; a buffer that does not
@@ -48,11 +48,45 @@ extension SSIMULACRA2 {
             func free() { base.deallocate() }
         }
 
+        /// One buffer held for as long as this lease lives: taken from
+        /// `pool` (or allocated when there is none), given back to it (or
+        /// freed) at the end. What a scorer's workspace and its reference's
+        /// planes each hold. Its floats are written by whoever holds it,
+        /// before the planes are shared, so `@unchecked Sendable`.
+        final class Lease: @unchecked Sendable {
+            private let buffer: Buffer
+            private let pool: PlanePool?
+
+            init(floats: Int, from pool: PlanePool?) {
+                self.pool = pool
+                buffer = pool?.take(floats) ?? .allocate(floats)
+            }
+
+            deinit {
+                if let pool { pool.give(buffer) } else { buffer.free() }
+            }
+
+            /// The plane starting `offset` floats in.
+            func plane(_ offset: Int) -> UnsafeMutablePointer<Float> { buffer.base + offset }
+        }
+
         private struct State {
             /// Oldest first.
             var kept: [Buffer] = []
             var keptBytes = 0
             var reused = 0
+
+            /// Removes the oldest kept buffers while more than `bytes` are
+            /// kept, and returns them (to be freed outside the lock).
+            mutating func removeOldest(keepingAtMost bytes: Int) -> [Buffer] {
+                var removed: [Buffer] = []
+                while keptBytes > bytes, !kept.isEmpty {
+                    let oldest = kept.removeFirst()
+                    keptBytes -= oldest.bytes
+                    removed.append(oldest)
+                }
+                return removed
+            }
         }
 
         /// The most bytes kept at once.
@@ -86,13 +120,10 @@ extension SSIMULACRA2 {
             let floats = max(1, floats)
             let limit = floats + floats / 16
             let found = state.withLock { state -> Buffer? in
-                var best: Int? = nil
-                for (index, buffer) in state.kept.enumerated() where buffer.capacity >= floats {
-                    guard buffer.capacity <= limit else { continue }
-                    if let chosen = best, state.kept[chosen].capacity <= buffer.capacity { continue }
-                    best = index
+                let fitting = state.kept.indices.filter { (floats...limit).contains(state.kept[$0].capacity) }
+                guard let best = fitting.min(by: { state.kept[$0].capacity < state.kept[$1].capacity }) else {
+                    return nil
                 }
-                guard let best else { return nil }
                 let buffer = state.kept.remove(at: best)
                 state.keptBytes -= buffer.bytes
                 state.reused += 1
@@ -107,12 +138,7 @@ extension SSIMULACRA2 {
         func give(_ buffer: Buffer) {
             let freed = state.withLock { state -> [Buffer] in
                 guard buffer.bytes <= capacityBytes else { return [buffer] }
-                var freed: [Buffer] = []
-                while state.keptBytes + buffer.bytes > capacityBytes, !state.kept.isEmpty {
-                    let oldest = state.kept.removeFirst()
-                    state.keptBytes -= oldest.bytes
-                    freed.append(oldest)
-                }
+                let freed = state.removeOldest(keepingAtMost: capacityBytes - buffer.bytes)
                 state.kept.append(buffer)
                 state.keptBytes += buffer.bytes
                 return freed
@@ -124,16 +150,8 @@ extension SSIMULACRA2 {
         /// been freed or none is left; returns the bytes freed.
         @discardableResult
         public func drain(_ bytes: Int) -> Int {
-            let freed = state.withLock { state -> [Buffer] in
-                var freed: [Buffer] = []
-                var total = 0
-                while total < bytes, !state.kept.isEmpty {
-                    let oldest = state.kept.removeFirst()
-                    state.keptBytes -= oldest.bytes
-                    total += oldest.bytes
-                    freed.append(oldest)
-                }
-                return freed
+            let freed = state.withLock { state in
+                state.removeOldest(keepingAtMost: bytes >= state.keptBytes ? 0 : state.keptBytes - bytes)
             }
             for buffer in freed { buffer.free() }
             return freed.reduce(0) { $0 + $1.bytes }

@@ -16,8 +16,8 @@ extension SSIMULACRA2 {
         /// Pixels at the full scale, and at the half one.
         private let fullCount: Int
         private let halfCount: Int
-        private let buffer: PlanePool.Buffer
-        private let pool: PlanePool?
+        /// The one buffer every plane below is in.
+        private let lease: PlanePool.Lease
         private let evenScales: UnsafeMutablePointer<Float>
         private let oddScales: UnsafeMutablePointer<Float>
         private let xybPlanes: UnsafeMutablePointer<Float>
@@ -36,13 +36,11 @@ extension SSIMULACRA2 {
             precondition(width >= minimumSide && height >= minimumSide, "a scored side is at least 8 pixels")
             self.width = width
             self.height = height
-            self.pool = pool
             fullCount = width * height
             halfCount = ((width + 1) / 2) * ((height + 1) / 2)
-            let floats = Self.floats(width: width, height: height)
-            let buffer = pool?.take(floats) ?? .allocate(floats)
-            self.buffer = buffer
-            var next = buffer.base
+            let lease = PlanePool.Lease(floats: Self.floats(width: width, height: height), from: pool)
+            self.lease = lease
+            var next = lease.plane(0)
             func planes(_ count: Int) -> UnsafeMutablePointer<Float> {
                 defer { next += count }
                 return next
@@ -53,10 +51,6 @@ extension SSIMULACRA2 {
             (down, mean, product, variance, covariance) = (
                 planes(fullCount), planes(fullCount), planes(fullCount), planes(fullCount), planes(fullCount)
             )
-        }
-
-        deinit {
-            if let pool { pool.give(buffer) } else { buffer.free() }
         }
 
         /// The XYB plane of `channel` (X, Y, B) at the scale ``walk(_:background:scales:_:)`` is at.

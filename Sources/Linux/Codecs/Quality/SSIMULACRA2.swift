@@ -67,7 +67,7 @@ public enum SSIMULACRA2 {
         /// for an opaque image's one side.
         private let backgrounds: [Float?]
         /// Every side's planes, one after the other.
-        private let storage: Storage
+        private let storage: PlanePool.Lease
 
         /// Bytes held, for memory budgets.
         public var bytes: Int { sides.count * Side.floats(width: width, height: height) * MemoryLayout<Float>.stride }
@@ -88,7 +88,7 @@ public enum SSIMULACRA2 {
             let backgrounds: [Float?] = image.hasAlpha && !Self.isOpaque(image) ? [0.1, 0.9] : [nil]
             self.backgrounds = backgrounds
             let sideFloats = Side.floats(width: image.width, height: image.height)
-            let storage = Storage(floats: backgrounds.count * sideFloats, pool: pool)
+            let storage = PlanePool.Lease(floats: backgrounds.count * sideFloats, from: pool)
             self.storage = storage
             sides = backgrounds.enumerated().map { index, background in
                 Side(image, background: background, workspace: workspace, storage: storage, from: index * sideFloats)
@@ -253,29 +253,9 @@ extension SSIMULACRA2 {
         }
     }
 
-    /// A reference's planes: one buffer, written while the reference is
-    /// prepared and only read after (so `@unchecked Sendable`: every
-    /// write happens before the reference can be shared), then given back
-    /// to its pool or freed.
-    final class Storage: @unchecked Sendable {
-        private let buffer: PlanePool.Buffer
-        private let pool: PlanePool?
-
-        init(floats: Int, pool: PlanePool?) {
-            self.pool = pool
-            buffer = pool?.take(floats) ?? .allocate(floats)
-        }
-
-        deinit {
-            if let pool { pool.give(buffer) } else { buffer.free() }
-        }
-
-        /// The plane starting `offset` floats in.
-        func plane(_ offset: Int) -> UnsafeMutablePointer<Float> { buffer.base + offset }
-    }
-
     /// Where the reference's prepared planes at one scale and channel are
-    /// in its ``Storage``, as float offsets.
+    /// in its storage (a ``PlanePool/Lease``, written while the reference is
+    /// prepared and only read after), as float offsets.
     struct ChannelReference: Sendable {
         /// The channel's values, its mean and variance: kept when the SSIM map is needed.
         var image: Int?
@@ -309,7 +289,9 @@ extension SSIMULACRA2 {
 
         /// `image` over `background` prepared, by way of `workspace`, into
         /// `storage` from float `start` on (``floats(width:height:)`` of them).
-        init(_ image: Image, background: Float?, workspace: Workspace, storage: Storage, from start: Int) {
+        init(
+            _ image: Image, background: Float?, workspace: Workspace, storage: PlanePool.Lease, from start: Int
+        ) {
             let scaleCount = SSIMULACRA2.scaleCount(width: image.width, height: image.height)
             var levels: [[ChannelReference]] = []
             var next = start
@@ -357,7 +339,7 @@ extension SSIMULACRA2 {
         }
 
         /// The score of `image` over `background` against this side, in `workspace`.
-        func score(_ image: Image, background: Float?, workspace: Workspace, storage: Storage) -> Double {
+        func score(_ image: Image, background: Float?, workspace: Workspace, storage: PlanePool.Lease) -> Double {
             var sum = 0.0
             workspace.walk(image, background: background, scales: levels.count) { scale, width, height in
                 for (channel, reference) in levels[scale].enumerated() {
@@ -376,7 +358,8 @@ extension SSIMULACRA2 {
         /// The six pooled values of one channel at one scale, in the
         /// weights' order (mean of SSIM, artefact, detail; then their 4-norms).
         private static func norms(
-            _ reference: ChannelReference, in storage: Storage, _ plane: UnsafeMutablePointer<Float>, width: Int,
+            _ reference: ChannelReference, in storage: PlanePool.Lease, _ plane: UnsafeMutablePointer<Float>,
+            width: Int,
             height: Int, needs: Needs, workspace: Workspace
         ) -> [Double] {
             let count = width * height
