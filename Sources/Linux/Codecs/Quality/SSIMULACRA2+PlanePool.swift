@@ -5,7 +5,7 @@ extension SSIMULACRA2 {
     /// (its ``Reference`` and its workspace), about 30 MB for a 750×500
     /// variant. Made fresh for every search, every page of them may be
     /// faulted in and cleared by the kernel again: an origin making only
-    /// WebP searches on the demo photos spent 6–9% more CPU a search that
+    /// WebP searches on the demo photos spent 5.6–9% more CPU a search that
     /// way (docs/benchmarks.md; glibc keeps freed memory of that size only
     /// once a larger block, such as libaom's, has been freed). A scorer
     /// made with a pool takes its two buffers from it when one of the right
