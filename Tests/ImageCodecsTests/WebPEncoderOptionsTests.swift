@@ -4,7 +4,7 @@ import TestTraits
 import Testing
 import WebPBridge
 
-/// `exact` and `allowMixed`, on generated images: runs without the corpus.
+/// `exact`, `allowMixed` and `keyFramesOnly`, on generated images: runs without the corpus.
 @Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct WebPEncoderOptionsTests {
     /// Noise whose left half is fully transparent: RGB there that no one sees.
@@ -53,5 +53,35 @@ struct WebPEncoderOptionsTests {
         let decoded = try WebPDecoder().decodeAnimation(mixed)
         #expect(decoded.frames.count == 4)
         #expect(decoded.frames.map(\.image) == frames.map(\.image), "lossless frames are exact")
+    }
+
+    /// The mean of the red, green and blue values of the left half of `image`.
+    static func meanLevelOfTheLeftHalf(_ image: Image) -> Double {
+        var (sum, count) = (0, 0)
+        for y in 0..<image.height {
+            for x in 0..<(image.width / 2) {
+                for channel in 0..<3 { sum += Int(image.pixels[(y * image.width + x) * 4 + channel]) }
+                count += 3
+            }
+        }
+        return Double(sum) / Double(count)
+    }
+
+    /// A left half brightening 2 levels a frame beside a right half that is
+    /// new every frame: at q60 libwebp's changed rectangles take the slow
+    /// half's changes for none, so the last frame shows it far darker than
+    /// its source; whole frames show every frame as it is.
+    @Test func keyFramesOnlyStopsASlowFadeFromDrifting() throws {
+        let fade = SyntheticImages.fade(width: 96, height: 64, frameCount: 16, step: 2)
+        var options = WebPEncoder.Options(quality: 60)
+        let rectangles = try WebPDecoder().decodeAnimation(WebPEncoder(options: options).encode(fade))
+        options.keyFramesOnly = true
+        let whole = try WebPDecoder().decodeAnimation(WebPEncoder(options: options).encode(fade))
+        let source = Self.meanLevelOfTheLeftHalf(try #require(fade.frames.last).image)
+        let drifted = Self.meanLevelOfTheLeftHalf(try #require(rectangles.frames.last).image)
+        let kept = Self.meanLevelOfTheLeftHalf(try #require(whole.frames.last).image)
+        #expect(source - drifted > 10, "the default drifts: \(drifted) against \(source)")
+        #expect(abs(source - kept) < 2, "whole frames: \(kept) against \(source)")
+        #expect(rectangles.frames.count == fade.frames.count && whole.frames.count == fade.frames.count)
     }
 }

@@ -29,6 +29,9 @@ extension WebPEncoder {
         }
         encoderOptions.anim_params.loop_count = Int32(clamping: animation.loopCount)
         encoderOptions.allow_mixed = options.allowMixed ? 1 : 0
+        // `kmax` 1 is mux.h's "all frames will be key-frames"; the default (`INT_MAX`, read from
+        // `WebPAnimEncoderOptionsInit` in libwebp 1.2.4) puts one key frame first and none after.
+        if options.keyFramesOnly { encoderOptions.kmax = 1 }
         try ImageFormat.webp.checkEncodable(width: animation.canvasWidth, height: animation.canvasHeight)
         guard
             let encoder = WebPAnimEncoderNew(

@@ -30,6 +30,15 @@ public struct WebPEncoder: Sendable {
         /// Each frame is then encoded both ways, about twice the time.
         /// Default `false`; stills ignore it.
         public var allowMixed: Bool = false
+        /// For animations: write every frame whole, as a key frame
+        /// (`WebPAnimEncoderOptions.kmax` 1), instead of libwebp's default of
+        /// a key frame first and then each frame's changed rectangle. A
+        /// lossy frame's rectangle leaves out pixels within a few levels of
+        /// the previous *source* frame (more the lower the quality), so a
+        /// slow pan or fade drifts: each frame shows pixels several frames
+        /// old (docs/benchmarks.md, "Animated WebP: drift"). Whole frames
+        /// cannot drift. Default `false`; stills ignore it.
+        public var keyFramesOnly: Bool = false
         /// Let libwebp run parts of one encode on a second thread
         /// (`thread_level`). Default `false`: it shortens one encode but
         /// costs CPU, and a server already encodes one image per core.

@@ -46,4 +46,29 @@ public enum SyntheticImages {
         }
         return AnimatedImage(canvasWidth: width, canvasHeight: height, frames: frames, loopCount: loopCount)
     }
+
+    /// A photo whose left half brightens by `step` levels a frame while its
+    /// right half is another photo every frame, so every frame has changes
+    /// a lossy encoder must write and, beside them, changes small enough to
+    /// be taken for none: a slow fade beside motion, where changed
+    /// rectangles drift.
+    public static func fade(width: Int, height: Int, frameCount: Int, step: Int) -> AnimatedImage {
+        let base = photo(width: width, height: height, seed: 5)
+        let frames = (0..<frameCount).map { frame -> AnimatedImage.Frame in
+            var image = base
+            let moving = photo(width: width, height: height, seed: 20 + frame * 3)
+            for y in 0..<height {
+                for x in 0..<width {
+                    for channel in 0..<3 {
+                        let index = (y * width + x) * 4 + channel
+                        image.pixels[index] =
+                            x < width / 2
+                            ? UInt8(clamping: Int(image.pixels[index]) + frame * step) : moving.pixels[index]
+                    }
+                }
+            }
+            return AnimatedImage.Frame(image: image, durationMilliseconds: 80)
+        }
+        return AnimatedImage(canvasWidth: width, canvasHeight: height, frames: frames, loopCount: 0)
+    }
 }
