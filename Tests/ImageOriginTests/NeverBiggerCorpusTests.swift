@@ -68,8 +68,8 @@ struct NeverBiggerCorpusTests {
         let gif = try Corpus.data("edge/dispose_bgnd.gif")
         let reader = try #require(try AnimationReader(gif))
         #expect(reader.frameCount == 5 && gif.count == 1_450)
-        let lossy = try VariantEncoding(quality: 80, triesLossless: false).encode(reader, content: .graphic)
-        let chosen = try VariantEncoding(quality: 80).encode(reader, content: .graphic)
+        let lossy = try VariantEncoding(quality: 80, triesLossless: false).encode(reader, content: .graphic).data
+        let chosen = try VariantEncoding(quality: 80).encode(reader, content: .graphic).data
         #expect(lossy.count > gif.count)
         #expect(chosen.count * 2 < lossy.count)
         let output = try ImageTransformer().transform(gif, pipeline: Self.sourceSize)

@@ -145,8 +145,8 @@ struct VariantEncodingTests {
         let lossy = try WebPEncoder(options: .init(quality: 80)).encode(animation)
         let mixed = try WebPEncoder(options: mixedOptions).encode(animation)
         try #require(mixed.count < lossy.count, "the fixture must be one where lossless frames win")
-        #expect(try encoding.encode(animation, content: .graphic) == mixed)
-        #expect(try encoding.encode(animation, content: .photo) == lossy)
+        #expect(try encoding.encode(animation, content: .graphic).data == mixed)
+        #expect(try encoding.encode(animation, content: .photo).data == lossy)
         #expect(try WebPDecoder().decodeAnimation(mixed).frames.count == 5)
 
         let after = try ImageTransformer().transform(gif, pipeline: Self.sourceSize)

@@ -17,16 +17,21 @@ extension ImageTransformer {
         public var peakBytes: Int
 
         /// A quality search added: ``ImageTransformer/searchWorkPerPixel``
-        /// and the search's memory beside the encoder's.
-        mutating func addSearch(outputPixels: Int, sourceBytes: Int, format: ImageFormat) {
-            let extra = outputPixels.multipliedReportingOverflow(by: ImageTransformer.searchWorkPerPixel)
-            let work = workPixels.addingReportingOverflow(extra.partialValue)
-            workPixels = extra.overflow || work.overflow ? .max : work.partialValue
+        /// for each of `searchedFrames` images of `outputPixels`, and the
+        /// search's memory beside the encoder's and `alongside` (what an
+        /// animation's sampling holds).
+        mutating func addSearch(
+            outputPixels: Int, sourceBytes: Int, format: ImageFormat, searchedFrames: Int = 1, alongside: Int = 0
+        ) {
+            let perImage = outputPixels.multipliedReportingOverflow(by: ImageTransformer.searchWorkPerPixel)
+            let images = perImage.partialValue.multipliedReportingOverflow(by: searchedFrames)
+            let work = workPixels.addingReportingOverflow(images.partialValue)
+            workPixels = perImage.overflow || images.overflow || work.overflow ? .max : work.partialValue
             let held =
                 outputPixels
                 * (4 + ImageTransformer.encoderBytesPerPixel(format, lossless: false)
                     + ImageTransformer.searchBytesPerPixel)
-            peakBytes = max(peakBytes, sourceBytes + held)
+            peakBytes = max(peakBytes, sourceBytes + alongside + held)
         }
     }
 
@@ -69,6 +74,12 @@ extension ImageTransformer {
         }
     }
 
+    /// What an animated WebP's drift check holds per output pixel beside
+    /// the frames a pass holds: the sampled frames (4 each), a scorer and
+    /// its reference (``searchBytesPerPixel``), a key frame's encoder (4),
+    /// and the decoder's canvas and the frame it hands over (8).
+    static let driftCheckBytesPerPixel = 4 * VariantEncoding.sampledFrames + searchBytesPerPixel + 4 + 8
+
     /// Bytes aom's real-time encoder holds per output pixel of an AVIF
     /// sequence, and besides them: `avifenc -s 8` peaked at 19, 34 and 90 MB
     /// on 480×270, 960×540 and 1920×1080 sequences (37 B a pixel over a
@@ -92,15 +103,10 @@ extension ImageTransformer {
         do {
             let info = try ImageInfo(source, limits: configuration.limits)
             let format = requestedFormat ?? pipeline.outputFormat ?? Self.encodableFormat(for: info.format)
-            var cost = try Self.cost(
+            let cost = try Self.cost(
                 of: info, pipeline: pipeline, format: format, triesLossless: configuration.triesLosslessForGraphics,
-                animationContent: VariantEncoding.content(ofAnimation: source, format: info.format))
-            if pipeline.quality == nil, qualityTarget(saveData: saveData) != nil, info.frames == 1,
-                format == .webp || format == .avif
-            {
-                let size = try Self.outputSize(of: pipeline, width: info.width, height: info.height)
-                cost.addSearch(outputPixels: size.width * size.height, sourceBytes: info.bytes, format: format)
-            }
+                animationContent: VariantEncoding.content(ofAnimation: source, format: info.format),
+                searchesQuality: pipeline.quality == nil && qualityTarget(saveData: saveData) != nil)
             try configuration.limits.checkWork(
                 pixels: cost.workPixels,
                 "making \(format) of \(pipeline.steps.count)-step pipeline from \(info.format)"
@@ -115,7 +121,45 @@ extension ImageTransformer {
         }
     }
 
+    /// - Parameter searchesQuality: A quality is searched for (a WebP or
+    ///   AVIF still, an animated WebP's sampled frames, and the still an
+    ///   AVIF sequence falls back to when a frame is translucent).
     static func cost(
+        of info: ImageInfo, pipeline: ProcessingPipeline, format: ImageFormat, triesLossless: Bool,
+        animationContent: VariantEncoding.Content, searchesQuality: Bool = false
+    ) throws(TransformError) -> Cost {
+        var cost = try costWithoutSearch(
+            of: info, pipeline: pipeline, format: format, triesLossless: triesLossless,
+            animationContent: animationContent)
+        guard searchesQuality, format == .webp || format == .avif else { return cost }
+        let size = try outputSize(of: pipeline, width: info.width, height: info.height)
+        let outputPixels = size.width * size.height
+        guard info.frames > 1, format == .webp else {
+            cost.addSearch(outputPixels: outputPixels, sourceBytes: info.bytes, format: format)
+            return cost
+        }
+        // The sampled frames (held already for the drift check) searched one at a time.
+        let sampled = 4 * VariantEncoding.sampledFrames * outputPixels
+        cost.addSearch(
+            outputPixels: outputPixels, sourceBytes: info.bytes, format: format,
+            searchedFrames: min(info.frames, VariantEncoding.sampledFrames),
+            alongside: animationPass(of: info, pipeline: pipeline).held + sampled)
+        return cost
+    }
+
+    /// What one pass over an animation's frames costs: the work per frame
+    /// (every frame decoded and resampled), and the bytes held beside the
+    /// source (a few canvases and the resampled frames).
+    private static func animationPass(of info: ImageInfo, pipeline: ProcessingPipeline) -> (work: Int, held: Int) {
+        let stages = ResampleStage.stages(of: pipeline, width: info.width, height: info.height)
+        let canvas = info.width * info.height
+        return (
+            canvas + stages.reduce(0) { $0 + $1.outputPixels },
+            3 * canvas * 4 + stages.reduce(0) { $0 + $1.outputPixels * 4 }
+        )
+    }
+
+    private static func costWithoutSearch(
         of info: ImageInfo, pipeline: ProcessingPipeline, format: ImageFormat, triesLossless: Bool,
         animationContent: VariantEncoding.Content
     ) throws(TransformError) -> Cost {
@@ -126,9 +170,9 @@ extension ImageTransformer {
         if info.frames > 1, format == .webp || (format == .avif && makesAVIFSequence(of: info)) {
             // Frame by frame: each pass decodes every frame and resamples it, with a few canvases and
             // the resampled frames held beside the encoder's memory.
-            let canvas = info.width * info.height
-            let perPass = canvas + stages.reduce(0) { $0 + $1.outputPixels }
-            let framesHeld = sourceBytes + 3 * canvas * 4 + stages.reduce(0) { $0 + $1.outputPixels * 4 }
+            let pass = animationPass(of: info, pipeline: pipeline)
+            let perPass = pass.work
+            let framesHeld = sourceBytes + pass.held
             let perFrame: Int
             let peak: Int
             if format == .avif {
@@ -138,13 +182,24 @@ extension ImageTransformer {
                 peak = framesHeld + outputPixels * (4 + sequenceEncoderBytesPerPixel) + sequenceEncoderFixedBytes
             } else {
                 // libwebp's animation encoder keeps about four output frames. A graphic is encoded
-                // twice, lossy and mixed.
+                // twice, lossy and mixed. Every frame is also visited to sample some
+                // (``VariantEncoding/encode(_:content:searching:scorerPlanes:limits:)``), what was written
+                // is decoded, and a drifting animation is encoded once more with whole frames.
                 let passes = triesLossless && animationContent == .graphic ? 2 : 1
-                perFrame = perPass + outputPixels + (passes == 2 ? perPass + outputPixels * losslessWorkWeight : 0)
-                peak = framesHeld + outputPixels * (4 * 4 + encoderBytesPerPixel(.webp, lossless: passes == 2))
+                perFrame =
+                    perPass + outputPixels + (passes == 2 ? perPass + outputPixels * losslessWorkWeight : 0)
+                    + perPass + outputPixels + perPass + outputPixels
+                peak = max(
+                    framesHeld + outputPixels * (4 * 4 + encoderBytesPerPixel(.webp, lossless: passes == 2)),
+                    framesHeld + outputPixels * driftCheckBytesPerPixel)
             }
-            let work = info.frames.multipliedReportingOverflow(by: perFrame)
-            return Cost(workPixels: work.overflow ? .max : work.partialValue, peakBytes: peak)
+            let frames = info.frames.multipliedReportingOverflow(by: perFrame)
+            // The drift check of each sampled frame after the first: a key frame encoded and decoded,
+            // two scores.
+            let checks = outputPixels.multipliedReportingOverflow(by: 4 * (VariantEncoding.sampledFrames - 1))
+            let work = frames.partialValue.addingReportingOverflow(format == .webp ? checks.partialValue : 0)
+            let overflow = frames.overflow || checks.overflow || work.overflow
+            return Cost(workPixels: overflow ? .max : work.partialValue, peakBytes: peak)
         }
         let decoded = decodedPixels(of: info, firstStage: stages.first)
         var work = decoded.pixels

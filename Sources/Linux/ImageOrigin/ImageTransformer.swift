@@ -65,7 +65,8 @@ public struct ImageTransformer: Sendable {
             "webp-q\(defaultWebPQuality)-m\(webpMethod)\(triesLosslessForGraphics ? "-lossless-try" : ""),"
                 + "jpeg-q\(defaultJPEGQuality),"
                 + "avif-q\(defaultAVIFQuality)-s\(avifSpeed)-sequence-s\(AVIFEncoder.defaultSequenceSpeed),"
-                + "quality-\(qualityMode)-save-data-\(saveDataQualityTarget)"
+                + "quality-\(qualityMode)-save-data-\(saveDataQualityTarget),"
+                + "animation-samples-\(VariantEncoding.sampledFrames)-drift-\(VariantEncoding.driftAllowance)"
                 + (negotiatesAVIFSequences ? ",negotiated-avif-sequences" : "")
         }
 
@@ -163,9 +164,15 @@ public struct ImageTransformer: Sendable {
                 return image
             }
             if format == .webp {
-                let data = try variantEncoding(pipeline)
-                    .encode(transformed, content: VariantEncoding.content(ofAnimation: source, format: info.format))
-                return smaller(data, format: .webp, than: source, info: info, width: size.0, height: size.1)
+                let encoded = try variantEncoding(pipeline)
+                    .encode(
+                        transformed, content: VariantEncoding.content(ofAnimation: source, format: info.format),
+                        searching: target.map(webpSearch(target:)), scorerPlanes: scorerPlanes,
+                        limits: configuration.limits)
+                var output = smaller(
+                    encoded.data, format: .webp, than: source, info: info, width: size.0, height: size.1)
+                if !output.isSource { output.searchedQuality = encoded.searchedQuality }
+                return output
             }
             let options = AVIFEncoder.Options(
                 quality: pipeline.quality ?? configuration.defaultAVIFQuality, speed: AVIFEncoder.defaultSequenceSpeed)

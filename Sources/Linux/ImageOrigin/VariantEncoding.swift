@@ -73,23 +73,6 @@ public struct VariantEncoding: Sendable, Equatable {
         return lossless.count < lossy.count ? lossless : lossy
     }
 
-    /// The animated WebP of `animation`: lossy, or for a graphic the smaller
-    /// of that and an encoding where libwebp writes each frame lossy or
-    /// lossless, whichever is smaller for that frame. The frames are visited
-    /// once per encoding.
-    ///
-    /// - Parameter content: What the source holds; see ``content(ofAnimation:format:)``.
-    /// - Throws: ``ImageCodecError`` from decoding the frames or the encoder.
-    public func encode(_ animation: some AnimationFrames, content: Content) throws(ImageCodecError) -> Data {
-        let lossy = try WebPEncoder(options: lossyOptions).encode(animation)
-        guard triesLossless, content == .graphic else { return lossy }
-        var options = lossyOptions
-        options.allowMixed = true
-        // Not always smaller: a lossy frame makes the next frame's difference noisier.
-        let mixed = try WebPEncoder(options: options).encode(animation)
-        return mixed.count < lossy.count ? mixed : lossy
-    }
-
     /// What an animation in `source` holds: a photo only for a WebP whose
     /// headers say lossy (frames cut from a video), a graphic otherwise (GIF
     /// and APNG frames are palettes or lossless).

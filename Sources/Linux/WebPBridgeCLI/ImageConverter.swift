@@ -39,13 +39,20 @@ struct ImageConverter: Sendable {
         static let names = "webp, jpg/jpeg, png, apng, avif, pam, ppm"
     }
 
+    /// The WebP quality `convert` writes at unless told otherwise, and the
+    /// ceiling of its searches: libwebp's own default, as `cwebp`'s.
+    static let defaultWebPQuality = 75
+
     var format: OutputFormat
     /// WebP 0–100 (default 75), JPEG 1–100 (default 90) or AVIF 1–100
     /// (default ``AVIFEncoder/defaultQuality``).
     var quality: Int?
     /// `--quality auto[:TARGET]`: for a still written as WebP (lossy) or
     /// AVIF, the lowest quality up to the default whose ``SSIMULACRA2`` score
-    /// reaches this (``QualitySearch``); animations are written at the default.
+    /// reaches this (``QualitySearch``); an animation written as WebP at the
+    /// lowest such quality for each of a few frames
+    /// (``VariantEncoding/searchedQuality(of:searching:scorerPlanes:)``),
+    /// as an AVIF sequence at the default.
     var qualityTarget: Double?
     /// AVIF encoder speed 0–10 (default ``AVIFEncoder/defaultSpeed``).
     var speed: Int?
@@ -68,7 +75,14 @@ struct ImageConverter: Sendable {
         if format.keepsAnimation || format == .avif, let animation = try AnimationReader(input, limits: limits) {
             let scaled = scale(animation)
             switch format {
-            case .webp: return try webpEncoder.encode(scaled)
+            case .webp:
+                if lossless { return try webpEncoder.encode(scaled) }
+                let search = qualityTarget.map {
+                    ImageTransformer.search(for: .webp, target: $0, ceiling: Self.defaultWebPQuality)
+                }
+                // Lossy frames are checked for drift, and written whole when they drift, as the origin's are.
+                return try VariantEncoding(quality: quality ?? Self.defaultWebPQuality, triesLossless: false)
+                    .encode(scaled, content: .photo, searching: search, limits: limits).data
             case .apng: return try APNGEncoder().encode(scaled)
             default:
                 // An AVIF sequence plays forever: an animation that plays a number of times is its first frame.
@@ -84,8 +98,8 @@ struct ImageConverter: Sendable {
         switch format {
         case .webp:
             guard let qualityTarget else { return try webpEncoder.encode(image) }
-            let search = ImageTransformer.search(for: .webp, target: qualityTarget, ceiling: 75)
-            return try VariantEncoding(quality: 75, triesLossless: false)
+            let search = ImageTransformer.search(for: .webp, target: qualityTarget, ceiling: Self.defaultWebPQuality)
+            return try VariantEncoding(quality: Self.defaultWebPQuality, triesLossless: false)
                 .encode(image, sourceFormat: .png, searching: search).data
         case .jpeg: return try JPEGEncoder(options: .init(quality: quality ?? 90)).encode(image)
         case .png: return try PNGEncoder().encode(image)
@@ -118,14 +132,20 @@ struct ImageConverter: Sendable {
         guard let info = try? ImageInfo(input, limits: limits) else { return nil }
         let size = ImageResizer.fittingSize(
             width: info.width, height: info.height, maxWidth: maxWidth, maxHeight: maxHeight)
-        // An AVIF sequence's frames are visited twice (the encoder looks for translucency first).
-        let frames =
-            format.keepsAnimation ? info.frames : format == .avif && info.loopCount == 0 ? 2 * info.frames : 1
+        // An AVIF sequence's frames are visited twice (the encoder looks for translucency first), and so
+        // are a searched WebP's (the sampled frames are found first).
+        let frames: Int
+        switch format {
+        case .webp: frames = info.frames > 1 && qualityTarget != nil ? 2 * info.frames : info.frames
+        case .apng: frames = info.frames
+        case .avif: frames = info.loopCount == 0 ? 2 * info.frames : 1
+        default: frames = 1
+        }
         return (info, frames * (info.width * info.height + size.width * size.height))
     }
 
     private var webpEncoder: WebPEncoder {
-        WebPEncoder(options: .init(quality: Float(quality ?? 75), lossless: lossless))
+        WebPEncoder(options: .init(quality: Float(quality ?? Self.defaultWebPQuality), lossless: lossless))
     }
 
     /// `animation` scaled down to fit the box, one frame at a time as it is encoded.

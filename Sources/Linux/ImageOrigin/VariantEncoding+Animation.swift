@@ -1,0 +1,213 @@
+public import Foundation
+public import WebPBridge
+
+extension VariantEncoding {
+    /// An animated WebP and how it was written.
+    public struct EncodedAnimation: Sendable {
+        public var data: Data
+        /// The quality a search chose for every frame; `nil` when none ran.
+        public var searchedQuality: Int?
+        /// Whether every frame was written whole, because the changed
+        /// rectangles drifted (``driftAllowance``).
+        public var keyFramesOnly: Bool
+    }
+
+    /// How many frames of an animation are looked at, to search its quality
+    /// and to check it for drift: the first, the middle and the last, so a
+    /// scene that changes part way (a cut, a fade) is seen and drift, which
+    /// grows frame by frame, is caught where it is largest, while the checks
+    /// stay a small part of the animation's encode.
+    public static let sampledFrames = 3
+
+    /// How many SSIMULACRA 2 points a sampled frame of an animation written
+    /// as changed rectangles may score below the same frame written as a key
+    /// frame at the same quality (``keyFrame(_:)``) before the animation is
+    /// written again with whole frames. A lossy rectangle leaves out pixels
+    /// within a few levels of the previous source frame, so a slow pan or
+    /// fade drifts (``WebPEncoder/Options/keyFramesOnly``). Measured with
+    /// `convert` (lossy frames) at q40–95 (docs/benchmarks.md, "Animated
+    /// WebP: drift"): where nothing drifted, the middle and last frames
+    /// scored within 1.3 points of their key frames, above or below; drift
+    /// showed as 2.0 and more: the demo's photographic GIF by 2.4 at q80,
+    /// 13 at q70 and 47 at q60, the corpus's `chi.gif` by 2.0 at q80 and
+    /// 3.1–4.5 at q40–70, `iss634.gif` by 15 at q40. At 2.5 the mild drift
+    /// at q80 is left as it is, for the bytes whole frames can cost on
+    /// graphics (`chi.gif`: 5 times as many).
+    public static let driftAllowance = 2.5
+
+    /// The frames of an animation of `count` frames (as its headers tell)
+    /// that are sampled: the first, the middle and the last, each once.
+    static func sampledFrameIndices(count: Int) -> [Int] {
+        guard count > 1 else { return [0] }
+        var indices: [Int] = []
+        for index in [0, count / 2, count - 1] where !indices.contains(index) { indices.append(index) }
+        return indices
+    }
+
+    /// The animated WebP of `animation`: its changed rectangles, lossy, or
+    /// for a graphic the smaller of that and libwebp's choice of lossy or
+    /// lossless frame by frame; written again with whole lossy frames when
+    /// a sampled frame drifts past ``driftAllowance``. With `search`, at
+    /// the highest quality `search` chooses for a sampled frame written as a
+    /// key frame (``searchedQuality(of:searching:_:)``); at ``quality``
+    /// otherwise.
+    ///
+    /// The frames are visited once to sample them (at most
+    /// ``sampledFrames`` held), once per encoding, and the encoding's
+    /// frames once to check for drift. An animation whose frames are too
+    /// small to score is never found drifting, and a search writes it at
+    /// the ceiling.
+    ///
+    /// - Parameters:
+    ///   - content: What the source holds; see ``content(ofAnimation:format:)``.
+    ///   - limits: What reading the encoding back may take (the caller's, which
+    ///     let the source through).
+    /// - Throws: ``ImageCodecError`` from decoding the frames, the encoder,
+    ///   or decoding what it wrote.
+    public func encode(
+        _ animation: some AnimationFrames, content: Content, searching search: QualitySearch? = nil,
+        scorerPlanes: SSIMULACRA2.PlanePool? = nil, limits: DecodingLimits = .default
+    ) throws(ImageCodecError) -> EncodedAnimation {
+        let samples = try Self.frames(Self.sampledFrameIndices(count: animation.frameCount), of: animation)
+        var encoding = self
+        var searchedQuality: Int?
+        if let search {
+            encoding.quality = try Self.searchedQuality(of: samples.map(\.image), searching: search) {
+                (image, search) throws(ImageCodecError) in
+                try search.run(against: image, scorerPlanes: scorerPlanes) { (quality: Int) throws(ImageCodecError) in
+                    var trial = self
+                    trial.quality = quality
+                    return try trial.keyFrame(image)
+                } decode: { (data: Data) throws(ImageCodecError) in
+                    try Self.firstFrame(of: data)
+                }.quality
+            }
+            searchedQuality = encoding.quality
+        }
+        let rectangles = try encoding.changedRectangles(animation, content: content)
+        guard try encoding.drifts(rectangles, from: samples, scorerPlanes: scorerPlanes, limits: limits) else {
+            return EncodedAnimation(data: rectangles, searchedQuality: searchedQuality, keyFramesOnly: false)
+        }
+        var options = encoding.lossyOptions
+        options.keyFramesOnly = true
+        let whole = try WebPEncoder(options: options).encode(animation)
+        return EncodedAnimation(data: whole, searchedQuality: searchedQuality, keyFramesOnly: true)
+    }
+
+    /// The highest of the qualities `search` chooses for each of `frames`
+    /// (`searchFrame` runs one search and returns its quality), so every frame reaches the
+    /// target or is at the ceiling. Each frame after the first is searched
+    /// from the quality the earlier ones needed, up: one that passes there
+    /// costs one encode. No frames: the ceiling.
+    static func searchedQuality(
+        of frames: [Image], searching search: QualitySearch,
+        _ searchFrame: (Image, QualitySearch) throws(ImageCodecError) -> Int
+    ) throws(ImageCodecError) -> Int {
+        var quality: Int?
+        for image in frames where quality != search.qualities.upperBound {
+            let remaining =
+                quality.map {
+                    QualitySearch(
+                        target: search.target, qualities: $0...search.qualities.upperBound, slope: search.slope,
+                        start: $0)
+                } ?? search
+            quality = try searchFrame(image, remaining)
+        }
+        return quality ?? search.qualities.upperBound
+    }
+
+    /// A frame of an animation and when it is first shown, in milliseconds
+    /// from the start (each duration counted as at least 1, as the encoder
+    /// counts it).
+    struct TimedFrame {
+        var start: Int
+        var image: Image
+    }
+
+    /// The frames of `animation` at `indices`, in one visit that holds no
+    /// other frame.
+    static func frames(_ indices: [Int], of animation: some AnimationFrames) throws(ImageCodecError) -> [TimedFrame] {
+        var found: [TimedFrame] = []
+        var (index, start) = (0, 0)
+        try animation.forEachFrame { (frame) throws(ImageCodecError) in
+            if indices.contains(index) { found.append(TimedFrame(start: start, image: frame.image)) }
+            index += 1
+            start += max(frame.durationMilliseconds, 1)
+        }
+        return found
+    }
+
+    /// What `animation` shows at each of `times` (ascending), in one visit:
+    /// libwebp's encoder merges a frame into the one before when nothing
+    /// changed, so a frame's index in what it wrote is not the source's.
+    static func frames(shownAt times: [Int], of animation: some AnimationFrames) throws(ImageCodecError) -> [Image] {
+        var shown: [Image] = []
+        var start = 0
+        try animation.forEachFrame { (frame) throws(ImageCodecError) in
+            let end = start + max(frame.durationMilliseconds, 1)
+            while shown.count < times.count, times[shown.count] < end { shown.append(frame.image) }
+            start = end
+        }
+        return shown
+    }
+
+    /// The animation as changed rectangles: lossy, or for a graphic the
+    /// smaller of that and an encoding where libwebp writes each frame lossy
+    /// or lossless, whichever is smaller for that frame.
+    private func changedRectangles(
+        _ animation: some AnimationFrames, content: Content
+    ) throws(ImageCodecError) -> Data {
+        let lossy = try WebPEncoder(options: lossyOptions).encode(animation)
+        guard triesLossless, content == .graphic else { return lossy }
+        var options = lossyOptions
+        options.allowMixed = true
+        // Not always smaller: a lossy frame makes the next frame's difference noisier.
+        let mixed = try WebPEncoder(options: options).encode(animation)
+        return mixed.count < lossy.count ? mixed : lossy
+    }
+
+    /// Whether a sampled frame after the first of `encoded` (an animated
+    /// WebP of the sampled animation) scores more than ``driftAllowance`` below the
+    /// same frame written as a lossy key frame at ``quality``
+    /// (``keyFrame(_:)``), each against the source frame.
+    private func drifts(
+        _ encoded: Data, from samples: [TimedFrame], scorerPlanes: SSIMULACRA2.PlanePool?,
+        limits: DecodingLimits
+    ) throws(ImageCodecError) -> Bool {
+        // The first frame is drawn over nothing, so it is written whole either way and cannot drift.
+        let scored = samples.filter {
+            $0.start > 0 && QualitySearch.canScore(width: $0.image.width, height: $0.image.height)
+        }
+        guard !scored.isEmpty, let reader = try AnimationReader(encoded, limits: limits) else { return false }
+        let shown = try Self.frames(shownAt: scored.map(\.start), of: reader)
+        guard shown.count == scored.count else {
+            throw ImageCodecError(.encodingFailed, format: .webp, "the animation encoder wrote a shorter animation")
+        }
+        for (sample, frame) in zip(scored, shown) {
+            let scorer = try SSIMULACRA2.Scorer(sample.image, pool: scorerPlanes)
+            let key = try scorer.score(Self.firstFrame(of: keyFrame(sample.image)))
+            if try scorer.score(frame) < key - Self.driftAllowance { return true }
+        }
+        return false
+    }
+
+    /// `image` as libwebp's animation encoder writes a lossy key frame at
+    /// ``quality``: a one-frame animation. Not the same bytes as a still
+    /// at the same settings: on the demo's photographic GIF a key frame is
+    /// about 5% smaller and scores about a point lower than the still, so
+    /// the search and the drift check measure what the animation shows.
+    func keyFrame(_ image: Image) throws(ImageCodecError) -> Data {
+        let single = AnimatedImage(
+            canvasWidth: image.width, canvasHeight: image.height,
+            frames: [AnimatedImage.Frame(image: image, durationMilliseconds: 100)], loopCount: 0)
+        return try WebPEncoder(options: lossyOptions).encode(single)
+    }
+
+    /// The first frame of an animated WebP (or the picture of a still one).
+    static func firstFrame(of data: Data) throws(ImageCodecError) -> Image {
+        guard let frame = try WebPDecoder().decodeAnimation(data).frames.first else {
+            throw ImageCodecError(.corrupt, format: .webp, "an animation without frames")
+        }
+        return frame.image
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import TestSupport
+import TestTraits
+import Testing
+import WebPBridge
+
+@testable import ImageOrigin
+
+/// Animated WebP variants: the frames sampled, the quality searched on
+/// them, and drift caught and written away with whole frames, on generated
+/// animations (so it runs without the corpus).
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
+struct AnimationEncodingTests {
+    static func animation(_ images: [Image], milliseconds: [Int]? = nil) -> AnimatedImage {
+        let frames = images.enumerated().map { index, image in
+            AnimatedImage.Frame(image: image, durationMilliseconds: milliseconds?[index] ?? 100)
+        }
+        return AnimatedImage(
+            canvasWidth: images[0].width, canvasHeight: images[0].height, frames: frames, loopCount: 0)
+    }
+
+    @Test func theSampledFramesAreTheFirstTheMiddleAndTheLast() {
+        #expect(VariantEncoding.sampledFrameIndices(count: 0) == [0])
+        #expect(VariantEncoding.sampledFrameIndices(count: 1) == [0])
+        #expect(VariantEncoding.sampledFrameIndices(count: 2) == [0, 1])
+        #expect(VariantEncoding.sampledFrameIndices(count: 3) == [0, 1, 2])
+        #expect(VariantEncoding.sampledFrameIndices(count: 32) == [0, 16, 31])
+        #expect(VariantEncoding.sampledFrameIndices(count: 32).count == VariantEncoding.sampledFrames)
+    }
+
+    /// Each frame after the first is searched from the quality the earlier
+    /// ones needed, up; the answer is the highest; a frame at the ceiling
+    /// ends it. Frames are told apart by their width.
+    @Test func eachLaterFrameIsSearchedFromWhatTheEarlierOnesNeeded() throws {
+        let search = QualitySearch(target: 65, qualities: 30...80, slope: 0.55, start: 66)
+        let frames = (0..<3).map { Image(width: 8 + $0, height: 8, filledWith: (0, 0, 0, 255)) }
+        func run(needs: [Int: Int]) throws -> (quality: Int, given: [(width: Int, search: QualitySearch)]) {
+            var given: [(width: Int, search: QualitySearch)] = []
+            let quality = try VariantEncoding.searchedQuality(of: frames, searching: search) { image, search in
+                given.append((image.width, search))
+                // The lowest passing quality within the range searched.
+                return max(search.qualities.lowerBound, needs[image.width] ?? 0)
+            }
+            return (quality, given)
+        }
+        let rising = try run(needs: [8: 50, 9: 40, 10: 70])
+        #expect(rising.quality == 70)
+        #expect(rising.given.map(\.width) == [8, 9, 10])
+        #expect(rising.given[0].search == search)
+        #expect(rising.given[1].search.qualities == 50...80 && rising.given[1].search.start == 50)
+        #expect(rising.given[2].search.qualities == 50...80 && rising.given[2].search.start == 50)
+        #expect(rising.given.allSatisfy { $0.search.target == 65 && $0.search.slope == 0.55 })
+
+        let atTheCeiling = try run(needs: [8: 80])
+        #expect(atTheCeiling.quality == 80 && atTheCeiling.given.count == 1)
+        #expect(try VariantEncoding.searchedQuality(of: [], searching: search) { _, _ in 30 } == 80)
+    }
+
+    /// libwebp's encoder merges a frame that changes nothing into the one
+    /// before, so what it wrote is matched to the source by time.
+    @Test func framesAreMatchedByWhenTheyAreShownNotByTheirIndex() throws {
+        let first = SyntheticImages.photo(width: 40, height: 30, seed: 1)
+        let second = SyntheticImages.photo(width: 40, height: 30, seed: 2)
+        let source = Self.animation([first, first, second], milliseconds: [100, 0, 50])
+        let sampled = try VariantEncoding.frames([0, 1, 2], of: source)
+        #expect(sampled.map(\.start) == [0, 100, 101])
+        #expect(sampled.map(\.image) == [first, first, second])
+
+        let written = try WebPEncoder(options: .init(lossless: true)).encode(source)
+        let reader = try #require(try AnimationReader(written))
+        var durations: [Int] = []
+        try reader.forEachFrame { durations.append($0.durationMilliseconds) }
+        #expect(durations == [101, 50], "the unchanged frame is merged into the first")
+        // Which source picture each frame shown is (the reader's frames are RGBA: pixels compared).
+        func pictures(_ images: [Image]) -> [Int?] {
+            images.map { image in [first, second].firstIndex { $0.pixels == image.pixels } }
+        }
+        #expect(try pictures(VariantEncoding.frames(shownAt: sampled.map(\.start), of: reader)) == [0, 0, 1])
+        #expect(try pictures(VariantEncoding.frames(shownAt: [0, 151], of: reader)) == [0], "past the end: nothing")
+    }
+
+    /// A fade of 2 levels a frame at q60: the changed rectangles leave the
+    /// last frame far below its key frame, so the animation is written with
+    /// whole frames, which show it as the quality promises.
+    @Test func aSlowFadeDriftsAndIsWrittenWithWholeFrames() throws {
+        let fade = SyntheticImages.fade(width: 96, height: 64, frameCount: 16, step: 2)
+        let encoding = VariantEncoding(quality: 60)
+        let encoded = try encoding.encode(fade, content: .photo)
+        #expect(encoded.keyFramesOnly && encoded.searchedQuality == nil)
+        var whole = encoding.lossyOptions
+        whole.keyFramesOnly = true
+        #expect(try encoded.data == WebPEncoder(options: whole).encode(fade))
+
+        let last = try #require(fade.frames.last).image
+        let scorer = try SSIMULACRA2.Scorer(last)
+        let key = try scorer.score(VariantEncoding.firstFrame(of: encoding.keyFrame(last)))
+        let rectangles = try WebPDecoder().decodeAnimation(WebPEncoder(options: encoding.lossyOptions).encode(fade))
+        let drifted = try scorer.score(try #require(rectangles.frames.last).image)
+        let shown = try scorer.score(try #require(WebPDecoder().decodeAnimation(encoded.data).frames.last).image)
+        #expect(drifted < key - VariantEncoding.driftAllowance, "the fixture drifts: \(drifted) against \(key)")
+        #expect(abs(shown - key) < 0.5, "\(shown) against \(key)")
+    }
+
+    /// A black square moving over a still textured photo: each frame's
+    /// pixels stay exactly as they were or change a lot, so nothing drifts
+    /// and the smaller changed-rectangle encoding is kept.
+    @Test func anAnimationThatDoesNotDriftKeepsItsChangedRectangles() throws {
+        let background = AutoQualityTests.textured(width: 160, height: 96)
+        let frames = (0..<6).map { frame in
+            var image = background
+            let left = (160 - 24) * frame / 5
+            for y in 16..<40 {
+                for x in left..<(left + 24) {
+                    image.pixels.replaceSubrange((y * 160 + x) * 4..<((y * 160 + x) * 4 + 3), with: [0, 0, 0])
+                }
+            }
+            return image
+        }
+        let moving = Self.animation(frames)
+        let encoding = VariantEncoding(quality: 60)
+        let encoded = try encoding.encode(moving, content: .photo)
+        #expect(!encoded.keyFramesOnly)
+        #expect(try encoded.data == WebPEncoder(options: encoding.lossyOptions).encode(moving))
+        var whole = encoding.lossyOptions
+        whole.keyFramesOnly = true
+        #expect(try encoded.data.count < WebPEncoder(options: whole).encode(moving).count)
+    }
+
+    /// An easy first frame and a hard last one: the animation is written at
+    /// no less than either needs alone, and every frame is shown within the
+    /// drift allowance of the target, or of its key frame at the chosen
+    /// quality where that is lower (the ceiling's).
+    @Test func aSearchedAnimationIsWrittenAtWhatItsHardestSampledFrameNeeds() throws {
+        let easy = SyntheticImages.photo(width: 160, height: 120, seed: 2)
+        let hard = AutoQualityTests.textured(width: 160, height: 120)
+        let animation = Self.animation([easy, SyntheticImages.photo(width: 160, height: 120, seed: 3), hard])
+        let target = 70.0
+        let search = ImageTransformer.search(for: .webp, target: target, ceiling: 80)
+        let encoding = VariantEncoding(quality: 80, triesLossless: false)
+        func alone(_ image: Image) throws -> Int {
+            try #require(encoding.encode(Self.animation([image]), content: .photo, searching: search).searchedQuality)
+        }
+        let (easyQuality, hardQuality) = (try alone(easy), try alone(hard))
+        try #require(easyQuality < hardQuality, "the fixture's frames differ: \(easyQuality), \(hardQuality)")
+
+        let encoded = try encoding.encode(animation, content: .photo, searching: search)
+        let quality = try #require(encoded.searchedQuality)
+        #expect(quality >= hardQuality && quality <= 80)
+        let shown = try WebPDecoder().decodeAnimation(encoded.data).frames
+        #expect(shown.count == 3)
+        var chosen = encoding
+        chosen.quality = quality
+        for (source, frame) in zip(animation.frames, shown) {
+            let scorer = try SSIMULACRA2.Scorer(source.image)
+            let key = try scorer.score(VariantEncoding.firstFrame(of: chosen.keyFrame(source.image)))
+            let score = try scorer.score(frame.image)
+            #expect(score >= min(target, key) - VariantEncoding.driftAllowance, "q\(quality): \(score), key \(key)")
+        }
+    }
+
+    /// Through the transformer: an animated GIF under `--quality auto` is
+    /// an animated WebP at a searched quality, which its response names;
+    /// the cost counts the search, and a fixed quality searches nothing.
+    @Test func theOriginSearchesAnAnimatedGIFsQuality() throws {
+        let gif = try GIFEncoder().encode(SyntheticImages.fade(width: 120, height: 90, frameCount: 6, step: 8))
+        let pipeline = AutoQualityTests.pipeline(width: 120, format: .webp)
+        let auto = AutoQualityTests.transformer(.auto(target: 60))
+        let searched = try auto.transform(gif, pipeline: pipeline)
+        let quality = try #require(searched.searchedQuality)
+        #expect(searched.format == .webp && !searched.isSource && (30...80).contains(quality))
+        #expect(searched.qualityFieldValue == String(quality))
+        #expect(try #require(try AnimationReader(searched.data)).frameCount > 1)
+
+        let fixed = AutoQualityTests.transformer(.fixed)
+        let unsearched = try fixed.transform(gif, pipeline: pipeline)
+        #expect(unsearched.searchedQuality == nil && unsearched.qualityFieldValue == nil)
+        #expect(try #require(try AnimationReader(unsearched.data)).frameCount > 1)
+
+        let searchCost = try auto.cost(of: gif, pipeline: pipeline)
+        let fixedCost = try fixed.cost(of: gif, pipeline: pipeline)
+        let pixels = 120 * 90
+        #expect(
+            searchCost.workPixels - fixedCost.workPixels
+                == pixels * ImageTransformer.searchWorkPerPixel * VariantEncoding.sampledFrames)
+        // The search scores with the drift check's scorer, which the fixed quality's cost holds already.
+        #expect(searchCost.peakBytes == fixedCost.peakBytes)
+    }
+}
