@@ -317,7 +317,7 @@ let linuxTargets: [Target] = [
         swiftSettings: swiftSettings),
     .testTarget(
         name: "WebPBridgeDemoTests",
-        dependencies: ["WebPBridgeDemo", "WebPBridge", "TestSupport", "TestTraits"],
+        dependencies: ["WebPBridgeDemo", "WebPBridge", "ImageOrigin", "TestSupport", "TestTraits"],
         swiftSettings: swiftSettings),
     .testTarget(
         name: "FuzzRegressionTests",

@@ -5,7 +5,10 @@ extension VariantEncoding {
     /// An animated WebP and how it was written.
     public struct EncodedAnimation: Sendable {
         public var data: Data
-        /// The quality a search chose for every frame; `nil` when none ran.
+        /// The quality the lossy frames were written at when a search ran
+        /// (the search's, or ``VariantEncoding/quality`` when libwebp's
+        /// lossy-or-lossless frames at that quality were kept); `nil` when
+        /// none ran.
         public var searchedQuality: Int?
         /// Whether every frame was written whole, because the changed
         /// rectangles drifted (``driftAllowance``).
@@ -46,11 +49,12 @@ extension VariantEncoding {
 
     /// The animated WebP of `animation`: its changed rectangles, lossy, or
     /// for a graphic the smaller of that and libwebp's choice of lossy or
-    /// lossless frame by frame; written again with whole lossy frames when
-    /// a sampled frame drifts past ``driftAllowance``. With `search`, at
-    /// the highest quality `search` chooses for a sampled frame written as a
-    /// key frame (``searchedQuality(of:searching:_:)``); at ``quality``
-    /// otherwise.
+    /// lossless frame by frame (at ``quality``, searched or not); written
+    /// again with whole lossy frames at the quality of the one kept when a
+    /// sampled frame drifts past ``driftAllowance``. With `search`, the
+    /// lossy frames are at the highest quality `search` chooses for a
+    /// sampled frame written as a key frame
+    /// (``searchedQuality(of:searching:_:)``); at ``quality`` otherwise.
     ///
     /// The frames are visited once to sample them (at most
     /// ``sampledFrames`` held), once per encoding, and the encoding's
@@ -70,7 +74,6 @@ extension VariantEncoding {
     ) throws(ImageCodecError) -> EncodedAnimation {
         let samples = try Self.frames(Self.sampledFrameIndices(count: animation.frameCount), of: animation)
         var encoding = self
-        var searchedQuality: Int?
         if let search {
             encoding.quality = try Self.searchedQuality(of: samples.map(\.image), searching: search) {
                 (image, search) throws(ImageCodecError) in
@@ -82,13 +85,15 @@ extension VariantEncoding {
                     try Self.firstFrame(of: data)
                 }.quality
             }
-            searchedQuality = encoding.quality
         }
-        let rectangles = try encoding.changedRectangles(animation, content: content)
-        guard try encoding.drifts(rectangles, from: samples, scorerPlanes: scorerPlanes, limits: limits) else {
-            return EncodedAnimation(data: rectangles, searchedQuality: searchedQuality, keyFramesOnly: false)
+        let rectangles = try encoding.changedRectangles(animation, content: content, mixedAt: quality)
+        var chosen = encoding
+        chosen.quality = rectangles.quality
+        let searchedQuality = search == nil ? nil : chosen.quality
+        guard try chosen.drifts(rectangles.data, from: samples, scorerPlanes: scorerPlanes, limits: limits) else {
+            return EncodedAnimation(data: rectangles.data, searchedQuality: searchedQuality, keyFramesOnly: false)
         }
-        var options = encoding.lossyOptions
+        var options = chosen.lossyOptions
         options.keyFramesOnly = true
         let whole = try WebPEncoder(options: options).encode(animation)
         return EncodedAnimation(data: whole, searchedQuality: searchedQuality, keyFramesOnly: true)
@@ -151,19 +156,26 @@ extension VariantEncoding {
         return shown
     }
 
-    /// The animation as changed rectangles: lossy, or for a graphic the
-    /// smaller of that and an encoding where libwebp writes each frame lossy
-    /// or lossless, whichever is smaller for that frame.
+    /// The animation as changed rectangles, and the quality of its lossy
+    /// frames: lossy at ``quality``, or for a graphic the smaller of that
+    /// and an encoding at `mixedQuality` where libwebp writes each frame
+    /// lossy or lossless, whichever is smaller for that frame. A search
+    /// passes the fixed quality as `mixedQuality`: the mixed encoding is not
+    /// always smaller at a lower quality (a lossy frame makes the next
+    /// frame's difference noisier; the demo's 12-frame badge was 4,684 B at
+    /// q30 against 4,656 B at q80), so a searched graphic is never bigger
+    /// than the fixed quality's.
     private func changedRectangles(
-        _ animation: some AnimationFrames, content: Content
-    ) throws(ImageCodecError) -> Data {
+        _ animation: some AnimationFrames, content: Content, mixedAt mixedQuality: Int
+    ) throws(ImageCodecError) -> (data: Data, quality: Int) {
         let lossy = try WebPEncoder(options: lossyOptions).encode(animation)
-        guard triesLossless, content == .graphic else { return lossy }
-        var options = lossyOptions
+        guard triesLossless, content == .graphic else { return (lossy, quality) }
+        var mixedEncoding = self
+        mixedEncoding.quality = mixedQuality
+        var options = mixedEncoding.lossyOptions
         options.allowMixed = true
-        // Not always smaller: a lossy frame makes the next frame's difference noisier.
         let mixed = try WebPEncoder(options: options).encode(animation)
-        return mixed.count < lossy.count ? mixed : lossy
+        return mixed.count < lossy.count ? (mixed, mixedQuality) : (lossy, quality)
     }
 
     /// Whether a sampled frame after the first of `encoded` (an animated

@@ -12,7 +12,8 @@ enum QualityOption: Equatable {
         "'auto' or 'auto:TARGET' chooses per image the lowest quality whose SSIMULACRA 2 score reaches TARGET"
         + " (\(ImageTransformer.QualityMode.targets.lowerBound)-\(ImageTransformer.QualityMode.targets.upperBound),"
         + " default \(ImageTransformer.QualityMode.defaultTarget)), never above the default quality,"
-        + " in at most \(QualitySearch.maxEncodes) encodes."
+        + " in at most \(QualitySearch.maxEncodes) encodes (an animated webp: as many for each of its first,"
+        + " middle and last frames)."
 
     /// `--quality` from `parsed`, a whole number in `range` or `auto[:TARGET]`; `nil` when absent.
     ///
