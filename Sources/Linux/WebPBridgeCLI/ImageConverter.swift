@@ -51,7 +51,7 @@ struct ImageConverter: Sendable {
     /// AVIF, the lowest quality up to the default whose ``SSIMULACRA2`` score
     /// reaches this (``QualitySearch``); an animation written as WebP at the
     /// lowest such quality for each of a few frames
-    /// (``VariantEncoding/searchedQuality(of:searching:scorerPlanes:)``),
+    /// (``VariantEncoding/encode(_:content:searching:scorerPlanes:limits:)``),
     /// as an AVIF sequence at the default.
     var qualityTarget: Double?
     /// AVIF encoder speed 0–10 (default ``AVIFEncoder/defaultSpeed``).
@@ -132,11 +132,12 @@ struct ImageConverter: Sendable {
         guard let info = try? ImageInfo(input, limits: limits) else { return nil }
         let size = ImageResizer.fittingSize(
             width: info.width, height: info.height, maxWidth: maxWidth, maxHeight: maxHeight)
-        // An AVIF sequence's frames are visited twice (the encoder looks for translucency first), and so
-        // are a searched WebP's (the sampled frames are found first).
+        // An AVIF sequence's frames are visited twice (the encoder looks for translucency first). A lossy
+        // animated WebP's up to four times: to sample some, to encode, decoded again to check for
+        // drift, and encoded whole should it drift.
         let frames: Int
         switch format {
-        case .webp: frames = info.frames > 1 && qualityTarget != nil ? 2 * info.frames : info.frames
+        case .webp: frames = info.frames > 1 && !lossless ? 4 * info.frames : info.frames
         case .apng: frames = info.frames
         case .avif: frames = info.loopCount == 0 ? 2 * info.frames : 1
         default: frames = 1
