@@ -16,22 +16,25 @@ extension ImageTransformer {
         /// (and a quality search's, ``ImageTransformer/searchBytesPerPixel``).
         public var peakBytes: Int
 
-        /// A quality search added: ``ImageTransformer/searchWorkPerPixel``
-        /// for each of `searchedFrames` images of `outputPixels`, and the
-        /// search's memory beside the encoder's and `alongside` (what an
-        /// animation's sampling holds).
-        mutating func addSearch(
-            outputPixels: Int, sourceBytes: Int, format: ImageFormat, searchedFrames: Int = 1, alongside: Int = 0
-        ) {
-            let perImage = outputPixels.multipliedReportingOverflow(by: ImageTransformer.searchWorkPerPixel)
-            let images = perImage.partialValue.multipliedReportingOverflow(by: searchedFrames)
-            let work = workPixels.addingReportingOverflow(images.partialValue)
-            workPixels = perImage.overflow || images.overflow || work.overflow ? .max : work.partialValue
+        /// A still's quality search added: its work
+        /// (``addSearchWork(outputPixels:images:)``) and its memory beside
+        /// the encoder's.
+        mutating func addSearch(outputPixels: Int, sourceBytes: Int, format: ImageFormat) {
+            addSearchWork(outputPixels: outputPixels)
             let held =
                 outputPixels
                 * (4 + ImageTransformer.encoderBytesPerPixel(format, lossless: false)
                     + ImageTransformer.searchBytesPerPixel)
-            peakBytes = max(peakBytes, sourceBytes + alongside + held)
+            peakBytes = max(peakBytes, sourceBytes + held)
+        }
+
+        /// ``ImageTransformer/searchWorkPerPixel`` for each of `images`
+        /// searched images of `outputPixels`.
+        mutating func addSearchWork(outputPixels: Int, images: Int = 1) {
+            let perImage = outputPixels.multipliedReportingOverflow(by: ImageTransformer.searchWorkPerPixel)
+            let all = perImage.partialValue.multipliedReportingOverflow(by: images)
+            let work = workPixels.addingReportingOverflow(all.partialValue)
+            workPixels = perImage.overflow || all.overflow || work.overflow ? .max : work.partialValue
         }
     }
 
@@ -138,25 +141,10 @@ extension ImageTransformer {
             cost.addSearch(outputPixels: outputPixels, sourceBytes: info.bytes, format: format)
             return cost
         }
-        // The sampled frames (held already for the drift check) searched one at a time.
-        let sampled = 4 * VariantEncoding.sampledFrames * outputPixels
-        cost.addSearch(
-            outputPixels: outputPixels, sourceBytes: info.bytes, format: format,
-            searchedFrames: min(info.frames, VariantEncoding.sampledFrames),
-            alongside: animationPass(of: info, pipeline: pipeline).held + sampled)
+        // The sampled frames searched one at a time, with the drift check's scorer and frames, whose
+        // memory the animation's cost holds already.
+        cost.addSearchWork(outputPixels: outputPixels, images: min(info.frames, VariantEncoding.sampledFrames))
         return cost
-    }
-
-    /// What one pass over an animation's frames costs: the work per frame
-    /// (every frame decoded and resampled), and the bytes held beside the
-    /// source (a few canvases and the resampled frames).
-    private static func animationPass(of info: ImageInfo, pipeline: ProcessingPipeline) -> (work: Int, held: Int) {
-        let stages = ResampleStage.stages(of: pipeline, width: info.width, height: info.height)
-        let canvas = info.width * info.height
-        return (
-            canvas + stages.reduce(0) { $0 + $1.outputPixels },
-            3 * canvas * 4 + stages.reduce(0) { $0 + $1.outputPixels * 4 }
-        )
     }
 
     private static func costWithoutSearch(
@@ -170,9 +158,9 @@ extension ImageTransformer {
         if info.frames > 1, format == .webp || (format == .avif && makesAVIFSequence(of: info)) {
             // Frame by frame: each pass decodes every frame and resamples it, with a few canvases and
             // the resampled frames held beside the encoder's memory.
-            let pass = animationPass(of: info, pipeline: pipeline)
-            let perPass = pass.work
-            let framesHeld = sourceBytes + pass.held
+            let canvas = info.width * info.height
+            let perPass = canvas + stages.reduce(0) { $0 + $1.outputPixels }
+            let framesHeld = sourceBytes + 3 * canvas * 4 + stages.reduce(0) { $0 + $1.outputPixels * 4 }
             let perFrame: Int
             let peak: Int
             if format == .avif {
@@ -189,9 +177,8 @@ extension ImageTransformer {
                 perFrame =
                     perPass + outputPixels + (passes == 2 ? perPass + outputPixels * losslessWorkWeight : 0)
                     + perPass + outputPixels + perPass + outputPixels
-                peak = max(
-                    framesHeld + outputPixels * (4 * 4 + encoderBytesPerPixel(.webp, lossless: passes == 2)),
-                    framesHeld + outputPixels * driftCheckBytesPerPixel)
+                let encoderBytes = 4 * 4 + encoderBytesPerPixel(.webp, lossless: passes == 2)
+                peak = framesHeld + outputPixels * max(encoderBytes, driftCheckBytesPerPixel)
             }
             let frames = info.frames.multipliedReportingOverflow(by: perFrame)
             // The drift check of each sampled frame after the first: a key frame encoded and decoded,

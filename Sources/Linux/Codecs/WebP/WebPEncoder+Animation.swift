@@ -49,7 +49,7 @@ extension WebPEncoder {
             guard WebPAnimEncoderAdd(encoder, &picture, timestamp, &config) != 0 else {
                 throw animationError(encoder)
             }
-            timestamp += Int32(clamping: max(frame.durationMilliseconds, 1))
+            timestamp += Int32(clamping: Self.writtenDuration(of: frame))
         }
         guard WebPAnimEncoderAdd(encoder, nil, timestamp, nil) != 0 else { throw animationError(encoder) }
         var output = WebPData()
@@ -57,6 +57,13 @@ extension WebPEncoder {
         defer { WebPDataClear(&output) }
         guard WebPAnimEncoderAssemble(encoder, &output) != 0 else { throw animationError(encoder) }
         return Data(bytes: output.bytes, count: output.size)
+    }
+
+    /// How long the animation encoder shows `frame`, in milliseconds: its
+    /// duration, at least 1. Whoever lines frames up with what was written
+    /// (``AnimationFrames`` read back from it) counts time the same way.
+    public static func writtenDuration(of frame: AnimatedImage.Frame) -> Int {
+        max(frame.durationMilliseconds, 1)
     }
 
     private func animationError(_ encoder: OpaquePointer) -> ImageCodecError {
