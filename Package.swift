@@ -254,6 +254,9 @@ let linuxTargets: [Target] = [
     .executableTarget(
         name: "fuzz-html", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-html",
         swiftSettings: swiftSettings),
+    .executableTarget(
+        name: "fuzz-variant", dependencies: ["FuzzEntries"], path: "Fuzz/fuzz-variant",
+        swiftSettings: swiftSettings),
 
     // The portability check (`make portability`, run by `make test`): the Apple view of the
     // manifest must reach no system library, no unguarded Linux import, no API above the floor.

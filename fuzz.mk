@@ -1,7 +1,7 @@
 # libFuzzer targets (`include fuzz.mk` from the Makefile; not part of `make test`).
 # Built with the toolchain's own libFuzzer and ASan runtimes (-sanitize=fuzzer,address)
 # into .build-fuzz, so the normal .build is left alone. See docs/development.md "Fuzzing".
-FUZZ_TARGETS  := decode transcode processing rewrite request-head html
+FUZZ_TARGETS  := decode transcode variant processing rewrite request-head html
 FUZZ_SECONDS  ?= 300
 FUZZ_SCRATCH  := .build-fuzz
 FUZZ_BIN      := $(FUZZ_SCRATCH)/release
@@ -11,6 +11,9 @@ FUZZ_BUILD    := nice -n 10 $(SWIFT) build -c release --scratch-path $(FUZZ_SCRA
 # there (the Kodak photos are 0.5 MB; a smaller input is mutated much faster).
 FUZZ_IMAGE_SEEDS := $(CORPUS)/edge $(CORPUS)/webp-conformance $(CORPUS)/kodak
 FUZZ_IMAGE_MAX_LEN ?= 131072
+# The origin's variants encode (and search) every input: small inputs, and small seeds only.
+FUZZ_VARIANT_SEEDS := $(CORPUS)/edge $(CORPUS)/webp-conformance
+FUZZ_VARIANT_MAX_LEN ?= 16384
 export FUZZ_SECONDS
 
 .PHONY: fuzz fuzz-build $(addprefix fuzz-,$(FUZZ_TARGETS)) $(addprefix fuzz-run-,$(FUZZ_TARGETS))
@@ -30,6 +33,10 @@ $(addprefix fuzz-,$(FUZZ_TARGETS)): fuzz-%: deps
 fuzz-run-decode fuzz-run-transcode:
 	@FUZZ_MAX_LEN=$${FUZZ_MAX_LEN:-$(FUZZ_IMAGE_MAX_LEN)} Fuzz/run-fuzzer.sh $(@:fuzz-run-%=%) \
 	  $(FUZZ_BIN)/$(@:fuzz-run-%=fuzz-%) $(FUZZ_IMAGE_SEEDS)
+
+fuzz-run-variant:
+	@FUZZ_MAX_LEN=$${FUZZ_MAX_LEN:-$(FUZZ_VARIANT_MAX_LEN)} Fuzz/run-fuzzer.sh variant $(FUZZ_BIN)/fuzz-variant \
+	  $(FUZZ_VARIANT_SEEDS)
 
 fuzz-run-processing fuzz-run-rewrite fuzz-run-request-head fuzz-run-html:
 	@Fuzz/run-fuzzer.sh $(@:fuzz-run-%=%) $(FUZZ_BIN)/$(@:fuzz-run-%=fuzz-%) Fuzz/Seeds/$(@:fuzz-run-%=%)

@@ -17,6 +17,7 @@ struct CrasherReplayTests {
         ("rewrite", RewriteFuzzEntry.run),
         ("request-head", RequestHeadFuzzEntry.run),
         ("html", HTMLFuzzEntry.run),
+        ("variant", VariantFuzzEntry.run),
     ]
 
     static let crashers = URL(fileURLWithPath: #filePath)
