@@ -12,8 +12,8 @@ FUZZ_BUILD    := nice -n 10 $(SWIFT) build -c release --scratch-path $(FUZZ_SCRA
 FUZZ_IMAGE_SEEDS := $(CORPUS)/edge $(CORPUS)/webp-conformance $(CORPUS)/kodak
 FUZZ_IMAGE_MAX_LEN ?= 131072
 # The origin's variants encode (and search) every input: small inputs, and small seeds only.
-FUZZ_VARIANT_SEEDS := $(CORPUS)/edge $(CORPUS)/webp-conformance
-FUZZ_VARIANT_MAX_LEN ?= 16384
+fuzz-run-variant: FUZZ_IMAGE_SEEDS := $(CORPUS)/edge $(CORPUS)/webp-conformance
+fuzz-run-variant: FUZZ_IMAGE_MAX_LEN := 16384
 export FUZZ_SECONDS
 
 .PHONY: fuzz fuzz-build $(addprefix fuzz-,$(FUZZ_TARGETS)) $(addprefix fuzz-run-,$(FUZZ_TARGETS))
@@ -30,13 +30,9 @@ $(addprefix fuzz-,$(FUZZ_TARGETS)): fuzz-%: deps
 	$(FUZZ_BUILD) --product fuzz-$*
 	@$(MAKE) --no-print-directory fuzz-run-$*
 
-fuzz-run-decode fuzz-run-transcode:
+fuzz-run-decode fuzz-run-transcode fuzz-run-variant:
 	@FUZZ_MAX_LEN=$${FUZZ_MAX_LEN:-$(FUZZ_IMAGE_MAX_LEN)} Fuzz/run-fuzzer.sh $(@:fuzz-run-%=%) \
 	  $(FUZZ_BIN)/$(@:fuzz-run-%=fuzz-%) $(FUZZ_IMAGE_SEEDS)
-
-fuzz-run-variant:
-	@FUZZ_MAX_LEN=$${FUZZ_MAX_LEN:-$(FUZZ_VARIANT_MAX_LEN)} Fuzz/run-fuzzer.sh variant $(FUZZ_BIN)/fuzz-variant \
-	  $(FUZZ_VARIANT_SEEDS)
 
 fuzz-run-processing fuzz-run-rewrite fuzz-run-request-head fuzz-run-html:
 	@Fuzz/run-fuzzer.sh $(@:fuzz-run-%=%) $(FUZZ_BIN)/$(@:fuzz-run-%=fuzz-%) Fuzz/Seeds/$(@:fuzz-run-%=%)
