@@ -158,6 +158,57 @@ struct AnimationEncodingTests {
         }
     }
 
+    /// An image of `count` colours (at most 512), the first of them the background.
+    static func image(colours count: Int) -> Image {
+        var image = Image(width: 32, height: 16, filledWith: (0, 0, 0, 255))
+        for index in 0..<count {
+            image.pixels[index * 4] = UInt8(index % 256)
+            image.pixels[index * 4 + 1] = UInt8(index / 256)
+        }
+        return image
+    }
+
+    /// A graphic is written as a photo when each sampled frame has as many
+    /// colours as libwebp's animation encoder, allowed to mix, takes for
+    /// lossy only (194); one frame under it keeps it a graphic, and a photo
+    /// stays a photo.
+    @Test func aGraphicWhoseSampledFramesAllHaveManyColoursIsAPhoto() {
+        let limit = VariantEncoding.mixedLosslessColourLimit
+        #expect(limit == 194)
+        let (few, many) = (Self.image(colours: limit - 1), Self.image(colours: limit))
+        #expect(!VariantEncoding.hasColours(atLeast: limit, few))
+        #expect(VariantEncoding.hasColours(atLeast: limit, many))
+        #expect(VariantEncoding.hasColours(atLeast: limit, Self.image(colours: 512)))
+        #expect(VariantEncoding.content(.graphic, sampledFrames: [many, many, many]) == .photo)
+        #expect(VariantEncoding.content(.graphic, sampledFrames: [many]) == .photo)
+        #expect(VariantEncoding.content(.graphic, sampledFrames: [many, few, many]) == .graphic)
+        #expect(VariantEncoding.content(.graphic, sampledFrames: [few]) == .graphic)
+        #expect(VariantEncoding.content(.graphic, sampledFrames: []) == .graphic)
+        #expect(VariantEncoding.content(.photo, sampledFrames: [few]) == .photo)
+    }
+
+    /// A photographic GIF (every frame a different photo, on a full
+    /// palette) is written as a photo, lossy only, once; libwebp allowed to
+    /// mix would have made a second encoding no smaller (here 5,726 B
+    /// against 5,332).
+    @Test func aPhotographicGIFsVariantIsItsLossyEncoding() throws {
+        let photos = (0..<3).map { SyntheticImages.photo(width: 160, height: 120, seed: $0 + 5) }
+        let gif = try GIFEncoder().encode(Self.animation(photos))
+        let reader = try #require(try AnimationReader(gif))
+        let frames = try VariantEncoding.frames([0, 1, 2], of: reader).map(\.image)
+        try #require(
+            frames.allSatisfy { VariantEncoding.hasColours(atLeast: VariantEncoding.mixedLosslessColourLimit, $0) },
+            "the fixture's frames have a full palette")
+        #expect(VariantEncoding.content(.graphic, sampledFrames: frames) == .photo)
+        let encoding = VariantEncoding(quality: 80)
+        let lossy = try WebPEncoder(options: encoding.lossyOptions).encode(reader)
+        var mixedOptions = encoding.lossyOptions
+        mixedOptions.allowMixed = true
+        #expect(try WebPEncoder(options: mixedOptions).encode(reader).count >= lossy.count)
+        let encoded = try encoding.encode(reader, content: VariantEncoding.content(ofAnimation: gif, format: .gif))
+        #expect(encoded.data == lossy)
+    }
+
     /// Through the transformer: an animated GIF under `--quality auto` is
     /// an animated WebP at a searched quality, which its response names;
     /// the cost counts the search, and a fixed quality searches nothing.

@@ -18,7 +18,10 @@ public import WebPBridge
 /// most ``sampleSize`` pixels, or when, of ``sampleSize`` pixels spread over
 /// it, few have distinct colours (``graphicColourShare``) or many equal their
 /// neighbour (``graphicFlatShare``). Counting them costs microseconds.
-/// An animation is a graphic unless it is a WebP whose headers say lossy.
+/// An animation is a graphic unless it is a WebP whose headers say lossy,
+/// or its first, middle and last frames, as the encoder gets them, each
+/// have too many colours for libwebp to try them lossless
+/// (``mixedLosslessColourLimit``): a photographic GIF.
 public struct VariantEncoding: Sendable, Equatable {
     /// What a source holds, as far as choosing the encoding goes.
     public enum Content: Sendable, Equatable {
