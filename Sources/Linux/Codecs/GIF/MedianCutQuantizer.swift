@@ -108,14 +108,19 @@ struct MedianCutQuantizer {
 
         var cache = [Int16](repeating: -1, count: 1 << 18)
         var indices = [UInt8](repeating: UInt8(transparentIndex ?? 0), count: pixelCount)
+        let channels = palette.flatMap { [$0.x, $0.y, $0.z] }
         image.pixels.withUnsafeBufferPointer { pixels in
-            for pixel in 0..<pixelCount {
-                let offset = pixel * 4
-                if pixels[offset + 3] < 128 { continue }
-                let rgb = SIMD3(Int(pixels[offset]), Int(pixels[offset + 1]), Int(pixels[offset + 2]))
-                let key = (rgb.x >> 2) << 12 | (rgb.y >> 2) << 6 | rgb.z >> 2
-                if cache[key] < 0 { cache[key] = Int16(Self.nearest(rgb, in: palette)) }
-                indices[pixel] = UInt8(cache[key])
+            channels.withUnsafeBufferPointer { channels in
+                for pixel in 0..<pixelCount {
+                    let offset = pixel * 4
+                    if pixels[offset + 3] < 128 { continue }
+                    let (red, green, blue) = (Int(pixels[offset]), Int(pixels[offset + 1]), Int(pixels[offset + 2]))
+                    let key = (red >> 2) << 12 | (green >> 2) << 6 | blue >> 2
+                    if cache[key] < 0 {
+                        cache[key] = Int16(Self.nearest(red: red, green: green, blue: blue, in: channels))
+                    }
+                    indices[pixel] = UInt8(cache[key])
+                }
             }
         }
         return Result(colors: colors, indices: indices, transparentIndex: transparentIndex)
@@ -139,17 +144,24 @@ struct MedianCutQuantizer {
             range: range, pixels: pixels, widestChannel: channel, widestSpread: range.count > 1 ? weighted[channel] : 0)
     }
 
-    /// The index of the palette entry closest to `rgb` (squared RGB distance).
-    private static func nearest(_ rgb: SIMD3<Int>, in palette: [SIMD3<Int>]) -> Int {
+    /// The index of the palette entry closest to a colour (squared RGB
+    /// distance; the first of equals), `channels` holding each entry's red,
+    /// green and blue in turn. Scalar arithmetic over a buffer: it runs for
+    /// every entry of up to 2^18 colours, and a build without optimisation
+    /// (the sanitizers') would otherwise call into the runtime for each
+    /// entry's iteration and SIMD operation.
+    private static func nearest(red: Int, green: Int, blue: Int, in channels: UnsafeBufferPointer<Int>) -> Int {
         var best = 0
         var bestDistance = Int.max
-        for (index, entry) in palette.enumerated() {
-            let difference = entry &- rgb
-            let distance = (difference &* difference).wrappedSum()
+        var offset = 0
+        while offset + 2 < channels.count {
+            let (dr, dg, db) = (channels[offset] - red, channels[offset + 1] - green, channels[offset + 2] - blue)
+            let distance = dr * dr + dg * dg + db * db
             if distance < bestDistance {
                 bestDistance = distance
-                best = index
+                best = offset / 3
             }
+            offset += 3
         }
         return best
     }
