@@ -115,10 +115,11 @@ extension VariantEncoding {
         scorerPlanes: SSIMULACRA2.PlanePool? = nil, limits: DecodingLimits = .default
     ) throws(ImageCodecError) -> EncodedAnimation {
         let samples = try Self.frames(Self.sampledFrameIndices(count: animation.frameCount), of: animation)
-        let content = Self.content(content, sampledFrames: samples.map(\.image))
+        let sampledImages = samples.map(\.image)
+        let content = Self.content(content, sampledFrames: sampledImages)
         var encoding = self
         if let search {
-            encoding.quality = try Self.searchedQuality(of: samples.map(\.image), searching: search) {
+            encoding.quality = try Self.searchedQuality(of: sampledImages, searching: search) {
                 (image, search) throws(ImageCodecError) in
                 try search.run(against: image, scorerPlanes: scorerPlanes) { (quality: Int) throws(ImageCodecError) in
                     var trial = self
