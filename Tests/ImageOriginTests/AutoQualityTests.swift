@@ -111,6 +111,16 @@ struct AutoQualityTests {
         let namedPipeline = Self.pipeline(width: 320, format: .webp, quality: 60)
         let named = try Self.transformer(.auto(target: 70)).cost(of: source, pipeline: namedPipeline)
         #expect(try named == ImageTransformer().cost(of: source, pipeline: namedPipeline))
+
+        // The transformer holds a Save-Data search to the budget itself, as the origin does before it.
+        var configuration = ImageTransformer.Configuration()
+        configuration.limits.maxWorkPixels = fixed.workPixels
+        let tight = ImageTransformer(configuration: configuration)
+        #expect(try tight.transform(source, pipeline: pipeline).searchedQuality == nil)
+        let refusal = #expect(throws: TransformError.self) {
+            try tight.transform(source, pipeline: pipeline, saveData: true)
+        }
+        #expect(refusal?.statusCode == 413 && refusal?.message.contains("pixels of work") == true)
     }
 
     @Test func searchesStayWithinTheEncodeBound() throws {

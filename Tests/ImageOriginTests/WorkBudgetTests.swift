@@ -137,6 +137,71 @@ struct WorkBudgetTests {
         #expect(cost.workPixels == 10 * perFrame + checks)
     }
 
+    /// A GIF's mixed lossy-and-lossless encoding is counted apart: the
+    /// headers cannot tell a photographic GIF, which never gets one, from a
+    /// graphic, so only the rest of the work is held to the budget before a
+    /// pixel is decoded.
+    @Test func aGraphicAnimationsMixedEncodingIsCountedApart() throws {
+        let pipeline = try ProcessingParser.parse("imageMogr2/thumbnail/500x500")
+        let info = ImageInfo(format: .gif, width: 1000, height: 1000, alpha: false, frames: 10, loopCount: 0, bytes: 1)
+        let graphic = try ImageTransformer.cost(
+            of: info, pipeline: pipeline, format: .webp, triesLossless: true, animationContent: .graphic)
+        let photo = try ImageTransformer.cost(
+            of: info, pipeline: pipeline, format: .webp, triesLossless: true, animationContent: .photo)
+        // Per frame: decoded and resampled again, and encoded lossless-weighted.
+        #expect(graphic.mixedEncodingWorkPixels == 10 * (1_000_000 + 250_000 + 250_000 * 6))
+        #expect(graphic.workPixelsBeforeMixedEncoding == photo.workPixels)
+        #expect(photo.mixedEncodingWorkPixels == 0)
+        let lossyOnly = try ImageTransformer.cost(
+            of: info, pipeline: pipeline, format: .webp, triesLossless: false, animationContent: .graphic)
+        #expect(lossyOnly.mixedEncodingWorkPixels == 0 && lossyOnly.workPixels == photo.workPixels)
+    }
+
+    /// With a budget between the work before the mixed encoding and the
+    /// whole: a photographic GIF (full-palette frames) is made, lossy
+    /// only; a graphic GIF of the same size and frames is refused once
+    /// its sampled frames show a graphic, with the same 413 its headers
+    /// would have had, before anything is encoded.
+    @Test func aPhotographicGIFFitsWhereAGraphicOfItsSizeIsRefused() async throws {
+        let (width, height, count) = (96, 64, 4)
+        let photos = (0..<count).map { SyntheticImages.photo(width: width, height: height, seed: $0 + 7) }
+        let graphics = (0..<count).map { index -> Image in
+            var image = Image(width: width, height: height, filledWith: (20, 20, 120, 255))
+            for y in 8..<40 {
+                for x in (index * 16)..<(index * 16 + 24) {
+                    image.pixels.replaceSubrange((y * width + x) * 4..<(y * width + x) * 4 + 3, with: [240, 200, 0])
+                }
+            }
+            return image
+        }
+        let gif = { (images: [Image]) throws -> Data in
+            try GIFEncoder().encode(
+                AnimatedImage(
+                    canvasWidth: width, canvasHeight: height,
+                    frames: images.map { AnimatedImage.Frame(image: $0, durationMilliseconds: 100) }, loopCount: 0))
+        }
+        let (photoGIF, graphicGIF) = (try gif(photos), try gif(graphics))
+        let pipeline = try ProcessingParser.parse("imageMogr2/format/webp")
+        let cost = try ImageTransformer.cost(
+            of: try ImageInfo(photoGIF), pipeline: pipeline, format: .webp, triesLossless: true,
+            animationContent: .graphic)
+        #expect(try ImageInfo(graphicGIF).frames == count && cost.mixedEncodingWorkPixels > 0)
+        let budget = cost.workPixelsBeforeMixedEncoding + cost.mixedEncodingWorkPixels / 2
+        let (folder, origin) = try origin(["photo.gif": photoGIF, "graphic.gif": graphicGIF]) {
+            $0.transformer.limits.maxWorkPixels = budget
+        }
+        let made = await origin.get("/photo.gif?imageMogr2/format/webp")
+        #expect(made.status == .ok, "\(made.bodyText)")
+        let info = try ImageInfo(made.bodyData)
+        #expect(info.format == .webp && info.frames == count)
+        let refused = await origin.get("/graphic.gif?imageMogr2/format/webp")
+        #expect(refused.status.code == 413)
+        #expect(
+            refused.bodyText.contains("\(cost.workPixels.formattedWithSeparators) pixels of work")
+                && refused.bodyText.contains("mixed"), "\(refused.bodyText)")
+        _ = folder
+    }
+
     /// Through the origin: a second search of the same size runs on the
     /// planes the first one left (both buffers reused), the kept planes are
     /// reported at `/metrics` and stay within their share, and the

@@ -10,11 +10,23 @@ extension ImageTransformer {
         /// ``ImageTransformer/losslessWorkWeight`` times its pixels.
         /// Bounded by ``DecodingLimits/maxWorkPixels``.
         public var workPixels: Int
+        /// Of ``workPixels``, the mixed encoding of a graphic animation
+        /// (libwebp choosing lossy or lossless frame by frame): made only
+        /// when the animation's sampled frames show a graphic
+        /// (``VariantEncoding/content(_:sampledFrames:)``), which the
+        /// headers cannot tell. 0 when none can be made.
+        public var mixedEncodingWorkPixels = 0
         /// The most bytes held at once: the source, then the larger of the
         /// decoded image with the first resample's output, a resample's
         /// input with its output, and the output with the encoder's memory
         /// (and a quality search's, ``ImageTransformer/searchBytesPerPixel``).
         public var peakBytes: Int
+
+        /// The work done whatever the frames hold: ``workPixels`` less the
+        /// mixed encoding. What is held to the budget before a pixel is
+        /// decoded; the whole of ``workPixels`` is, before the mixed
+        /// encoding.
+        public var workPixelsBeforeMixedEncoding: Int { workPixels - mixedEncodingWorkPixels }
 
         /// A still's quality search added: its work
         /// (``addSearchWork(outputPixels:images:)``) and its memory beside
@@ -111,9 +123,7 @@ extension ImageTransformer {
                 animationContent: VariantEncoding.content(ofAnimation: source, format: info.format),
                 searchesQuality: pipeline.quality == nil && qualityTarget(saveData: saveData) != nil)
             try configuration.limits.checkWork(
-                pixels: cost.workPixels,
-                "making \(format) of \(pipeline.steps.count)-step pipeline from \(info.format)"
-                    + " of \(info.frames) frame\(info.frames == 1 ? "" : "s") at \(info.width)x\(info.height)")
+                pixels: cost.workPixelsBeforeMixedEncoding, Self.work(format: format, pipeline: pipeline, info: info))
             return cost
         } catch let error as TransformError {
             throw error
@@ -122,6 +132,14 @@ extension ImageTransformer {
         } catch {
             throw .failed("\(error)")
         }
+    }
+
+    /// The work of making `format` by `pipeline` from `info`'s image, for
+    /// a message: `making webp of 1-step pipeline from gif of 40 frames at
+    /// 480x270`.
+    static func work(format: ImageFormat, pipeline: ProcessingPipeline, info: ImageInfo) -> String {
+        "making \(format) of \(pipeline.steps.count)-step pipeline from \(info.format)"
+            + " of \(info.frames) frame\(info.frames == 1 ? "" : "s") at \(info.width)x\(info.height)"
     }
 
     /// - Parameter searchesQuality: A quality is searched for (a WebP or
@@ -163,6 +181,7 @@ extension ImageTransformer {
             let framesHeld = sourceBytes + 3 * canvas * 4 + stages.reduce(0) { $0 + $1.outputPixels * 4 }
             let perFrame: Int
             let peak: Int
+            var mixedPerFrame = 0
             if format == .avif {
                 // One pass (``AVIFEncoder/encode(opaque:)``): aom's real-time encoder costs about
                 // what a lossy WebP encode does per pixel and frame.
@@ -170,13 +189,14 @@ extension ImageTransformer {
                 peak = framesHeld + outputPixels * (4 + sequenceEncoderBytesPerPixel) + sequenceEncoderFixedBytes
             } else {
                 // libwebp's animation encoder keeps about four output frames. A graphic is encoded
-                // twice, lossy and mixed. Every frame is also visited to sample some
-                // (``VariantEncoding/encode(_:content:searching:scorerPlanes:limits:)``), what was written
-                // is decoded, and a drifting animation is encoded once more with whole frames.
+                // twice, lossy and mixed (counted apart: ``Cost/mixedEncodingWorkPixels``). Every frame
+                // is also visited to sample some
+                // (``VariantEncoding/encode(_:content:searching:scorerPlanes:limits:beforeMixedEncoding:)``),
+                // what was written is decoded, and a drifting animation is encoded once more with whole
+                // frames.
                 let passes = triesLossless && animationContent == .graphic ? 2 : 1
-                perFrame =
-                    perPass + outputPixels + (passes == 2 ? perPass + outputPixels * losslessWorkWeight : 0)
-                    + perPass + outputPixels + perPass + outputPixels
+                mixedPerFrame = passes == 2 ? perPass + outputPixels * losslessWorkWeight : 0
+                perFrame = perPass + outputPixels + mixedPerFrame + perPass + outputPixels + perPass + outputPixels
                 let encoderBytes = 4 * 4 + encoderBytesPerPixel(.webp, lossless: passes == 2)
                 peak = framesHeld + outputPixels * max(encoderBytes, driftCheckBytesPerPixel)
             }
@@ -185,8 +205,11 @@ extension ImageTransformer {
             // two scores.
             let checks = outputPixels.multipliedReportingOverflow(by: 4 * (VariantEncoding.sampledFrames - 1))
             let work = frames.partialValue.addingReportingOverflow(format == .webp ? checks.partialValue : 0)
-            let overflow = frames.overflow || checks.overflow || work.overflow
-            return Cost(workPixels: overflow ? .max : work.partialValue, peakBytes: peak)
+            let mixed = info.frames.multipliedReportingOverflow(by: mixedPerFrame)
+            let overflow = frames.overflow || checks.overflow || work.overflow || mixed.overflow
+            return overflow
+                ? Cost(workPixels: .max, peakBytes: peak)
+                : Cost(workPixels: work.partialValue, mixedEncodingWorkPixels: mixed.partialValue, peakBytes: peak)
         }
         let decoded = decodedPixels(of: info, firstStage: stages.first)
         var work = decoded.pixels

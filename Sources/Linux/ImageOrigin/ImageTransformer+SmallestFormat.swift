@@ -73,7 +73,9 @@ extension ImageTransformer {
         for format in tried.dropFirst() {
             let other = try cost(of: source, pipeline: pipeline, format: format, saveData: saveData)
             total = Cost(
-                workPixels: total.workPixels + other.workPixels, peakBytes: max(total.peakBytes, other.peakBytes))
+                workPixels: total.workPixels + other.workPixels,
+                mixedEncodingWorkPixels: total.mixedEncodingWorkPixels + other.mixedEncodingWorkPixels,
+                peakBytes: max(total.peakBytes, other.peakBytes))
         }
         return total
     }

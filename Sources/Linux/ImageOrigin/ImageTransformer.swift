@@ -127,7 +127,8 @@ public struct ImageTransformer: Sendable {
         }
         do {
             let target = pipeline.quality == nil ? qualityTarget(saveData: saveData) : nil
-            return try run(source, pipeline: pipeline, requestedFormat: requestedFormat, target: target)
+            return try run(
+                source, pipeline: pipeline, requestedFormat: requestedFormat, target: target, saveData: saveData)
         } catch let error as TransformError {
             throw error
         } catch let error as ImageCodecError {
@@ -138,7 +139,7 @@ public struct ImageTransformer: Sendable {
     }
 
     private func run(
-        _ source: Data, pipeline: ProcessingPipeline, requestedFormat: ImageFormat?, target: Double?
+        _ source: Data, pipeline: ProcessingPipeline, requestedFormat: ImageFormat?, target: Double?, saveData: Bool
     ) throws -> Output {
         let info = try ImageInfo(source, limits: configuration.limits)
         let format = requestedFormat ?? pipeline.outputFormat ?? Self.encodableFormat(for: info.format)
@@ -148,7 +149,7 @@ public struct ImageTransformer: Sendable {
         // anything is decoded.
         let outputSize = try Self.outputSize(of: pipeline, width: info.width, height: info.height)
         try format.checkEncodable(width: outputSize.width, height: outputSize.height)
-        _ = try cost(of: source, pipeline: pipeline, format: format)
+        let cost = try cost(of: source, pipeline: pipeline, format: format, saveData: saveData)
 
         if format == .webp || (format == .avif && Self.makesAVIFSequence(of: info)), info.frames > 1,
             let reader = try AnimationReader(source, limits: configuration.limits)
@@ -168,7 +169,14 @@ public struct ImageTransformer: Sendable {
                     .encode(
                         transformed, content: VariantEncoding.content(ofAnimation: source, format: info.format),
                         searching: target.map(webpSearch(target:)), scorerPlanes: scorerPlanes,
-                        limits: configuration.limits)
+                        limits: configuration.limits
+                    ) { () throws(ImageCodecError) in
+                        // Refused as the whole variant would have been, had the headers told a graphic.
+                        try configuration.limits.checkWork(
+                            pixels: cost.workPixels,
+                            Self.work(format: format, pipeline: pipeline, info: info)
+                                + " with the mixed lossy-and-lossless encoding a graphic gets")
+                    }
                 var output = smaller(
                     encoded.data, format: .webp, than: source, info: info, width: size.0, height: size.1)
                 if !output.isSource { output.searchedQuality = encoded.searchedQuality }

@@ -108,15 +108,22 @@ extension VariantEncoding {
     ///     (``content(_:sampledFrames:)``).
     ///   - limits: What reading the encoding back may take (the caller's, which
     ///     let the source through).
+    ///   - beforeMixedEncoding: Called once the sampled frames show a
+    ///     graphic that will have a mixed encoding, before anything is
+    ///     encoded; what it throws ends the encoding (the origin's work budget, which counts the mixed
+    ///     encoding only then: ``ImageTransformer/Cost/mixedEncodingWorkPixels``).
     /// - Throws: ``ImageCodecError`` from decoding the frames, the encoder,
-    ///   or decoding what it wrote.
+    ///   decoding what it wrote, or `beforeMixedEncoding`.
     public func encode(
         _ animation: some AnimationFrames, content: Content, searching search: QualitySearch? = nil,
-        scorerPlanes: SSIMULACRA2.PlanePool? = nil, limits: DecodingLimits = .default
+        scorerPlanes: SSIMULACRA2.PlanePool? = nil, limits: DecodingLimits = .default,
+        beforeMixedEncoding: () throws(ImageCodecError) -> Void = {}
     ) throws(ImageCodecError) -> EncodedAnimation {
         let samples = try Self.frames(Self.sampledFrameIndices(count: animation.frameCount), of: animation)
         let sampledImages = samples.map(\.image)
         let content = Self.content(content, sampledFrames: sampledImages)
+        // Before any encode, so a refusal costs only the visit that sampled the frames.
+        if triesLossless, content == .graphic { try beforeMixedEncoding() }
         var encoding = self
         if let search {
             encoding.quality = try Self.searchedQuality(of: sampledImages, searching: search) {

@@ -51,7 +51,7 @@ struct ImageConverter: Sendable {
     /// AVIF, the lowest quality up to the default whose ``SSIMULACRA2`` score
     /// reaches this (``QualitySearch``); an animation written as WebP at the
     /// lowest such quality for each of a few frames
-    /// (``VariantEncoding/encode(_:content:searching:scorerPlanes:limits:)``),
+    /// (``VariantEncoding/encode(_:content:searching:scorerPlanes:limits:beforeMixedEncoding:)``),
     /// as an AVIF sequence at the default.
     var qualityTarget: Double?
     /// AVIF encoder speed 0–10 (default ``AVIFEncoder/defaultSpeed``).
