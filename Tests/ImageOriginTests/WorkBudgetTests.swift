@@ -127,9 +127,10 @@ struct WorkBudgetTests {
         let info = ImageInfo(format: .webp, width: 1000, height: 1000, alpha: false, frames: 10, loopCount: 0, bytes: 1)
         let cost = try ImageTransformer.cost(
             of: info, pipeline: pipeline, format: .webp, triesLossless: true, animationContent: .photo)
-        // Per frame: decoded, resampled and encoded; visited again to sample frames (decoded and
-        // resampled); decoded from what was written; and encoded once more should it drift.
-        let encode = 1_000_000 + 250_000 + 250_000
+        // Per frame: decoded, resampled and encoded (an animation's encode weighs 3 a pixel); visited
+        // again to sample frames (decoded and resampled); decoded from what was written; and encoded
+        // once more should it drift.
+        let encode = 1_000_000 + 250_000 + 250_000 * 3
         let perFrame = encode + (1_000_000 + 250_000) + 250_000 + encode
         // The drift check of the two sampled frames after the first: a key frame encoded and
         // decoded, two scores.

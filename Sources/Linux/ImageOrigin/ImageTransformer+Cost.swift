@@ -75,6 +75,16 @@ extension ImageTransformer {
     /// (docs/work-budget.md), so the budget bounds time, not only pixels.
     static let losslessWorkWeight = 6
 
+    /// What one output pixel of a frame counts in ``Cost/workPixels`` when
+    /// libwebp's animation encoder writes it lossy: 3, since it took
+    /// 0.11–0.18 µs a pixel here on 480×270 frames of photographs and
+    /// dithered graphics (`gif2webp -lossy -q 80 -m 4`, the GIF's decode
+    /// included: 0.11–0.15 as changed rectangles, 0.18 as whole frames),
+    /// where a unit is worth
+    /// about 0.033 µs (60 M for about 2 s, docs/work-budget.md): it tries
+    /// each frame's rectangle more than one way.
+    static let animationEncodeWorkWeight = 3
+
     /// Bytes an encoder holds per output pixel besides the RGBA image,
     /// measured as the growth of peak RSS when encoding a 4998×4998 image
     /// (docs/work-budget.md): libwebp lossy holds its Y′CbCr(A) picture
@@ -188,15 +198,16 @@ extension ImageTransformer {
                 perFrame = perPass + outputPixels
                 peak = framesHeld + outputPixels * (4 + sequenceEncoderBytesPerPixel) + sequenceEncoderFixedBytes
             } else {
-                // libwebp's animation encoder keeps about four output frames. A graphic is encoded
-                // twice, lossy and mixed (counted apart: ``Cost/mixedEncodingWorkPixels``). Every frame
-                // is also visited to sample some
+                // libwebp's animation encoder keeps about four output frames. Every frame is visited
+                // to sample some
                 // (``VariantEncoding/encode(_:content:searching:scorerPlanes:limits:beforeMixedEncoding:)``),
-                // what was written is decoded, and a drifting animation is encoded once more with whole
-                // frames.
+                // encoded lossy, and a graphic once more mixed (counted apart:
+                // ``Cost/mixedEncodingWorkPixels``); what was written is decoded, and a drifting
+                // animation is encoded once more with whole frames.
                 let passes = triesLossless && animationContent == .graphic ? 2 : 1
+                let lossyPass = perPass + outputPixels * animationEncodeWorkWeight
                 mixedPerFrame = passes == 2 ? perPass + outputPixels * losslessWorkWeight : 0
-                perFrame = perPass + outputPixels + mixedPerFrame + perPass + outputPixels + perPass + outputPixels
+                perFrame = perPass + lossyPass + mixedPerFrame + outputPixels + lossyPass
                 let encoderBytes = 4 * 4 + encoderBytesPerPixel(.webp, lossless: passes == 2)
                 peak = framesHeld + outputPixels * max(encoderBytes, driftCheckBytesPerPixel)
             }
