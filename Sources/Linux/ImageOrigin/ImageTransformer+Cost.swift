@@ -80,9 +80,9 @@ extension ImageTransformer {
     /// 0.11–0.18 µs a pixel here on 480×270 frames of photographs and
     /// dithered graphics (`gif2webp -lossy -q 80 -m 4`, the GIF's decode
     /// included: 0.11–0.15 as changed rectangles, 0.18 as whole frames),
-    /// where a unit is worth
-    /// about 0.033 µs (60 M for about 2 s, docs/work-budget.md): it tries
-    /// each frame's rectangle more than one way.
+    /// where a unit is worth about 0.033 µs (60 M for about 2 s,
+    /// docs/work-budget.md): it tries each frame's rectangle more than one
+    /// way.
     static let animationEncodeWorkWeight = 3
 
     /// Bytes an encoder holds per output pixel besides the RGBA image,

@@ -110,8 +110,9 @@ extension VariantEncoding {
     ///     let the source through).
     ///   - beforeMixedEncoding: Called once the sampled frames show a
     ///     graphic that will have a mixed encoding, before anything is
-    ///     encoded; what it throws ends the encoding (the origin's work budget, which counts the mixed
-    ///     encoding only then: ``ImageTransformer/Cost/mixedEncodingWorkPixels``).
+    ///     encoded; what it throws ends the encoding (the origin's work
+    ///     budget, which counts the mixed encoding only then:
+    ///     ``ImageTransformer/Cost/mixedEncodingWorkPixels``).
     /// - Throws: ``ImageCodecError`` from decoding the frames, the encoder,
     ///   decoding what it wrote, or `beforeMixedEncoding`.
     public func encode(
