@@ -187,6 +187,28 @@ struct AnimationEncodingTests {
         #expect(VariantEncoding.content(.photo, sampledFrames: [few]) == .photo)
     }
 
+    /// `beforeMixedEncoding` runs once for a graphic that gets the mixed
+    /// encoding, never for a photo or without the lossless try, and what
+    /// it throws ends the encoding.
+    @Test func theMixedEncodingIsAnnouncedOnlyForAGraphicThatGetsIt() throws {
+        let animation = Self.animation((0..<3).map { _ in Self.image(colours: 8) })
+        func calls(_ encoding: VariantEncoding, _ content: VariantEncoding.Content) throws -> Int {
+            var count = 0
+            _ = try encoding.encode(animation, content: content) { count += 1 }
+            return count
+        }
+        #expect(try calls(VariantEncoding(quality: 80), .graphic) == 1)
+        #expect(try calls(VariantEncoding(quality: 80), .photo) == 0)
+        #expect(try calls(VariantEncoding(quality: 80, triesLossless: false), .graphic) == 0)
+        let refusal = ImageCodecError(.limitExceeded, format: nil, "over the budget")
+        let thrown = #expect(throws: ImageCodecError.self) {
+            try VariantEncoding(quality: 80).encode(animation, content: .graphic) { () throws(ImageCodecError) in
+                throw refusal
+            }
+        }
+        #expect(thrown?.message == "over the budget")
+    }
+
     /// A photographic GIF (every frame a different photo, on a full
     /// palette) is written as a photo, lossy only, once; libwebp allowed to
     /// mix would have made a second encoding no smaller (here 5,726 B

@@ -204,11 +204,11 @@ extension ImageTransformer {
                 // encoded lossy, and a graphic once more mixed (counted apart:
                 // ``Cost/mixedEncodingWorkPixels``); what was written is decoded, and a drifting
                 // animation is encoded once more with whole frames.
-                let passes = triesLossless && animationContent == .graphic ? 2 : 1
+                let mixes = VariantEncoding.makesMixedEncoding(of: animationContent, triesLossless: triesLossless)
                 let lossyPass = perPass + outputPixels * animationEncodeWorkWeight
-                mixedPerFrame = passes == 2 ? perPass + outputPixels * losslessWorkWeight : 0
+                mixedPerFrame = mixes ? perPass + outputPixels * losslessWorkWeight : 0
                 perFrame = perPass + lossyPass + mixedPerFrame + outputPixels + lossyPass
-                let encoderBytes = 4 * 4 + encoderBytesPerPixel(.webp, lossless: passes == 2)
+                let encoderBytes = 4 * 4 + encoderBytesPerPixel(.webp, lossless: mixes)
                 peak = framesHeld + outputPixels * max(encoderBytes, driftCheckBytesPerPixel)
             }
             let frames = info.frames.multipliedReportingOverflow(by: perFrame)

@@ -64,6 +64,14 @@ extension VariantEncoding {
         return .photo
     }
 
+    /// Whether an animation holding `content` is also encoded with
+    /// libwebp's per-frame choice of lossy or lossless (`allow_mixed`),
+    /// beside lossy: a graphic, when lossless is tried. The encoding's rule
+    /// and the origin's work budget (from the headers' content) ask it alike.
+    static func makesMixedEncoding(of content: Content, triesLossless: Bool) -> Bool {
+        triesLossless && content == .graphic
+    }
+
     /// Whether `image` has at least `limit` distinct colours (RGBA, as
     /// libwebp counts them).
     static func hasColours(atLeast limit: Int, _ image: Image) -> Bool {
@@ -124,7 +132,7 @@ extension VariantEncoding {
         let sampledImages = samples.map(\.image)
         let content = Self.content(content, sampledFrames: sampledImages)
         // Before any encode, so a refusal costs only the visit that sampled the frames.
-        if triesLossless, content == .graphic { try beforeMixedEncoding() }
+        if Self.makesMixedEncoding(of: content, triesLossless: triesLossless) { try beforeMixedEncoding() }
         var encoding = self
         if let search {
             encoding.quality = try Self.searchedQuality(of: sampledImages, searching: search) {
@@ -228,7 +236,7 @@ extension VariantEncoding {
         _ animation: some AnimationFrames, content: Content, mixedAt mixedQuality: Int
     ) throws(ImageCodecError) -> (data: Data, quality: Int) {
         let lossy = try WebPEncoder(options: lossyOptions).encode(animation)
-        guard triesLossless, content == .graphic else { return (lossy, quality) }
+        guard Self.makesMixedEncoding(of: content, triesLossless: triesLossless) else { return (lossy, quality) }
         var mixedEncoding = self
         mixedEncoding.quality = mixedQuality
         var options = mixedEncoding.lossyOptions
