@@ -117,7 +117,8 @@ extension ImageTransformer {
     /// from the source's headers.
     ///
     /// - Throws: ``TransformError/tooLarge(_:)`` when the source or output
-    ///   passes a limit, the work passes
+    ///   passes a limit, the work (less a graphic animation's mixed
+    ///   encoding, ``Cost/workPixelsBeforeMixedEncoding``) passes
     ///   ``DecodingLimits/maxWorkPixels``, or a step enlarges past
     ///   Qiniu's limits; another ``TransformError`` when the source is not
     ///   an image.
@@ -128,13 +129,7 @@ extension ImageTransformer {
         do {
             let info = try ImageInfo(source, limits: configuration.limits)
             let format = requestedFormat ?? pipeline.outputFormat ?? Self.encodableFormat(for: info.format)
-            let cost = try Self.cost(
-                of: info, pipeline: pipeline, format: format, triesLossless: configuration.triesLosslessForGraphics,
-                animationContent: VariantEncoding.content(ofAnimation: source, format: info.format),
-                searchesQuality: pipeline.quality == nil && qualityTarget(saveData: saveData) != nil)
-            try configuration.limits.checkWork(
-                pixels: cost.workPixelsBeforeMixedEncoding, Self.work(format: format, pipeline: pipeline, info: info))
-            return cost
+            return try checkedCost(of: source, info: info, pipeline: pipeline, format: format, saveData: saveData)
         } catch let error as TransformError {
             throw error
         } catch let error as ImageCodecError {
@@ -142,6 +137,23 @@ extension ImageTransformer {
         } catch {
             throw .failed("\(error)")
         }
+    }
+
+    /// The cost of making `format` from `source` (whose headers `info`
+    /// holds), held to the work budget as ``cost(of:pipeline:format:saveData:)``
+    /// says.
+    ///
+    /// - Throws: ``TransformError`` or the budget's ``ImageCodecError``.
+    func checkedCost(
+        of source: Data, info: ImageInfo, pipeline: ProcessingPipeline, format: ImageFormat, saveData: Bool
+    ) throws -> Cost {
+        let cost = try Self.cost(
+            of: info, pipeline: pipeline, format: format, triesLossless: configuration.triesLosslessForGraphics,
+            animationContent: VariantEncoding.content(ofAnimation: source, format: info.format),
+            searchesQuality: pipeline.quality == nil && qualityTarget(saveData: saveData) != nil)
+        try configuration.limits.checkWork(
+            pixels: cost.workPixelsBeforeMixedEncoding, Self.work(format: format, pipeline: pipeline, info: info))
+        return cost
     }
 
     /// The work of making `format` by `pipeline` from `info`'s image, for

@@ -149,7 +149,7 @@ public struct ImageTransformer: Sendable {
         // anything is decoded.
         let outputSize = try Self.outputSize(of: pipeline, width: info.width, height: info.height)
         try format.checkEncodable(width: outputSize.width, height: outputSize.height)
-        let cost = try cost(of: source, pipeline: pipeline, format: format, saveData: saveData)
+        let budgeted = try checkedCost(of: source, info: info, pipeline: pipeline, format: format, saveData: saveData)
 
         if format == .webp || (format == .avif && Self.makesAVIFSequence(of: info)), info.frames > 1,
             let reader = try AnimationReader(source, limits: configuration.limits)
@@ -173,7 +173,7 @@ public struct ImageTransformer: Sendable {
                     ) { () throws(ImageCodecError) in
                         // Refused as the whole variant would have been, had the headers told a graphic.
                         try configuration.limits.checkWork(
-                            pixels: cost.workPixels,
+                            pixels: budgeted.workPixels,
                             Self.work(format: format, pipeline: pipeline, info: info)
                                 + " with the mixed lossy-and-lossless encoding a graphic gets")
                     }
