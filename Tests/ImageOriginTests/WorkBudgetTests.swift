@@ -158,6 +158,38 @@ struct WorkBudgetTests {
         #expect(lossyOnly.mixedEncodingWorkPixels == 0 && lossyOnly.workPixels == photo.workPixels)
     }
 
+    /// A still whose format may hold a graphic is counted with its lossless
+    /// try at what a photo-like graphic's costs (11 units a pixel,
+    /// docs/work-budget.md), a JPEG without it. Through the origin, with
+    /// memory to spare: a PNG enlarged to 2400×2400 counts 13 units an
+    /// output pixel, over the default budget from its headers, where the 8
+    /// it counted before fit.
+    @Test func aStillsLosslessTryIsCountedAtAPhotoLikeGraphicsCost() async throws {
+        let pipeline = try ProcessingParser.parse("imageMogr2/thumbnail/2400x2400!/format/webp")
+        let output = 2400 * 2400
+        let cost = { (format: ImageFormat) throws -> Int in
+            let info = ImageInfo(format: format, width: 64, height: 48, alpha: false, frames: 1, loopCount: 0, bytes: 1)
+            return try ImageTransformer.cost(
+                of: info, pipeline: pipeline, format: .webp, triesLossless: true, animationContent: .photo
+            ).workPixels
+        }
+        // Decoded whole, resampled, encoded lossy, and for the PNG tried lossless.
+        #expect(try cost(.png) == 64 * 48 + output + output * (1 + 11))
+        #expect(try cost(.jpeg) == 64 * 48 + output + output)
+        #expect(64 * 48 + output + output * (1 + 6) < DecodingLimits.serverWorkPixels)
+
+        let (folder, origin) = try origin(["small.png": try smallPNG()]) {
+            $0.memoryBudget = ImageOrigin.MemoryBudget(totalBytes: 4 << 30)
+        }
+        #expect(origin.transformer.configuration.limits.maxWorkPixels == DecodingLimits.serverWorkPixels)
+        let refused = await origin.get("/small.png?imageMogr2/thumbnail/2400x2400!/format/webp")
+        #expect(refused.status.code == 413)
+        #expect(
+            refused.bodyText.contains("\(try cost(.png).formattedWithSeparators) pixels of work"),
+            "\(refused.bodyText.prefix(300))")
+        _ = folder
+    }
+
     /// With a budget between the work before the mixed encoding and the
     /// whole: a photographic GIF (full-palette frames) is made, lossy
     /// only; a graphic GIF of the same size and frames is refused once

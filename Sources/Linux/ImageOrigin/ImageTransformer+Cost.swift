@@ -6,8 +6,11 @@ extension ImageTransformer {
     /// before any pixel is decoded.
     public struct Cost: Sendable, Equatable {
         /// Pixels processed: every frame decoded, every resampled frame
-        /// made, every frame encoded; a lossless try of a graphic counts
-        /// ``ImageTransformer/losslessWorkWeight`` times its pixels.
+        /// made, every frame encoded; a still's lossless try (counted for
+        /// every still whose format may hold a graphic) counts
+        /// ``ImageTransformer/losslessWorkWeight`` times its pixels, an
+        /// animated graphic's mixed encoding
+        /// ``ImageTransformer/mixedEncodingWorkWeight`` times.
         /// Bounded by ``DecodingLimits/maxWorkPixels``.
         public var workPixels: Int
         /// Of ``workPixels``, the mixed encoding of a graphic animation
@@ -69,11 +72,27 @@ extension ImageTransformer {
     /// to four times the pixels and resampled (5).
     static let searchWorkPerPixel = 12
 
-    /// What one pixel of a lossless WebP try counts in ``Cost/workPixels``:
-    /// 6, since libwebp's lossless took about 0.2 µs of CPU a pixel here
-    /// against 0.02–0.04 µs for a resample or a lossy encode
-    /// (docs/work-budget.md), so the budget bounds time, not only pixels.
-    static let losslessWorkWeight = 6
+    /// What one pixel of a still's lossless WebP try counts in
+    /// ``Cost/workPixels``: 11, so that the request as a whole (decode,
+    /// lossy encode and lossless try, 13 units a pixel) is counted at about
+    /// what it costs, where a unit is worth about 0.033 µs (60 M for about
+    /// 2 s, docs/work-budget.md). Through the release origin, PNG sources of
+    /// 4.6 and 6.4 megapixels that the sample takes for graphics took
+    /// 0.37–0.45 µs a pixel when their colours were a photo's (enlarged by
+    /// nearest neighbour) or a screenshot's, 0.27–0.30 for an antialiased
+    /// drawing and 0.09 for eight flat colours: the count is blind to which,
+    /// so it is set by the costly ones. It was 6, from flat enlargements,
+    /// and let a photo-like graphic cost twice the promise.
+    static let losslessWorkWeight = 11
+
+    /// What one output pixel of a frame counts in ``Cost/workPixels`` when
+    /// libwebp's animation encoder writes a graphic's frames choosing lossy
+    /// or lossless for each (``Cost/mixedEncodingWorkPixels``): 6, with
+    /// which a 480×270 GIF dithered to 190 colours took 26–28 ns a unit
+    /// (docs/work-budget.md). libwebp tries a frame lossless only when it
+    /// has fewer than 194 colours, which is why this is less than a still's
+    /// ``losslessWorkWeight``.
+    static let mixedEncodingWorkWeight = 6
 
     /// What one output pixel of a frame counts in ``Cost/workPixels`` when
     /// libwebp's animation encoder writes it lossy: 3, since it took
@@ -218,7 +237,7 @@ extension ImageTransformer {
                 // animation is encoded once more with whole frames.
                 let mixes = VariantEncoding.makesMixedEncoding(of: animationContent, triesLossless: triesLossless)
                 let lossyPass = perPass + outputPixels * animationEncodeWorkWeight
-                mixedPerFrame = mixes ? perPass + outputPixels * losslessWorkWeight : 0
+                mixedPerFrame = mixes ? perPass + outputPixels * mixedEncodingWorkWeight : 0
                 perFrame = perPass + lossyPass + mixedPerFrame + outputPixels + lossyPass
                 let encoderBytes = 4 * 4 + encoderBytesPerPixel(.webp, lossless: mixes)
                 peak = framesHeld + outputPixels * max(encoderBytes, driftCheckBytesPerPixel)
