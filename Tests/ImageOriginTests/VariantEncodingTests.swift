@@ -93,6 +93,34 @@ struct VariantEncodingTests {
         #expect(try WebPDecoder().decode(after.data).width == 200)
     }
 
+    /// A graphic larger than ``VariantEncoding/maxLosslessTryPixels`` is
+    /// written lossy only, since its lossless try could cost past the work
+    /// budget (docs/work-budget.md); one at the bound is still tried, and
+    /// the cost model asks the same question from the size and the format.
+    @Test func aGraphicPastTheLosslessTrysSizeIsWrittenLossy() throws {
+        let bound = VariantEncoding.maxLosslessTryPixels
+        #expect(VariantEncoding.mayTryLossless(pixels: bound, sourceFormat: .png))
+        #expect(!VariantEncoding.mayTryLossless(pixels: bound + 1, sourceFormat: .png))
+        #expect(!VariantEncoding.mayTryLossless(pixels: 100, sourceFormat: .jpeg))
+        /// Two flat colours in bands, made a row at a time.
+        func bands(width: Int, height: Int) -> Image {
+            var image = Image(width: width, height: height, filledWith: (255, 255, 255, 255))
+            let pixel: [UInt8] = [200, 40, 40, 255]
+            let band = Array([[UInt8]](repeating: pixel, count: width / 3).joined())
+            for y in 0..<height {
+                let start = y * width * 4
+                image.pixels.replaceSubrange(start..<(start + band.count), with: band)
+            }
+            return image
+        }
+        let encoding = VariantEncoding(quality: 80)
+        let atTheBound = bands(width: 2300, height: bound / 2300)
+        #expect(atTheBound.pixelCount == bound)
+        #expect(try WebPFeatures(encoding.encode(atTheBound, sourceFormat: .png)).compression == .lossless)
+        let past = bands(width: 2301, height: bound / 2300)
+        #expect(try WebPFeatures(encoding.encode(past, sourceFormat: .png)).compression == .lossy)
+    }
+
     /// Photos are written exactly as before: lossy, with no second encode.
     @Test func photosStayLossy() throws {
         let png = try PNGEncoder().encode(OriginFixture.noise(width: 300, height: 200))

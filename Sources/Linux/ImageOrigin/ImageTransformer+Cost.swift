@@ -263,7 +263,9 @@ extension ImageTransformer {
             peak = max(peak, (input.width * input.height + stage.outputPixels) * 4 + working)
             input = (stage.outputWidth, stage.outputHeight)
         }
-        let lossless = triesLossless && format == .webp && info.format != .jpeg && info.format != .avif
+        let lossless =
+            triesLossless && format == .webp
+            && VariantEncoding.mayTryLossless(pixels: outputPixels, sourceFormat: info.format)
         work += outputPixels * (lossless ? 1 + losslessWorkWeight : 1)
         peak = max(peak, outputPixels * (4 + encoderBytesPerPixel(format, lossless: lossless)))
         return Cost(workPixels: work, peakBytes: sourceBytes + peak)

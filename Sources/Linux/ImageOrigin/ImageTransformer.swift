@@ -62,7 +62,8 @@ public struct ImageTransformer: Sendable {
         /// The limits are not in it: they decide whether a variant is made,
         /// not its bytes.
         public var encodingFingerprint: String {
-            "webp-q\(defaultWebPQuality)-m\(webpMethod)\(triesLosslessForGraphics ? "-lossless-try" : ""),"
+            "webp-q\(defaultWebPQuality)-m\(webpMethod)"
+                + (triesLosslessForGraphics ? "-lossless-try-to-\(VariantEncoding.maxLosslessTryPixels)px," : ",")
                 + "jpeg-q\(defaultJPEGQuality),"
                 + "avif-q\(defaultAVIFQuality)-s\(avifSpeed)-sequence-s\(AVIFEncoder.defaultSequenceSpeed),"
                 + "quality-\(qualityMode)-save-data-\(saveDataQualityTarget),"

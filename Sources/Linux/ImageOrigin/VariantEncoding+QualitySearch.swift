@@ -28,7 +28,7 @@ extension VariantEncoding {
             encoder throws(ImageCodecError) in
             try encoder.encode(image)
         }
-        guard triesLossless, Self.content(of: image, sourceFormat: sourceFormat) == .graphic else { return lossy }
+        guard triesLossless(image, sourceFormat: sourceFormat) else { return lossy }
         let lossless = try WebPEncoder(options: losslessOptions).encode(image)
         guard lossless.count < lossy.data.count else {
             return SearchedWebP(data: lossy.data, quality: lossy.quality, encodes: lossy.encodes + 1)

@@ -7,7 +7,8 @@ public import WebPBridge
 /// Photos are written lossy only, as before: lossless would cost a second
 /// encode and never win on them. Graphics (few colours, transparency, hard
 /// edges: GIF, palette PNG, screenshots, logos) are written lossy *and*
-/// lossless and the smaller kept, by measured bytes; an animated graphic
+/// lossless and the smaller kept, by measured bytes, up to
+/// ``maxLosslessTryPixels``; an animated graphic
 /// lets libwebp choose lossy or lossless frame by frame
 /// (``WebPEncoder/Options/allowMixed``). ``ImageTransformer`` then returns
 /// the source instead when the variant has the source's size and is not
@@ -43,6 +44,14 @@ public struct VariantEncoding: Sendable, Equatable {
     /// logos on transparency and screenshots 0.5 or more.
     public static let graphicFlatShare = 0.5
 
+    /// The largest still tried lossless, in pixels: 4.6 megapixels (2700×1688
+    /// is 4,557,600). libwebp's lossless took up to 0.33 µs a pixel here on
+    /// graphics whose colours are a photo's, so a larger try would pass the
+    /// 2 s the default work budget stands for, and its 24 bytes a pixel the
+    /// default memory share; a larger graphic is written lossy only, which
+    /// fits both, rather than refused (docs/work-budget.md).
+    public static let maxLosslessTryPixels = 4_600_000
+
     /// The method lossy variants are written with unless the origin is set
     /// otherwise (`--webp-method`): 4, libwebp's own default, kept by
     /// measurement (docs/benchmarks.md: "The origin's WebP settings").
@@ -71,9 +80,30 @@ public struct VariantEncoding: Sendable, Equatable {
     /// - Throws: ``ImageCodecError`` from the encoder.
     public func encode(_ image: Image, sourceFormat: ImageFormat) throws(ImageCodecError) -> Data {
         let lossy = try WebPEncoder(options: lossyOptions).encode(image)
-        guard triesLossless, Self.content(of: image, sourceFormat: sourceFormat) == .graphic else { return lossy }
+        guard triesLossless(image, sourceFormat: sourceFormat) else { return lossy }
         let lossless = try WebPEncoder(options: losslessOptions).encode(image)
         return lossless.count < lossy.count ? lossless : lossy
+    }
+
+    /// Whether a still of `pixels` from a `sourceFormat` file may be tried
+    /// lossless, as far as its size and format tell (the cost model's
+    /// question, before a pixel is decoded): at most
+    /// ``maxLosslessTryPixels``, and not from a format that only holds
+    /// photos.
+    public static func mayTryLossless(pixels: Int, sourceFormat: ImageFormat) -> Bool {
+        guard pixels <= maxLosslessTryPixels else { return false }
+        switch sourceFormat {
+        case .jpeg, .avif, .heic: return false
+        case .png, .apng, .gif, .webp: return true
+        }
+    }
+
+    /// Whether the still `image` is tried lossless: the try is on, its size
+    /// and format allow it (``mayTryLossless(pixels:sourceFormat:)``) and
+    /// it is a graphic (``content(of:sourceFormat:)``, sampled only then).
+    func triesLossless(_ image: Image, sourceFormat: ImageFormat) -> Bool {
+        triesLossless && Self.mayTryLossless(pixels: image.pixelCount, sourceFormat: sourceFormat)
+            && Self.content(of: image, sourceFormat: sourceFormat) == .graphic
     }
 
     /// What an animation in `source` holds: a photo only for a WebP whose
