@@ -209,6 +209,42 @@ struct AnimationEncodingTests {
         #expect(thrown?.message == "over the budget")
     }
 
+    /// Past ``VariantEncoding/maxMixedEncodingPixelFrames`` a graphic gets
+    /// no mixed encoding and the cost model counts none, so a long graphic
+    /// is written lossy rather than refused; at the bound it gets one.
+    @Test func aGraphicAnimationPastTheMixedEncodingsSizeIsWrittenLossy() throws {
+        let bound = VariantEncoding.maxMixedEncodingPixelFrames
+        #expect(VariantEncoding.makesMixedEncoding(of: .graphic, triesLossless: true, pixelFrames: bound))
+        #expect(!VariantEncoding.makesMixedEncoding(of: .graphic, triesLossless: true, pixelFrames: bound + 1))
+        // 160 flat frames of 200×100 are at the bound; 201 wide, past it.
+        let flat = { (width: Int) in
+            Self.animation(
+                (0..<160).map { index in
+                    Image(width: width, height: 100, filledWith: (index % 2 == 0 ? 200 : 40, 40, 40, 255))
+                })
+        }
+        let refusal = ImageCodecError(.limitExceeded, format: nil, "the mixed encoding")
+        #expect(throws: ImageCodecError.self, "announced at the bound") {
+            try VariantEncoding(quality: 80).encode(flat(200), content: .graphic) { () throws(ImageCodecError) in
+                throw refusal
+            }
+        }
+        let encoding = VariantEncoding(quality: 80)
+        let past = try encoding.encode(flat(201), content: .graphic) { () throws(ImageCodecError) in throw refusal }
+        #expect(past.data == (try WebPEncoder(options: encoding.lossyOptions).encode(flat(201))))
+
+        let cost = { (frames: Int) throws -> ImageTransformer.Cost in
+            let info = ImageInfo(
+                format: .gif, width: 480, height: 270, alpha: false, frames: frames, loopCount: 0, bytes: 1)
+            return try ImageTransformer.cost(
+                of: info, pipeline: try ProcessingParser.parse("imageMogr2/format/webp"), format: .webp,
+                triesLossless: true, animationContent: .graphic)
+        }
+        // 24 frames of 480×270 are 3,110,400 pixel-frames, 25 are 3,240,000.
+        #expect(try cost(24).mixedEncodingWorkPixels > 0 && cost(25).mixedEncodingWorkPixels == 0)
+        #expect(try cost(45).workPixels <= DecodingLimits.serverWorkPixels)
+    }
+
     /// A photographic GIF (every frame a different photo, on a full
     /// palette) is written as a photo, lossy only, once; libwebp allowed to
     /// mix would have made a second encoding no smaller (here 5,726 B

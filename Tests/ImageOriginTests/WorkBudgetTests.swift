@@ -230,6 +230,35 @@ struct WorkBudgetTests {
         _ = folder
     }
 
+    /// Through the origin at its defaults: a graphic GIF of 27 frames of
+    /// 480×270, past ``VariantEncoding/maxMixedEncodingPixelFrames``, is an
+    /// animated WebP of its 27 frames, written lossy; with its mixed
+    /// encoding it would count 60.5 M, and was refused.
+    @Test func aLongGraphicGIFIsMadeLossyAtTheDefaults() async throws {
+        let (width, height, count) = (480, 270, 27)
+        let frames = (0..<count).map { index -> AnimatedImage.Frame in
+            var image = Image(width: width, height: height, filledWith: (20, 20, 120, 255))
+            let square = Array([[UInt8]](repeating: [240, 200, 0, 255], count: 60).joined())
+            for y in 100..<160 {
+                let start = (y * width + index * 15) * 4
+                image.pixels.replaceSubrange(start..<(start + square.count), with: square)
+            }
+            return AnimatedImage.Frame(image: image, durationMilliseconds: 100)
+        }
+        let gif = try GIFEncoder().encode(
+            AnimatedImage(canvasWidth: width, canvasHeight: height, frames: frames, loopCount: 0))
+        let cost = try ImageTransformer.cost(
+            of: try ImageInfo(gif), pipeline: try ProcessingParser.parse("imageMogr2/format/webp"), format: .webp,
+            triesLossless: true, animationContent: .graphic)
+        #expect(cost.mixedEncodingWorkPixels == 0)
+        let (folder, origin) = try origin(["long.gif": gif])
+        let made = await origin.get("/long.gif?imageMogr2/format/webp")
+        #expect(made.status == .ok, "\(made.bodyText.prefix(300))")
+        let info = try ImageInfo(made.bodyData)
+        #expect(info.format == .webp && info.frames == count)
+        _ = folder
+    }
+
     /// Through the origin: a second search of the same size runs on the
     /// planes the first one left (both buffers reused), the kept planes are
     /// reported at `/metrics` and stay within their share, and the

@@ -235,7 +235,8 @@ extension ImageTransformer {
                 // encoded lossy, and a graphic once more mixed (counted apart:
                 // ``Cost/mixedEncodingWorkPixels``); what was written is decoded, and a drifting
                 // animation is encoded once more with whole frames.
-                let mixes = VariantEncoding.makesMixedEncoding(of: animationContent, triesLossless: triesLossless)
+                let mixes = VariantEncoding.makesMixedEncoding(
+                    of: animationContent, triesLossless: triesLossless, pixelFrames: outputPixels * info.frames)
                 let lossyPass = perPass + outputPixels * animationEncodeWorkWeight
                 mixedPerFrame = mixes ? perPass + outputPixels * mixedEncodingWorkWeight : 0
                 perFrame = perPass + lossyPass + mixedPerFrame + outputPixels + lossyPass

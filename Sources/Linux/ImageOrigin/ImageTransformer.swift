@@ -68,6 +68,7 @@ public struct ImageTransformer: Sendable {
                 + "avif-q\(defaultAVIFQuality)-s\(avifSpeed)-sequence-s\(AVIFEncoder.defaultSequenceSpeed),"
                 + "quality-\(qualityMode)-save-data-\(saveDataQualityTarget),"
                 + "animation-samples-\(VariantEncoding.sampledFrames)-drift-\(VariantEncoding.driftAllowance)"
+                + "-mixed-to-\(VariantEncoding.maxMixedEncodingPixelFrames)px"
                 + (negotiatesAVIFSequences ? ",negotiated-avif-sequences" : "")
         }
 

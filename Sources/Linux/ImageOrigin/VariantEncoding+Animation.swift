@@ -64,12 +64,28 @@ extension VariantEncoding {
         return .photo
     }
 
-    /// Whether an animation holding `content` is also encoded with
-    /// libwebp's per-frame choice of lossy or lossless (`allow_mixed`),
-    /// beside lossy: a graphic, when lossless is tried. The encoding's rule
-    /// and the origin's work budget (from the headers' content) ask it alike.
-    static func makesMixedEncoding(of content: Content, triesLossless: Bool) -> Bool {
-        triesLossless && content == .graphic
+    /// The most output pixel-frames (canvas pixels times frames) an
+    /// animated graphic gets the mixed encoding for: 3.2 M, 24 frames of
+    /// 480×270. With it a GIF counts 17 units a pixel and frame
+    /// (docs/work-budget.md), so the default work budget holds about that
+    /// many, searched or not; a longer graphic is written lossy only (10
+    /// units) rather than refused. A rule of the encoding, not a limit: the
+    /// same request gives the same bytes whatever the budgets.
+    public static let maxMixedEncodingPixelFrames = 3_200_000
+
+    /// Whether an animation holding `content`, of `pixelFrames` output
+    /// pixels times frames, is also encoded with libwebp's per-frame choice
+    /// of lossy or lossless (`allow_mixed`), beside lossy: a graphic, when
+    /// lossless is tried, up to ``maxMixedEncodingPixelFrames``. The
+    /// encoding's rule and the origin's work budget (from the headers)
+    /// ask it alike.
+    static func makesMixedEncoding(of content: Content, triesLossless: Bool, pixelFrames: Int) -> Bool {
+        triesLossless && content == .graphic && pixelFrames <= maxMixedEncodingPixelFrames
+    }
+
+    /// `animation`'s output pixels times its frames, as its headers tell.
+    static func pixelFrames(of animation: some AnimationFrames) -> Int {
+        animation.canvasWidth * animation.canvasHeight * animation.frameCount
     }
 
     /// Whether `image` has at least `limit` distinct colours (RGBA, as
@@ -132,7 +148,10 @@ extension VariantEncoding {
         let sampledImages = samples.map(\.image)
         let content = Self.content(content, sampledFrames: sampledImages)
         // Before any encode, so a refusal costs only the visit that sampled the frames.
-        if Self.makesMixedEncoding(of: content, triesLossless: triesLossless) { try beforeMixedEncoding() }
+        let pixelFrames = Self.pixelFrames(of: animation)
+        if Self.makesMixedEncoding(of: content, triesLossless: triesLossless, pixelFrames: pixelFrames) {
+            try beforeMixedEncoding()
+        }
         var encoding = self
         if let search {
             encoding.quality = try Self.searchedQuality(of: sampledImages, searching: search) {
@@ -236,7 +255,9 @@ extension VariantEncoding {
         _ animation: some AnimationFrames, content: Content, mixedAt mixedQuality: Int
     ) throws(ImageCodecError) -> (data: Data, quality: Int) {
         let lossy = try WebPEncoder(options: lossyOptions).encode(animation)
-        guard Self.makesMixedEncoding(of: content, triesLossless: triesLossless) else { return (lossy, quality) }
+        let mixes = Self.makesMixedEncoding(
+            of: content, triesLossless: triesLossless, pixelFrames: Self.pixelFrames(of: animation))
+        guard mixes else { return (lossy, quality) }
         var mixedEncoding = self
         mixedEncoding.quality = mixedQuality
         var options = mixedEncoding.lossyOptions
