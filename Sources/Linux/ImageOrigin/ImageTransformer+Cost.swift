@@ -7,7 +7,8 @@ extension ImageTransformer {
     public struct Cost: Sendable, Equatable {
         /// Pixels processed: every frame decoded, every resampled frame
         /// made, every frame encoded; a still's lossless try (counted for
-        /// every still whose format may hold a graphic) counts
+        /// every still whose size and format allow one:
+        /// ``VariantEncoding/mayTryLossless(pixels:sourceFormat:)``) counts
         /// ``ImageTransformer/losslessWorkWeight`` times its pixels, an
         /// animated graphic's mixed encoding
         /// ``ImageTransformer/mixedEncodingWorkWeight`` times.
@@ -236,7 +237,8 @@ extension ImageTransformer {
                 // ``Cost/mixedEncodingWorkPixels``); what was written is decoded, and a drifting
                 // animation is encoded once more with whole frames.
                 let mixes = VariantEncoding.makesMixedEncoding(
-                    of: animationContent, triesLossless: triesLossless, pixelFrames: outputPixels * info.frames)
+                    of: animationContent, triesLossless: triesLossless,
+                    pixelFrames: VariantEncoding.pixelFrames(outputPixels, frames: info.frames))
                 let lossyPass = perPass + outputPixels * animationEncodeWorkWeight
                 mixedPerFrame = mixes ? perPass + outputPixels * mixedEncodingWorkWeight : 0
                 perFrame = perPass + lossyPass + mixedPerFrame + outputPixels + lossyPass

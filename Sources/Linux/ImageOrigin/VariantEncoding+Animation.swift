@@ -83,9 +83,16 @@ extension VariantEncoding {
         triesLossless && content == .graphic && pixelFrames <= maxMixedEncodingPixelFrames
     }
 
-    /// `animation`'s output pixels times its frames, as its headers tell.
+    /// `animation`'s output pixels times its frames, as its headers tell
+    /// (`Int.max` past it).
     static func pixelFrames(of animation: some AnimationFrames) -> Int {
-        animation.canvasWidth * animation.canvasHeight * animation.frameCount
+        pixelFrames(animation.canvasWidth * animation.canvasHeight, frames: animation.frameCount)
+    }
+
+    /// `pixels` times `frames`, or `Int.max` when that overflows.
+    static func pixelFrames(_ pixels: Int, frames: Int) -> Int {
+        let product = pixels.multipliedReportingOverflow(by: frames)
+        return product.overflow ? .max : product.partialValue
     }
 
     /// Whether `image` has at least `limit` distinct colours (RGBA, as
