@@ -83,12 +83,6 @@ extension VariantEncoding {
         triesLossless && content == .graphic && pixelFrames <= maxMixedEncodingPixelFrames
     }
 
-    /// `animation`'s output pixels times its frames, as its headers tell
-    /// (`Int.max` past it).
-    static func pixelFrames(of animation: some AnimationFrames) -> Int {
-        pixelFrames(animation.canvasWidth * animation.canvasHeight, frames: animation.frameCount)
-    }
-
     /// `pixels` times `frames`, or `Int.max` when that overflows.
     static func pixelFrames(_ pixels: Int, frames: Int) -> Int {
         let product = pixels.multipliedReportingOverflow(by: frames)
@@ -154,11 +148,11 @@ extension VariantEncoding {
         let samples = try Self.frames(Self.sampledFrameIndices(count: animation.frameCount), of: animation)
         let sampledImages = samples.map(\.image)
         let content = Self.content(content, sampledFrames: sampledImages)
+        let mixes = Self.makesMixedEncoding(
+            of: content, triesLossless: triesLossless,
+            pixelFrames: Self.pixelFrames(animation.canvasWidth * animation.canvasHeight, frames: animation.frameCount))
         // Before any encode, so a refusal costs only the visit that sampled the frames.
-        let pixelFrames = Self.pixelFrames(of: animation)
-        if Self.makesMixedEncoding(of: content, triesLossless: triesLossless, pixelFrames: pixelFrames) {
-            try beforeMixedEncoding()
-        }
+        if mixes { try beforeMixedEncoding() }
         var encoding = self
         if let search {
             encoding.quality = try Self.searchedQuality(of: sampledImages, searching: search) {
@@ -172,7 +166,7 @@ extension VariantEncoding {
                 }.quality
             }
         }
-        let rectangles = try encoding.changedRectangles(animation, content: content, mixedAt: quality)
+        let rectangles = try encoding.changedRectangles(animation, mixing: mixes, mixedAt: quality)
         var chosen = encoding
         chosen.quality = rectangles.quality
         let searchedQuality = search == nil ? nil : chosen.quality
@@ -250,21 +244,21 @@ extension VariantEncoding {
     }
 
     /// The animation as changed rectangles, and the quality of its lossy
-    /// frames: lossy at ``quality``, or for a graphic the smaller of that
-    /// and an encoding at `mixedQuality` where libwebp writes each frame
-    /// lossy or lossless, whichever is smaller for that frame. A search
+    /// frames: lossy at ``quality``, or when `mixing` (a graphic that gets
+    /// the mixed encoding, ``makesMixedEncoding(of:triesLossless:pixelFrames:)``)
+    /// the smaller of that and an encoding at `mixedQuality` where libwebp
+    /// writes each frame lossy or lossless, whichever is smaller for that
+    /// frame. A search
     /// passes the fixed quality as `mixedQuality`: the mixed encoding is not
     /// always smaller at a lower quality (a lossy frame makes the next
     /// frame's difference noisier; the demo's 12-frame badge was 4,684 B at
     /// q30 against 4,656 B at q80), so a searched graphic is never bigger
     /// than the fixed quality's.
     private func changedRectangles(
-        _ animation: some AnimationFrames, content: Content, mixedAt mixedQuality: Int
+        _ animation: some AnimationFrames, mixing: Bool, mixedAt mixedQuality: Int
     ) throws(ImageCodecError) -> (data: Data, quality: Int) {
         let lossy = try WebPEncoder(options: lossyOptions).encode(animation)
-        let mixes = Self.makesMixedEncoding(
-            of: content, triesLossless: triesLossless, pixelFrames: Self.pixelFrames(of: animation))
-        guard mixes else { return (lossy, quality) }
+        guard mixing else { return (lossy, quality) }
         var mixedEncoding = self
         mixedEncoding.quality = mixedQuality
         var options = mixedEncoding.lossyOptions

@@ -91,10 +91,17 @@ public struct VariantEncoding: Sendable, Equatable {
     /// ``maxLosslessTryPixels``, and not from a format that only holds
     /// photos.
     public static func mayTryLossless(pixels: Int, sourceFormat: ImageFormat) -> Bool {
-        guard pixels <= maxLosslessTryPixels else { return false }
-        switch sourceFormat {
-        case .jpeg, .avif, .heic: return false
-        case .png, .apng, .gif, .webp: return true
+        pixels <= maxLosslessTryPixels && content(of: sourceFormat) != .photo
+    }
+
+    /// What a still from a `format` file holds when the format alone tells:
+    /// a photo for the formats cameras write, a graphic for a GIF; `nil`
+    /// when only its pixels can tell.
+    private static func content(of format: ImageFormat) -> Content? {
+        switch format {
+        case .jpeg, .avif, .heic: .photo
+        case .gif: .graphic
+        case .png, .apng, .webp: nil
         }
     }
 
@@ -118,11 +125,7 @@ public struct VariantEncoding: Sendable, Equatable {
     /// What a still `image` from a `sourceFormat` file holds; see the type's
     /// summary for the rule.
     public static func content(of image: Image, sourceFormat: ImageFormat) -> Content {
-        switch sourceFormat {
-        case .jpeg, .avif, .heic: return .photo
-        case .gif: return .graphic
-        case .png, .apng, .webp: break
-        }
+        if let content = content(of: sourceFormat) { return content }
         let pixelCount = image.pixelCount
         // Icons and thumbnails: both encodes together cost well under a millisecond.
         guard pixelCount > sampleSize, image.width > 1 else { return .graphic }
