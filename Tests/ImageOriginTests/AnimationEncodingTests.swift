@@ -49,7 +49,7 @@ struct AnimationEncodingTests {
         #expect(rising.given[0].search == search)
         #expect(rising.given[1].search.qualities == 50...80 && rising.given[1].search.start == 50)
         #expect(rising.given[2].search.qualities == 50...80 && rising.given[2].search.start == 50)
-        #expect(rising.given.allSatisfy { $0.search.target == 65 && $0.search.slope == 0.55 })
+        #expect(rising.given.allSatisfy { $0.search.target == 65 && $0.search.model == .linear(slope: 0.55) })
 
         let atTheCeiling = try run(needs: [8: 80])
         #expect(atTheCeiling.quality == 80 && atTheCeiling.given.count == 1)

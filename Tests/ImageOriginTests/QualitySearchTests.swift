@@ -75,6 +75,63 @@ struct QualitySearchTests {
         }
     }
 
+    /// Scores that follow the search's own model exactly, at its slope:
+    /// the first prediction lands in the accepted band, so every search
+    /// that does not start there ends at its second encode.
+    @Test(arguments: [
+        (QualitySearch.Model.linear(slope: 0.55), 65.0, 40), (.linear(slope: 0.55), 55.0, 66),
+        (.linear(slope: 1.05), 72.0, 53), (.distanceDecay(rate: 0.0316), 65.0, 45),
+        (.distanceDecay(rate: 0.0316), 55.0, 60), (.distanceDecay(rate: 0.0316), 72.0, 31),
+        (.distanceDecay(rate: 0.02), 80.0, 50),
+    ])
+    func scoresThatFollowTheModelAreFoundInTwoEncodes(model: QualitySearch.Model, target: Double, start: Int) {
+        // Scores through 50 at q40 that move as `model` says.
+        func score(_ quality: Int) -> Double {
+            switch model {
+            case .linear(let slope): 50 + slope * Double(quality - 40)
+            case .distanceDecay(let rate): 100 - 50 * exp(-rate * Double(quality - 40))
+            }
+        }
+        let search = QualitySearch(target: target, qualities: 30...100, model: model, start: start)
+        #expect(score(start) < target || score(start) > target + QualitySearch.tolerance, "not in the band already")
+        var tried: [Int] = []
+        let choice = search.run { (quality: Int) -> QualitySearch.Trial in
+            tried.append(quality)
+            return QualitySearch.Trial(data: Data(count: quality * 10), score: score(quality))
+        }
+        let lowest = (30...100).first { score($0) >= target }
+        #expect(tried.count == 2, "\(tried)")
+        #expect(choice.score >= target && choice.score - target <= QualitySearch.tolerance, "\(tried)")
+        #expect(lowest.map { choice.quality >= $0 } == true, "chose \(choice.quality), lowest \(lowest ?? -1)")
+    }
+
+    /// Both models on the same scores, which follow neither exactly: the
+    /// same guarantees.
+    @Test(arguments: [QualitySearch.Model.linear(slope: 0.55), .distanceDecay(rate: 0.0316)])
+    func eitherModelKeepsTheAnswersOnScoresItDoesNotFit(model: QualitySearch.Model) {
+        let lines = [(20.0, 0.55, 65.0), (30.0, 0.4, 55.0), (40.0, 0.5, 75.0), (35.0, 0.9, 50.0)]
+        for (intercept, slope, target) in lines {
+            let search = QualitySearch(target: target, qualities: 30...80, model: model, start: 55)
+            var tried: [Int] = []
+            let choice = search.run { (quality: Int) -> QualitySearch.Trial in
+                tried.append(quality)
+                let score = Self.modelScore(quality, intercept: intercept, slope: slope)
+                return QualitySearch.Trial(data: Data(count: quality * 10), score: score)
+            }
+            #expect(tried.count == choice.encodes && choice.encodes <= QualitySearch.maxEncodes)
+            #expect(Set(tried).count == tried.count, "no quality twice: \(tried)")
+            let lowest = (30...80).first { Self.modelScore($0, intercept: intercept, slope: slope) >= target }
+            if let lowest {
+                #expect(choice.score >= target && choice.quality >= lowest, "\(tried)")
+                #expect(
+                    choice.quality - lowest <= 6 || choice.score - target <= QualitySearch.tolerance,
+                    "chose \(choice.quality), lowest passing \(lowest), tried \(tried)")
+            } else {
+                #expect(choice.quality == 80 && tried.contains(80), "\(tried)")
+            }
+        }
+    }
+
     @Test func anEncodeCloseToTheTargetEndsTheSearch() {
         let search = QualitySearch(target: 65, qualities: 30...80, slope: 0.55)
         var encodes = 0
@@ -102,7 +159,8 @@ struct QualitySearchTests {
     /// A flood of searches over scores that follow no model (a hostile or
     /// broken metric): never more than the bound, never a failing answer
     /// other than the default, never outside the range.
-    @Test func scoresWithoutOrderStillKeepTheBound() {
+    @Test(arguments: [false, true])
+    func scoresWithoutOrderStillKeepTheBound(decay: Bool) {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         func random() -> Double {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -112,7 +170,9 @@ struct QualitySearchTests {
         for _ in 0..<5_000 {
             let target = 30 + random() * 65
             let start = 1 + Int(random() * 100)
-            let search = QualitySearch(target: target, qualities: 1...100, slope: 0.05 + random() * 2, start: start)
+            let slope = 0.05 + random() * 2
+            let model: QualitySearch.Model = decay ? .distanceDecay(rate: slope / 20) : .linear(slope: slope)
+            let search = QualitySearch(target: target, qualities: 1...100, model: model, start: start)
             var encodes = 0
             let choice = search.run { (quality: Int) -> QualitySearch.Trial in
                 encodes += 1

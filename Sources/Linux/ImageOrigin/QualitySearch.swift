@@ -8,11 +8,12 @@ public import WebPBridge
 /// The first encode is at ``start``: the ceiling unless the caller knows a
 /// likelier quality (``ImageTransformer`` starts near where photos usually
 /// land, which saves an encode on most of them). From a score the next
-/// quality is predicted assuming the score moves linearly with quality at
-/// ``slope`` points a step (measured; docs/benchmarks.md); once one quality
-/// passes and one fails, the next is interpolated between them, kept in
-/// the middle half of the interval (so a bad guess still halves it, as
-/// bisection would). The search stops at a passing encode within
+/// quality is predicted by the search's ``Model`` of how scores move with
+/// quality (measured for each encoder; docs/benchmarks.md), at the slope
+/// the last two trials showed when they show a usable one; once one
+/// quality passes and one fails, the next is interpolated between them on
+/// the model's scale, kept in the middle half of the interval (so a bad
+/// guess still halves it, as bisection would). The search stops at a passing encode within
 /// ``tolerance`` of the target, when no quality lies between a pass and a
 /// fail, or after ``maxEncodes``. The passing encode with the fewest bytes
 /// is chosen; when none passes, the ceiling's encode, which the search
@@ -43,6 +44,39 @@ public struct QualitySearch: Sendable, Equatable {
         public var encodes: Int
     }
 
+    /// How the search expects a score to move with quality: what it
+    /// predicts the next quality from.
+    public enum Model: Sendable, Equatable {
+        /// The score rises by `slope` points a quality step.
+        case linear(slope: Double)
+        /// The distance left to a perfect score (100 − score) shrinks by
+        /// the same factor every quality step: its natural logarithm falls
+        /// by `rate` a step.
+        case distanceDecay(rate: Double)
+
+        /// How far `score` lies along the model's scale, on which a score
+        /// moves by ``slope`` every quality step: the score itself, or
+        /// −ln(100 − score), with the distance kept at least ``closest``
+        /// so that a perfect score (or a metric's +∞) has a place.
+        func position(_ score: Double) -> Double {
+            switch self {
+            case .linear: score
+            case .distanceDecay: -log(max(100 - score, Self.closest))
+            }
+        }
+
+        /// How far ``position(_:)`` moves a quality step.
+        var slope: Double {
+            switch self {
+            case .linear(let slope): slope
+            case .distanceDecay(let rate): rate
+            }
+        }
+
+        /// The smallest distance to a perfect score ``position(_:)`` takes.
+        static let closest = 0.01
+    }
+
     /// The most encodes one search makes.
     public static let maxEncodes = 4
     /// A passing encode at most this many points above the target ends the
@@ -54,19 +88,25 @@ public struct QualitySearch: Sendable, Equatable {
     public var target: Double
     /// The qualities searched; the upper bound is tried first.
     public var qualities: ClosedRange<Int>
-    /// Score points per quality step the predictor assumes (positive).
-    public var slope: Double
+    /// How scores are expected to move with quality.
+    public var model: Model
     /// The first quality tried, within ``qualities``.
     public var start: Int
 
-    /// Creates a search for `target` over `qualities` (within 1–100),
-    /// starting at `start` (clamped into `qualities`; the ceiling when `nil`).
-    public init(target: Double, qualities: ClosedRange<Int>, slope: Double, start: Int? = nil) {
-        precondition(qualities.lowerBound >= 1 && qualities.upperBound <= 100 && slope > 0)
+    /// Creates a search for `target` over `qualities` (within 1–100) by
+    /// `model` (whose slope is positive), starting at `start` (clamped into
+    /// `qualities`; the ceiling when `nil`).
+    public init(target: Double, qualities: ClosedRange<Int>, model: Model, start: Int? = nil) {
+        precondition(qualities.lowerBound >= 1 && qualities.upperBound <= 100 && model.slope > 0)
         self.target = target
         self.qualities = qualities
-        self.slope = slope
+        self.model = model
         self.start = min(qualities.upperBound, max(qualities.lowerBound, start ?? qualities.upperBound))
+    }
+
+    /// A search by a ``Model/linear(slope:)`` model.
+    public init(target: Double, qualities: ClosedRange<Int>, slope: Double, start: Int? = nil) {
+        self.init(target: target, qualities: qualities, model: .linear(slope: slope), start: start)
     }
 
     /// Whether a `width`×`height` image can be scored (``SSIMULACRA2``
@@ -112,7 +152,7 @@ public struct QualitySearch: Sendable, Equatable {
         while true {
             let result = try trial(quality)
             encodes += 1
-            let slope = measuredSlope(earlier, (quality, result.score)) ?? self.slope
+            let slope = measuredSlope(earlier, (quality, result.score)) ?? model.slope
             earlier = (quality, result.score)
             let choice = Choice(quality: quality, data: result.data, score: result.score, encodes: encodes)
             if quality == ceiling { ceilingChoice = choice }
@@ -134,16 +174,20 @@ public struct QualitySearch: Sendable, Equatable {
         return chosen
     }
 
-    /// The slope between the last two trials when they give a usable one
-    /// (finite, positive, within a factor of 3 of ``slope``): the image's
-    /// own, better than the assumed one for the next step.
+    /// The slope on the model's scale between the last two trials when they
+    /// give one (finite and positive), kept within a factor of 3 of the
+    /// model's: the image's own, better than the assumed one for the next
+    /// step. Kept rather than dropped when it is further off, so that an
+    /// image the model fits badly (a score that rises a third as fast as
+    /// the model says) is followed at the nearest slope the search trusts.
     private func measuredSlope(_ first: (quality: Int, score: Double)?, _ second: (quality: Int, score: Double))
         -> Double?
     {
         guard let first, first.quality != second.quality else { return nil }
-        let measured = (second.score - first.score) / Double(second.quality - first.quality)
-        guard measured.isFinite, measured >= slope / 3, measured <= slope * 3 else { return nil }
-        return measured
+        let rise = model.position(second.score) - model.position(first.score)
+        let measured = rise / Double(second.quality - first.quality)
+        guard measured.isFinite, measured > 0 else { return nil }
+        return min(model.slope * 3, max(model.slope / 3, measured))
     }
 
     /// The next quality to try, or `nil` when the search is over: a pass
@@ -151,11 +195,12 @@ public struct QualitySearch: Sendable, Equatable {
     /// ceiling failed, or the floor passed. With nothing passed yet and one
     /// encode left, the ceiling. Predictions aim at the middle of the
     /// accepted band (the target plus half the ``tolerance``), so a step
-    /// from either side is as likely to land in it.
+    /// from either side is as likely to land in it, and are made on the
+    /// model's scale (`slope` is on it too).
     private func next(
         pass: (quality: Int, score: Double)?, fail: (quality: Int, score: Double)?, encodes: Int, slope: Double
     ) -> Int? {
-        let aim = target + Self.tolerance / 2
+        let aim = model.position(target + Self.tolerance / 2)
         let ceiling = qualities.upperBound
         if let pass, pass.score - target <= Self.tolerance { return nil }
         if let fail, fail.quality == ceiling { return nil }
@@ -168,15 +213,16 @@ public struct QualitySearch: Sendable, Equatable {
         let estimate: Double
         if let pass, let fail, fail.score < pass.score {
             // Secant between the bracket's ends.
-            let fraction = (aim - fail.score) / (pass.score - fail.score)
+            let failed = model.position(fail.score)
+            let fraction = (aim - failed) / (model.position(pass.score) - failed)
             let span = Double(pass.quality - fail.quality)
             estimate = Double(fail.quality) + span * min(0.75, max(0.25, fraction))
         } else if pass != nil, fail != nil {
             estimate = Double(low + high) / 2
         } else if let pass {
-            estimate = Double(pass.quality) - (pass.score - aim) / slope
+            estimate = Double(pass.quality) - (model.position(pass.score) - aim) / slope
         } else if let fail {
-            estimate = Double(fail.quality) + (aim - fail.score) / slope
+            estimate = Double(fail.quality) + (aim - model.position(fail.score)) / slope
         } else {
             return nil
         }

@@ -193,7 +193,7 @@ extension VariantEncoding {
             let remaining =
                 quality.map {
                     QualitySearch(
-                        target: search.target, qualities: $0...search.qualities.upperBound, slope: search.slope,
+                        target: search.target, qualities: $0...search.qualities.upperBound, model: search.model,
                         start: $0)
                 } ?? search
             quality = try searchFrame(image, remaining)
