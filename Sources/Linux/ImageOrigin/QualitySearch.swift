@@ -10,10 +10,11 @@ public import WebPBridge
 /// land, which saves an encode on most of them). From a score the next
 /// quality is predicted by the search's ``Model`` of how scores move with
 /// quality (measured for each encoder; docs/benchmarks.md), at the slope
-/// the last two trials showed when they show a usable one; once one
-/// quality passes and one fails, the next is interpolated between them on
-/// the model's scale, kept in the middle half of the interval (so a bad
-/// guess still halves it, as bisection would). The search stops at a passing encode within
+/// the last two trials showed once there are two (kept within a factor of
+/// 3 of the model's); once one quality passes and one fails, the next is
+/// interpolated between them on the model's scale, kept in the middle half
+/// of the interval (so a bad guess still halves it, as bisection would).
+/// The search stops at a passing encode within
 /// ``tolerance`` of the target, when no quality lies between a pass and a
 /// fail, or after ``maxEncodes``. The passing encode with the fewest bytes
 /// is chosen; when none passes, the ceiling's encode, which the search
