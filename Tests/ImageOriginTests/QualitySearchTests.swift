@@ -15,22 +15,31 @@ struct QualitySearchTests {
         intercept + slope * Double(quality)
     }
 
+    /// Runs `search` on ``modelScore(_:intercept:slope:)``'s line, bytes
+    /// growing with quality as they do: what it chose, the qualities it
+    /// tried, and the lowest quality of 30–80 that reaches the target.
+    static func run(_ search: QualitySearch, intercept: Double, slope: Double) -> (
+        choice: QualitySearch.Choice, tried: [Int], lowest: Int?
+    ) {
+        var tried: [Int] = []
+        let choice = search.run { (quality: Int) -> QualitySearch.Trial in
+            tried.append(quality)
+            let score = modelScore(quality, intercept: intercept, slope: slope)
+            return QualitySearch.Trial(data: Data(count: quality * 10), score: score)
+        }
+        let lowest = (30...80).first { modelScore($0, intercept: intercept, slope: slope) >= search.target }
+        return (choice, tried, lowest)
+    }
+
     @Test(arguments: [
         (20.0, 0.55, 65.0), (0.0, 1.0, 60.0), (30.0, 0.4, 55.0), (-10.0, 1.2, 70.0),
         (40.0, 0.5, 75.0), (50.0, 0.3, 64.0), (35.0, 0.9, 50.0),
     ])
     func reachesTheTargetWithinTheBound(intercept: Double, slope: Double, target: Double) {
         let search = QualitySearch(target: target, qualities: 30...80, slope: 0.55)
-        var tried: [Int] = []
-        let choice = search.run { (quality: Int) -> QualitySearch.Trial in
-            tried.append(quality)
-            let score = Self.modelScore(quality, intercept: intercept, slope: slope)
-            // Bytes grow with quality, as they do.
-            return QualitySearch.Trial(data: Data(count: quality * 10), score: score)
-        }
+        let (choice, tried, lowest) = Self.run(search, intercept: intercept, slope: slope)
         #expect(tried.count == choice.encodes && choice.encodes <= QualitySearch.maxEncodes)
         #expect(tried.first == 80, "the fixed default first: \(tried)")
-        let lowest = (30...80).first { Self.modelScore($0, intercept: intercept, slope: slope) >= target }
         if let lowest {
             #expect(choice.score >= target, "\(tried)")
             #expect(choice.quality >= lowest && choice.quality <= 80)
@@ -56,15 +65,9 @@ struct QualitySearchTests {
         intercept: Double, slope: Double, target: Double, start: Int
     ) {
         let search = QualitySearch(target: target, qualities: 30...80, slope: 0.55, start: start)
-        var tried: [Int] = []
-        let choice = search.run { (quality: Int) -> QualitySearch.Trial in
-            tried.append(quality)
-            return QualitySearch.Trial(
-                data: Data(count: quality * 10), score: Self.modelScore(quality, intercept: intercept, slope: slope))
-        }
+        let (choice, tried, lowest) = Self.run(search, intercept: intercept, slope: slope)
         #expect(tried.first == start && tried.count == choice.encodes && choice.encodes <= QualitySearch.maxEncodes)
         #expect(Set(tried).count == tried.count, "no quality twice: \(tried)")
-        let lowest = (30...80).first { Self.modelScore($0, intercept: intercept, slope: slope) >= target }
         if let lowest {
             #expect(choice.score >= target && choice.quality >= lowest && choice.quality <= 80, "\(tried)")
             #expect(
@@ -112,15 +115,9 @@ struct QualitySearchTests {
         let lines = [(20.0, 0.55, 65.0), (30.0, 0.4, 55.0), (40.0, 0.5, 75.0), (35.0, 0.9, 50.0)]
         for (intercept, slope, target) in lines {
             let search = QualitySearch(target: target, qualities: 30...80, model: model, start: 55)
-            var tried: [Int] = []
-            let choice = search.run { (quality: Int) -> QualitySearch.Trial in
-                tried.append(quality)
-                let score = Self.modelScore(quality, intercept: intercept, slope: slope)
-                return QualitySearch.Trial(data: Data(count: quality * 10), score: score)
-            }
+            let (choice, tried, lowest) = Self.run(search, intercept: intercept, slope: slope)
             #expect(tried.count == choice.encodes && choice.encodes <= QualitySearch.maxEncodes)
             #expect(Set(tried).count == tried.count, "no quality twice: \(tried)")
-            let lowest = (30...80).first { Self.modelScore($0, intercept: intercept, slope: slope) >= target }
             if let lowest {
                 #expect(choice.score >= target && choice.quality >= lowest, "\(tried)")
                 #expect(
