@@ -408,7 +408,8 @@ struct DeliveryTableTests {
             session.finishTasksAndInvalidate()
         }
         return try await askAll(row, queue: bridge.transcodeQueue) { ifNoneMatch in
-            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 60)
+            var request = URLRequest(
+                url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: SuiteBound.seconds)
             for field in fields(row, ifNoneMatch: ifNoneMatch) {
                 request.setValue(field.value, forHTTPHeaderField: field.name)
             }

@@ -89,7 +89,7 @@ struct OriginCommandTests {
         #expect(firstLine.hasPrefix("listening on http://127.0.0.1:"))
         let base = String(firstLine.dropFirst("listening on ".count))
 
-        let session = URLSession(configuration: .ephemeral)
+        let session = URLSession(configuration: .suiteBounded)
         let (data, response) = try await session.data(
             from: URL(string: base + "/a.jpg?imageView2/2/w/100/format/webp")!)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)

@@ -45,7 +45,7 @@ struct OriginWorkBudgetTests {
         }
 
         func status(_ target: String) async throws -> Int {
-            let session = URLSession(configuration: .ephemeral)
+            let session = URLSession(configuration: .suiteBounded)
             defer { session.finishTasksAndInvalidate() }
             let (_, response) = try await session.data(from: try #require(URL(string: base + target)))
             return (response as? HTTPURLResponse)?.statusCode ?? 0
