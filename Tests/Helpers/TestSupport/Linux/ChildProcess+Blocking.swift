@@ -6,7 +6,8 @@ extension ChildProcess {
     /// ``blocking(_:)``): waiting for the child never holds a worker of the
     /// queue that runs the servers' handler tasks.
     public static func runOffThePool(
-        _ executable: URL, _ arguments: [String], timeout: Double = 300, measuringPeakMemory: Bool = false
+        _ executable: URL, _ arguments: [String], timeout: Double = SuiteBound.seconds,
+        measuringPeakMemory: Bool = false
     ) async throws -> Outcome {
         try await blocking {
             try run(executable, arguments, timeout: timeout, measuringPeakMemory: measuringPeakMemory)

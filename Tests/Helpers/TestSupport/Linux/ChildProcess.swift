@@ -1,4 +1,5 @@
 public import Foundation
+import TestTraits
 import WebPBridge
 
 #if canImport(Glibc)
@@ -50,13 +51,17 @@ public struct ChildProcess {
     }()
 
     /// Runs `executable` with `arguments`, waiting at most `timeout` seconds
-    /// (then it is killed and reported as ended by `SIGKILL`).
+    /// (then it is killed and reported as ended by `SIGKILL`): by default
+    /// the suite's hang bound (``SuiteBound/seconds``), since a child that
+    /// does real work (`rewrite-html` on a 48 MB page) took over 300 s
+    /// on a slow two-core machine running the whole suite, with nothing hung.
     ///
     /// - Parameter measuringPeakMemory: run it under ``timeTool`` and report
     ///   its peak resident memory (requires GNU `time`), without
     ///   AddressSanitizer's quarantine (see ``environmentForMeasuring()``).
     public static func run(
-        _ executable: URL, _ arguments: [String], timeout: Double = 300, measuringPeakMemory: Bool = false
+        _ executable: URL, _ arguments: [String], timeout: Double = SuiteBound.seconds,
+        measuringPeakMemory: Bool = false
     ) throws -> Outcome {
         let folder = try TemporaryDirectory(prefix: "child")
         let memoryPath = folder.file("peak").path
