@@ -53,8 +53,10 @@ public struct ChildProcess {
     /// Runs `executable` with `arguments`, waiting at most `timeout` seconds
     /// (then it is killed and reported as ended by `SIGKILL`): by default
     /// the suite's hang bound (``SuiteBound/seconds``), since a child that
-    /// does real work (`rewrite-html` on a 48 MB page) took over 300 s
-    /// on a slow two-core machine running the whole suite, with nothing hung.
+    /// does real work (`rewrite-html` on a 48 MB page) took over 300 s, with
+    /// nothing hung, both sanitized beside a busy machine and in the debug
+    /// build on two cores running the whole suite (killed at 300 s after
+    /// writing 61 of its 77 MB).
     ///
     /// - Parameter measuringPeakMemory: run it under ``timeTool`` and report
     ///   its peak resident memory (requires GNU `time`), without
