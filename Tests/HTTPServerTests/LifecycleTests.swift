@@ -32,6 +32,40 @@ extension LiveTests {
             }
         }
 
+        /// Once shutdown begins, a new connection is closed as it is
+        /// accepted, with nothing read from it or sent on it, while the
+        /// request in flight still finishes.
+        @Test func aConnectionOpenedWhileDrainingIsClosedUnanswered() async throws {
+            let events = AsyncStream<String>.makeStream()
+            let release = AsyncStream<Void>.makeStream()
+            let serverBox = Lock<HTTPServer?>(nil)
+            let server = HTTPServer { _ in
+                events.continuation.yield("started")
+                await serverBox.withLock { $0 }?.waitUntilDraining()
+                events.continuation.yield("draining")
+                for await _ in release.stream {}
+                return .text(.ok, "finished")
+            }
+            serverBox.withLock { $0 = server }
+            defer { serverBox.withLock { $0 = nil } }
+            let endpoint = try await server.start()
+            let request = Task { try await fetch(endpoint.url + "/slow") }
+            var iterator = events.stream.makeAsyncIterator()
+            #expect(await iterator.next() == "started")
+            let stopping = Task { await server.shutdown() }
+            #expect(await iterator.next() == "draining")
+            let late = try await blocking { () throws -> (closed: Bool, answer: Int) in
+                let connection = try RawHTTPConnection(port: endpoint.port)
+                // Sent before or after the close: either way nothing answers it.
+                try? connection.write("GET /late HTTP/1.1\r\nHost: t\r\n\r\n")
+                return (connection.waitForClose(), connection.bufferedByteCount)
+            }
+            #expect(late.closed && late.answer == 0, "\(late)")
+            release.continuation.finish()
+            await stopping.value
+            #expect(try await request.value.status == 200)
+        }
+
         @Test func handlersPastTheGracePeriodAreAnswered503() async throws {
             var configuration = HTTPServer.Configuration()
             configuration.shutdownGracePeriod = .milliseconds(200)

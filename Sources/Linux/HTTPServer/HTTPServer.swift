@@ -79,7 +79,6 @@ public actor HTTPServer {
     deinit {
         if case .running(let daemon, let watchdog) = state {
             watchdog.cancel()
-            daemon.quiesce()
             core.closeSuspensions()
             daemon.stop()
         }
@@ -132,7 +131,8 @@ public actor HTTPServer {
         await core.waitUntilDraining()
     }
 
-    /// Stops the server gracefully: stops accepting connections, lets
+    /// Stops the server gracefully: closes new connections as they are
+    /// accepted (``MHDDaemon`` says why it does not quiesce), lets
     /// requests already received in full finish for up to
     /// ``Configuration/shutdownGracePeriod`` (their responses ask clients to
     /// close), answers those still waiting for the handler with 503, then
@@ -151,7 +151,6 @@ public actor HTTPServer {
             let core = self.core
             let grace = configuration.shutdownGracePeriod
             let stopping = Task {
-                daemon.quiesce()
                 core.beginDraining()
                 await Self.waitForInFlightRequests(core, upTo: grace)
                 core.closeSuspensions()

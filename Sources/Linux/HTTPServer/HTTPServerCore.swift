@@ -267,6 +267,9 @@ final class HTTPServerCore: Sendable {
 
     private var isDraining: Bool { draining.load(ordering: .sequentiallyConsistent) }
 
+    /// Whether a new connection is taken: until ``beginDraining()``.
+    var acceptsConnections: Bool { !isDraining }
+
     /// Queues a refusal from the access handler itself, closing the connection.
     private func answerNow(_ response: HTTPResponse, _ context: RequestContext, _ connection: OpaquePointer)
         -> MHD_Result
@@ -334,7 +337,9 @@ final class HTTPServerCore: Sendable {
 
     // MARK: - Shutdown
 
-    /// From now on every response asks the client to close the connection.
+    /// From now on every response asks the client to close the connection,
+    /// and a new connection is closed as it is accepted
+    /// (``MHDCallbacks/acceptPolicy``).
     func beginDraining() {
         draining.store(true, ordering: .sequentiallyConsistent)
         drainWatch.withLockWakingWaiters { $0.changes += 1 }

@@ -17,6 +17,16 @@ enum MHDCallbacks {
         Unmanaged<HTTPServerCore>.fromOpaque(context!).takeUnretainedValue()
     }
 
+    /// Whether a connection just accepted is served (the `apc` of
+    /// `MHD_start_daemon`): not once the server drains, and libmicrohttpd
+    /// closes it at once. How the server stops accepting during a graceful
+    /// shutdown, in place of `MHD_quiesce_daemon`, which on a daemon with
+    /// its own epoll thread races that thread for the listening socket and
+    /// can abort the process (``MHDDaemon``).
+    static let acceptPolicy: MHD_AcceptPolicyCallback = { context, _, _ in
+        core(context).acceptsConnections ? .YES : .NO
+    }
+
     /// A connection opened or closed (`MHD_OPTION_NOTIFY_CONNECTION`).
     static let connectionNotified: MHD_NotifyConnectionCallback = { context, connection, socketContext, event in
         guard let connection, let socketContext else { return }

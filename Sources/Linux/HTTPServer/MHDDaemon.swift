@@ -10,20 +10,25 @@ internal import CMicroHTTPD
 /// and of the retain on the ``HTTPServerCore`` its callbacks use.
 ///
 /// `@unchecked Sendable`: the handle is immutable and only the owning
-/// ``HTTPServer`` actor calls `quiesce()` and `stop()`; the info queries are
-/// thread-safe in libmicrohttpd.
+/// ``HTTPServer`` actor calls `stop()`; the info queries are thread-safe in
+/// libmicrohttpd.
+///
+/// It is never quiesced. `MHD_quiesce_daemon` on a daemon with its own
+/// epoll thread sets `was_quiesced` and removes the listening socket from
+/// the epoll set, and that thread removes it too, at the connection limit
+/// or once it sees `was_quiesced`, reading both flags without a lock: the
+/// loser's `epoll_ctl` fails with ENOENT and libmicrohttpd aborts ("Failed
+/// to remove listen FD from epoll set"; the notes of a libmicrohttpd fuzz
+/// harness, `fuzz/fuzz_options.c`, call it an open defect). Whole `make
+/// test-asan` and `make test-tsan` runs aborted there, in a server's
+/// graceful shutdown. Draining refuses new
+/// connections through the accept policy instead
+/// (``MHDCallbacks/acceptPolicy``), and `MHD_stop_daemon` closes the
+/// socket.
 final class MHDDaemon: @unchecked Sendable {
     private let pointer: OpaquePointer
     private let core: Unmanaged<HTTPServerCore>
     private var stopped = false
-    /// The listening socket `quiesce()` took back, closed only after
-    /// `MHD_stop_daemon` (microhttpd.h: with internal threads "it must not
-    /// be closed until AFTER #MHD_stop_daemon has been called", as a worker
-    /// thread may still use it). It was closed at once before; a `make
-    /// test-asan` run then aborted in libmicrohttpd with "Failed to remove
-    /// listen FD from epoll set" — that closing was the cause is likely, not
-    /// proven.
-    private var quiescedListener: Int32 = -1
 
     /// The bound port.
     let port: Int
@@ -44,7 +49,7 @@ final class MHDDaemon: @unchecked Sendable {
         let retained = Unmanaged.passRetained(core)
         let started = address.withSockAddr { sockaddr in
             webpbridge_start_daemon(
-                flags, sockaddr, MHDCallbacks.accessHandler, MHDCallbacks.requestCompleted,
+                flags, sockaddr, MHDCallbacks.acceptPolicy, MHDCallbacks.accessHandler, MHDCallbacks.requestCompleted,
                 MHDCallbacks.requestLineReceived, MHDCallbacks.connectionNotified, MHDCallbacks.errorLogged,
                 retained.toOpaque(), options)
         }
@@ -78,23 +83,12 @@ final class MHDDaemon: @unchecked Sendable {
     /// Connections now open.
     var openConnections: Int { stopped ? 0 : Int(webpbridge_daemon_current_connections(pointer)) }
 
-    /// Stops accepting connections; open ones go on being served.
-    func quiesce() {
-        guard !stopped else { return }
-        let listener = MHD_quiesce_daemon(pointer)
-        if listener >= 0 { quiescedListener = listener }
-    }
-
     /// Closes every connection and joins the worker threads. No connection
     /// may be suspended (see ``HTTPServerCore/closeSuspensions()``).
     func stop() {
         guard !stopped else { return }
         stopped = true
         MHD_stop_daemon(pointer)
-        if quiescedListener >= 0 {
-            close(quiescedListener)
-            quiescedListener = -1
-        }
         core.release()
     }
 

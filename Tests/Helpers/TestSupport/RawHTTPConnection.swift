@@ -160,6 +160,9 @@ public final class RawHTTPConnection: @unchecked Sendable {
         return response
     }
 
+    /// Bytes received and not yet read as a response.
+    public var bufferedByteCount: Int { buffered.count }
+
     /// Reads until the server closes (true) or the read times out (false).
     public func waitForClose() -> Bool {
         do {

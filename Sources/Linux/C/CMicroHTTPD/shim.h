@@ -22,11 +22,12 @@ typedef void *(*webpbridge_uri_logger)(void *cls, const char *uri,
 static const ssize_t webpbridge_content_reader_end_with_error = MHD_CONTENT_READER_END_WITH_ERROR;
 
 /// Starts a daemon bound to `address` with every callback given the same
-/// context pointer. `options` holds the integer options and must end with
+/// context pointer, the accept policy (`apc`) among them. `options` holds the integer options and must end with
 /// an MHD_OPTION_END item. Returns NULL when MHD cannot start.
 static inline struct MHD_Daemon *
 webpbridge_start_daemon(unsigned int flags,
                         const struct sockaddr *address,
+                        MHD_AcceptPolicyCallback accept_policy,
                         MHD_AccessHandlerCallback access_handler,
                         MHD_RequestCompletedCallback completed_handler,
                         webpbridge_uri_logger uri_logger,
@@ -35,7 +36,7 @@ webpbridge_start_daemon(unsigned int flags,
                         void *context,
                         const struct MHD_OptionItem *options)
 {
-    return MHD_start_daemon(flags, 0, NULL, NULL,
+    return MHD_start_daemon(flags, 0, accept_policy, context,
                             access_handler, context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_NOTIFY_COMPLETED, completed_handler, context,
