@@ -110,4 +110,61 @@ struct OriginMemoryBoundsTests {
         #expect(statistics.entries * keyBytes <= capacity, "\(statistics.entries) variants, keys of \(keyBytes)+ bytes")
         #expect(statistics.bytes <= capacity)
     }
+
+    /// A refusal answered from the variant cache is the answer the first
+    /// request got: 413 with the same message; with `ignore-error/1` the
+    /// source as it is; and `If-None-Match: *` does not match it, since no
+    /// such variant exists.
+    @Test func aRememberedRefusalIsAnsweredAsTheFirstWas() async throws {
+        let folder = try TemporaryDirectory(prefix: "origin-refusal")
+        let png = try PNGEncoder().encode(SyntheticImages.photo(width: 16, height: 16))
+        try png.write(to: folder.file("s.png"))
+        var configuration = ImageOrigin.Configuration(root: folder.url.path)
+        configuration.transformer.limits.maxWorkPixels = 1_000
+        let origin = try ImageOrigin(configuration: configuration)
+        let refused = "/s.png?imageMogr2/thumbnail/300x300!"
+        let first = await origin.handle(HTTPRequest(target: refused))
+        #expect(first.status.code == 413 && origin.variants.statistics.entries == 1)
+        let again = await origin.handle(HTTPRequest(target: refused))
+        #expect(again.status.code == 413 && again.bodyText == first.bodyText)
+        let wildcard = await origin.handle(HTTPRequest(target: refused, headers: ["If-None-Match": "*"]))
+        #expect(wildcard.status.code == 413)
+        #expect(origin.variants.statistics.hits == 2)
+
+        let ignoring = refused + "/ignore-error/1"
+        for _ in 0..<2 {
+            let response = await origin.handle(HTTPRequest(target: ignoring))
+            #expect(response.status == .ok && response.bodyData == png)
+        }
+        #expect(origin.variants.statistics.hits == 3)
+    }
+
+    /// Distinct refused variants (each past a tiny work budget, 413 from
+    /// the headers) are remembered in the variant cache, keys and messages
+    /// charged: a flood of them stays within its bytes, and each is
+    /// answered 413 again whether it was still held or not.
+    @Test func aFloodOfDistinctRefusalsStaysWithinTheVariantCache() async throws {
+        let folder = try TemporaryDirectory(prefix: "origin-refusals")
+        try PNGEncoder().encode(SyntheticImages.photo(width: 16, height: 16)).write(to: folder.file("s.png"))
+        let capacity = 64 << 10
+        var configuration = ImageOrigin.Configuration(root: folder.url.path, variantCacheBytes: capacity)
+        configuration.transformer.limits.maxWorkPixels = 1_000
+        let origin = try ImageOrigin(configuration: configuration)
+        let fops = (0..<800).map { index in
+            (0..<8).map { step in "imageMogr2/thumbnail/\(100 + index)x\(100 + step)!" }.joined(separator: "|")
+        }
+        for fop in fops {
+            let response = await origin.handle(HTTPRequest(target: "/s.png?" + fop))
+            #expect(response.status.code == 413)
+        }
+        let statistics = origin.variants.statistics
+        let smallest = fops.map(\.utf8.count).min() ?? 0
+        #expect(statistics.entries > 0 && statistics.entries * smallest <= capacity, "\(statistics.entries) refusals")
+        #expect(statistics.bytes <= capacity)
+        // The last ones are held, the first long evicted: both are refused alike.
+        for fop in [fops[0], fops[799]] {
+            #expect(await origin.handle(HTTPRequest(target: "/s.png?" + fop)).status.code == 413)
+        }
+        #expect(origin.variants.statistics.hits == 1)
+    }
 }

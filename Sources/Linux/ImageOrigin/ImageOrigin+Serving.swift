@@ -79,12 +79,25 @@ extension ImageOrigin {
         let etag = EntityTag.strong(Self.digest("\(variantKey)|\(encodingFingerprint)"))
         headers["ETag"] = etag
         let cached = variants.value(for: variantKey)
-        // `If-None-Match: *` matches only a representation that exists: a variant not made yet is made first.
-        let waitsForVariant = cached == nil && EntityTag.isWildcard(request.headers["If-None-Match"])
+        // `If-None-Match: *` matches only a representation that exists: a variant not made yet is made first
+        // (and a refused one refused again).
+        let exists = if case .success = cached { true } else { false }
+        let waitsForVariant = !exists && EntityTag.isWildcard(request.headers["If-None-Match"])
         if !waitsForVariant, isNotModified(request, etag: etag, modified: file.modified) {
             return .ready(HTTPResponse(status: .notModified, headers: headers))
         }
-        if let cached {
+        let job = VariantJob(
+            file: file, sourceFormat: sourceFormat, sourceTag: facts.tag, pipeline: pipeline,
+            outputFormats: negotiated, variantKey: variantKey, headers: headers, hinted: hinted,
+            unhintedPipeline: sizing.maxWidth == nil ? nil : unhinted,
+            notModifiedOnceMade: waitsForVariant)
+        switch cached {
+        case nil:
+            return .variant(job)
+        case .failure(let refusal):
+            metrics.increment(Self.cacheFamily, labels: "result=\"hit\"")
+            return .ready(answer(failing: job, refusal), fileSize: file.size)
+        case .success(let cached):
             metrics.increment(Self.cacheFamily, labels: "result=\"hit\"")
             if let hinted, let widths = cached.widths {
                 headers["Content-DPR"] = Self.contentDPR(
@@ -94,12 +107,6 @@ extension ImageOrigin {
             return .ready(
                 .bytes(cached.bytes, contentType: cached.format.mimeType, headers: headers), fromVariantCache: true)
         }
-        return .variant(
-            VariantJob(
-                file: file, sourceFormat: sourceFormat, sourceTag: facts.tag, pipeline: pipeline,
-                outputFormats: negotiated, variantKey: variantKey, headers: headers, hinted: hinted,
-                unhintedPipeline: sizing.maxWidth == nil ? nil : unhinted,
-                notModifiedOnceMade: waitsForVariant))
     }
 
     /// Makes, caches and serves a variant that was not in the cache.
@@ -111,7 +118,7 @@ extension ImageOrigin {
             unhinted: job.unhintedPipeline)
         switch result {
         case .success(let variant):
-            variants.insert(variant, cost: variant.bytes.count, for: job.variantKey)
+            variants.insert(.success(variant), cost: variant.bytes.count, for: job.variantKey)
             if let hinted = job.hinted, let widths = variant.widths {
                 headers["Content-DPR"] = Self.contentDPR(
                     servedWidth: widths.served, unhintedWidth: widths.unhinted, hints: hinted.hints)
@@ -130,14 +137,23 @@ extension ImageOrigin {
                     + " and others wait for it; retry shortly",
                 headers: ["Retry-After": String(configuration.retryAfterSeconds)])
         case .failure(.transform(let error)):
-            guard job.pipeline.ignoresErrors else {
-                return .text(HTTPStatus(code: error.statusCode), error.message)
+            if error.statusCode == 413 {
+                variants.insert(
+                    .failure(error), cost: error.message.utf8.count + Self.refusalOverheadBytes, for: job.variantKey)
             }
-            // ignore-error/1: the source bytes, as the CDN does.
-            headers["ETag"] = EntityTag.strong(job.sourceTag)
-            if job.notModifiedOnceMade { return HTTPResponse(status: .notModified, headers: headers) }
-            return .file(path: job.file.path, contentType: job.sourceFormat.mimeType, headers: headers)
+            return answer(failing: job, error)
         }
+    }
+
+    /// The answer to `job` when its variant cannot be made: the error's
+    /// status and message, or with `ignore-error/1` the source as it is,
+    /// as the CDN does.
+    private func answer(failing job: VariantJob, _ error: TransformError) -> HTTPResponse {
+        guard job.pipeline.ignoresErrors else { return .text(HTTPStatus(code: error.statusCode), error.message) }
+        var headers = job.headers
+        headers["ETag"] = EntityTag.strong(job.sourceTag)
+        if job.notModifiedOnceMade { return HTTPResponse(status: .notModified, headers: headers) }
+        return .file(path: job.file.path, contentType: job.sourceFormat.mimeType, headers: headers)
     }
 
     /// Serves `file` as it is, an image or any other file: `ETag` and

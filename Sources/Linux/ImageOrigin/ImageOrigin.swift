@@ -19,7 +19,7 @@ public final class ImageOrigin: HTTPHandler {
     public let metrics = MetricsRegistry()
     let files: FileResolver
     let transformer: ImageTransformer
-    let variants: VariantCache<Variant>
+    let variants: VariantCache<CachedVariant>
     let queue: WorkQueue
     /// The memory budget's share for variants being made.
     let workInFlight: WorkInFlight
@@ -34,6 +34,21 @@ public final class ImageOrigin: HTTPHandler {
     /// ``ImageTransformer/Configuration/encodingFingerprint``, hashed into
     /// every variant's ETag.
     let encodingFingerprint: String
+
+    /// What the variant cache keeps under a variant's key: the variant, or
+    /// its refusal (413: past a size, pixel, memory or work limit), which
+    /// the same source version, transformation and configuration meet
+    /// again, as the key says. Asked again, a refusal is answered at once,
+    /// on the server's thread, without a place in the work queue, a read
+    /// of the source or its headers parsed again; one found only after
+    /// work was spent (a graphic animation's mixed encoding, refused once
+    /// its sampled frames were decoded) costs that work once. A refusal is
+    /// charged its message and ``refusalOverheadBytes``, beside its key.
+    typealias CachedVariant = Result<Variant, TransformError>
+
+    /// What a remembered refusal is charged in the variant cache beside
+    /// its message and key.
+    static let refusalOverheadBytes = 64
 
     /// A transformed image as served: its bytes filled once, when it is
     /// made, and sent from there by every response without a copy.
