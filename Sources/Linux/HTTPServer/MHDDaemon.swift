@@ -21,10 +21,9 @@ internal import CMicroHTTPD
 /// to remove listen FD from epoll set"; the notes of a libmicrohttpd fuzz
 /// harness, `fuzz/fuzz_options.c`, call it an open defect). Whole `make
 /// test-asan` and `make test-tsan` runs aborted there, in a server's
-/// graceful shutdown. Draining refuses new
-/// connections through the accept policy instead
-/// (``MHDCallbacks/acceptPolicy``), and `MHD_stop_daemon` closes the
-/// socket.
+/// graceful shutdown. Draining refuses new connections through the accept
+/// policy instead (``MHDCallbacks/acceptPolicy``), and `MHD_stop_daemon`
+/// closes the socket.
 final class MHDDaemon: @unchecked Sendable {
     private let pointer: OpaquePointer
     private let core: Unmanaged<HTTPServerCore>

@@ -78,26 +78,15 @@ extension ImageOrigin {
         if !sizing.isNone { variantKey += "|" + sizing.key }
         let etag = EntityTag.strong(Self.digest("\(variantKey)|\(encodingFingerprint)"))
         headers["ETag"] = etag
-        let cached = variants.value(for: variantKey)
+        let remembered = variants.value(for: variantKey)
+        let cached = try? remembered?.get()
         // `If-None-Match: *` matches only a representation that exists: a variant not made yet is made first
         // (and a refused one refused again).
-        let exists = if case .success = cached { true } else { false }
-        let waitsForVariant = !exists && EntityTag.isWildcard(request.headers["If-None-Match"])
+        let waitsForVariant = cached == nil && EntityTag.isWildcard(request.headers["If-None-Match"])
         if !waitsForVariant, isNotModified(request, etag: etag, modified: file.modified) {
             return .ready(HTTPResponse(status: .notModified, headers: headers))
         }
-        let job = VariantJob(
-            file: file, sourceFormat: sourceFormat, sourceTag: facts.tag, pipeline: pipeline,
-            outputFormats: negotiated, variantKey: variantKey, headers: headers, hinted: hinted,
-            unhintedPipeline: sizing.maxWidth == nil ? nil : unhinted,
-            notModifiedOnceMade: waitsForVariant)
-        switch cached {
-        case nil:
-            return .variant(job)
-        case .failure(let refusal):
-            metrics.increment(Self.cacheFamily, labels: "result=\"hit\"")
-            return .ready(answer(failing: job, refusal), fileSize: file.size)
-        case .success(let cached):
+        if let cached {
             metrics.increment(Self.cacheFamily, labels: "result=\"hit\"")
             if let hinted, let widths = cached.widths {
                 headers["Content-DPR"] = Self.contentDPR(
@@ -107,6 +96,14 @@ extension ImageOrigin {
             return .ready(
                 .bytes(cached.bytes, contentType: cached.format.mimeType, headers: headers), fromVariantCache: true)
         }
+        let job = VariantJob(
+            file: file, sourceFormat: sourceFormat, sourceTag: facts.tag, pipeline: pipeline,
+            outputFormats: negotiated, variantKey: variantKey, headers: headers, hinted: hinted,
+            unhintedPipeline: sizing.maxWidth == nil ? nil : unhinted,
+            notModifiedOnceMade: waitsForVariant)
+        guard case .failure(let refusal) = remembered else { return .variant(job) }
+        metrics.increment(Self.cacheFamily, labels: "result=\"hit\"")
+        return .ready(answer(failing: job, refusal), fileSize: file.size)
     }
 
     /// Makes, caches and serves a variant that was not in the cache.

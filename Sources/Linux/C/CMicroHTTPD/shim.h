@@ -21,9 +21,10 @@ typedef void *(*webpbridge_uri_logger)(void *cls, const char *uri,
 /// error, closing the connection.
 static const ssize_t webpbridge_content_reader_end_with_error = MHD_CONTENT_READER_END_WITH_ERROR;
 
-/// Starts a daemon bound to `address` with every callback given the same
-/// context pointer, the accept policy (`apc`) among them. `options` holds the integer options and must end with
-/// an MHD_OPTION_END item. Returns NULL when MHD cannot start.
+/// Starts a daemon bound to `address` with every callback, the accept
+/// policy (`apc`) among them, given the same context pointer. `options`
+/// holds the integer options and must end with an MHD_OPTION_END item.
+/// Returns NULL when MHD cannot start.
 static inline struct MHD_Daemon *
 webpbridge_start_daemon(unsigned int flags,
                         const struct sockaddr *address,
