@@ -137,6 +137,8 @@ struct OriginMemoryBoundsTests {
             #expect(response.status == .ok && response.bodyData == png)
         }
         #expect(origin.variants.statistics.hits == 3)
+        let metrics = origin.metrics.render()
+        #expect(metrics.contains("webpbridge_origin_variant_cache_total{result=\"hit\"} 3"), "\(metrics)")
     }
 
     /// Distinct refused variants (each past a tiny work budget, 413 from

@@ -86,8 +86,8 @@ extension ImageOrigin {
         if !waitsForVariant, isNotModified(request, etag: etag, modified: file.modified) {
             return .ready(HTTPResponse(status: .notModified, headers: headers))
         }
+        if remembered != nil { metrics.increment(Self.cacheFamily, labels: "result=\"hit\"") }
         if let cached {
-            metrics.increment(Self.cacheFamily, labels: "result=\"hit\"")
             if let hinted, let widths = cached.widths {
                 headers["Content-DPR"] = Self.contentDPR(
                     servedWidth: widths.served, unhintedWidth: widths.unhinted, hints: hinted.hints)
@@ -102,7 +102,6 @@ extension ImageOrigin {
             unhintedPipeline: sizing.maxWidth == nil ? nil : unhinted,
             notModifiedOnceMade: waitsForVariant)
         guard case .failure(let refusal) = remembered else { return .variant(job) }
-        metrics.increment(Self.cacheFamily, labels: "result=\"hit\"")
         return .ready(answer(failing: job, refusal), fileSize: file.size)
     }
 
