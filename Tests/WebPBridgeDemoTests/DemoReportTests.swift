@@ -138,6 +138,100 @@ struct DemoReportTests {
         #expect(first["path"] as? String == "/images/article-01.jpg" && first["wireBytes"] as? Int == 200_000)
     }
 
+    @Test("each tuned client is set beside the bridged client sending its Accept, image by image")
+    func againstFixed() throws {
+        let photo = { (wire: Int) in
+            result("/images/article-01.jpg", original: 900_000, wire: wire, delivered: wire, ssim: 0.95)
+        }
+        let logo = { (wire: Int) in result("/images/logo-a.png", original: 40_000, wire: wire, delivered: wire, ssim: 1)
+        }
+        let gif = { (wire: Int) in
+            result("/images/scene.gif", original: 1_800_000, wire: wire, delivered: wire, ssim: 1)
+        }
+        var failed = photo(1)
+        failed.failure = "the bridge answered 502"
+        let report = DemoReport(
+            clients: [
+                .init(profile: .webP, images: [photo(60_000), logo(7_524), gif(215_916)], bridgeTime: .zero),
+                .init(profile: .avif, images: [photo(40_000), logo(13_012), gif(215_916)], bridgeTime: .zero),
+                .init(profile: .tunedWebP, images: [photo(45_000), logo(7_600), gif(96_000)], bridgeTime: .zero),
+                .init(profile: .tunedAVIF, images: [photo(30_000), logo(6_510), gif(25_462)], bridgeTime: .zero),
+                // A failed image is not compared, whichever side failed.
+                // Equal bytes are not bigger.
+                .init(profile: .saveData, images: [failed, logo(6_000), gif(215_916)], bridgeTime: .zero),
+                // Sized by its hints: other sizes, so not set beside a fixed client.
+                .init(profile: .phone, images: [photo(90_000), logo(6_510), gif(30_000)], bridgeTime: .zero),
+            ],
+            pageBytes: 0, directTime: .zero, bridgeURL: "", originURL: "")
+        let comparisons = report.againstFixed
+        #expect(comparisons.map(\.tuned) == ["webp-tuned", "avif-tuned", "avif-save-data"])
+        #expect(comparisons.map(\.fixed) == ["webp", "avif", "avif"])
+        #expect(comparisons.map(\.compared) == [3, 3, 2])
+        #expect(comparisons[0].bigger == [.init(path: "/images/logo-a.png", tunedBytes: 7_600, fixedBytes: 7_524)])
+        #expect(comparisons[1].bigger.isEmpty && comparisons[2].bigger.isEmpty)
+        #expect(
+            comparisons[1].kinds == [
+                .init(kind: .photo, tuned: 30_000, fixed: 40_000), .init(kind: .logo, tuned: 6_510, fixed: 13_012),
+                .init(kind: .animation, tuned: 25_462, fixed: 215_916),
+            ])
+        #expect(comparisons[2].kinds.map(\.kind) == [.logo, .animation])
+        #expect(
+            report.againstFixedLines == [
+                "webp-tuned against webp: 3 images, 1 bigger on the wire (/images/logo-a.png 7600 B against 7524 B);"
+                    + " photos 45000 B against 60000 B, logos 7600 B against 7524 B, animations 96000 B against 215916 B",
+                "avif-tuned against avif: 3 images, none bigger on the wire; photos 30000 B against 40000 B,"
+                    + " logos 6510 B against 13012 B, animations 25462 B against 215916 B",
+                "avif-save-data against avif: 2 images, none bigger on the wire; logos 6000 B against 13012 B,"
+                    + " animations 215916 B against 215916 B",
+            ])
+        #expect(report.table.contains("  " + report.againstFixedLines[1] + "\n"))
+        let folder = try TemporaryDirectory()
+        _ = try report.writeHTML(to: folder.file("demo-report.html"))
+        let html = try String(contentsOf: folder.file("demo-report.html"), encoding: .utf8)
+        #expect(html.contains("<li>\(DemoPage.escape(report.againstFixedLines[0]))</li>"))
+        let figures = report.figures.againstFixed
+        #expect(figures.map(\.tuned) == comparisons.map(\.tuned))
+        #expect(figures[0].bigger.map(\.path) == ["/images/logo-a.png"])
+        #expect(figures[1].tunedBytesByKind == ["photos": 30_000, "logos": 6_510, "animations": 25_462])
+        #expect(figures[1].fixedBytesByKind["logos"] == 13_012)
+        // Only today's clients: nothing to set beside them, and the table says nothing of it.
+        #expect(sample.againstFixed.isEmpty && !sample.table.contains("against today's settings"))
+    }
+
+    @Test("an animation's line gives the frames and type each client was handed and its wire bytes")
+    func animationFrames() {
+        var report = sample
+        report.clients[0].images[3].deliveredType = "image/gif"
+        report.clients[0].images[3].deliveredFrames = 32
+        report.clients[1].images[3].deliveredType = "image/avif"
+        report.clients[1].images[3].deliveredFrames = 32
+        report.clients[1].images[3].wireBytes = 25_462
+        #expect(
+            report.animationLines == [
+                "/images/live.gif: legacy-webview 32 frames as image/gif (100000 B on the wire),"
+                    + " avif 32 frames as image/avif (25462 B on the wire)"
+            ])
+        report.clients[1].images[3].failure = "the bridge answered 502"
+        #expect(report.animationLines[0].hasSuffix("avif - frames as image/avif (25462 B on the wire)"))
+        #expect(report.table.contains("animations (frames each client was handed):\n  /images/live.gif: "))
+        #expect(report.figures.clients[0].images[3].deliveredFrames == 32)
+    }
+
+    @Test("measuring counts the frames of what the client was handed")
+    func measureFrames() throws {
+        let badge = DemoArtwork.liveBadge(size: 32, frameCount: 5)
+        let gif = try GIFEncoder().encode(badge)
+        let animated = DemoClient.measure(
+            path: "/images/live.gif", original: .init(status: 200, contentType: "image/gif", body: gif),
+            delivered: .init(status: 200, contentType: "image/gif", body: gif))
+        #expect(animated.failure == nil && animated.deliveredFrames == 5)
+        let still = DemoClient.measure(
+            path: "/images/live.gif", original: .init(status: 200, contentType: "image/gif", body: gif),
+            delivered: .init(
+                status: 200, contentType: "image/png", body: try PNGEncoder().encode(badge.frames[0].image)))
+        #expect(still.deliveredFrames == 1)
+    }
+
     @Test("measuring: the original is scaled to the delivered size before SSIM")
     func measureScaled() throws {
         let photo = SyntheticImages.photo(width: 400, height: 300, seed: 4)

@@ -303,8 +303,9 @@ package struct DemoClient: Sendable {
 
     /// Compares one delivered image with its original: both decoded (first
     /// frame), over white, the original scaled with ``ImageResizer`` to the
-    /// delivered size, then luma SSIM. Images under SSIM's 11×11 window
-    /// count as 1 when their pixels match and 0 otherwise.
+    /// delivered size, then luma SSIM; the delivered image's frames are
+    /// counted. Images under SSIM's 11×11 window count as 1 when their
+    /// pixels match and 0 otherwise.
     static func measure(
         path: String, original: Fetched, delivered: Fetched, pair: (folder: URL, stem: String)? = nil
     ) -> DemoImageResult {
@@ -323,18 +324,20 @@ package struct DemoClient: Sendable {
             return result
         }
         let decoder = ImageDecoder()
-        func firstFrame(_ body: Data, _ what: String) -> Image? {
+        func decoded(_ body: Data, _ what: String) -> DecodedImage? {
             do {
-                return try decoder.decode(body).firstFrame
+                return try decoder.decode(body)
             } catch {
                 result.failure = "\(what) does not decode: \(error)"
                 return nil
             }
         }
-        guard let before = firstFrame(original.body, "the original") else { return result }
+        guard let before = decoded(original.body, "the original")?.firstFrame else { return result }
         result.originalSize = (before.width, before.height)
-        guard let after = firstFrame(delivered.body, "the delivered image") else { return result }
+        guard let shown = decoded(delivered.body, "the delivered image") else { return result }
+        let after = shown.firstFrame
         result.deliveredSize = (after.width, after.height)
+        result.deliveredFrames = shown.frameCount
         do {
             let scaled = try ImageResizer().resize(before, width: after.width, height: after.height)
             result.resizedBytes = try resizedBytes(

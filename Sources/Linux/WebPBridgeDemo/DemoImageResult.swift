@@ -26,6 +26,8 @@ package struct DemoImageResult: Sendable {
     /// Pixel sizes (first frame for animations); `nil` when the bytes do not decode.
     var originalSize: (width: Int, height: Int)?
     var deliveredSize: (width: Int, height: Int)?
+    /// Frames in the delivered body (1 for a still); `nil` when it does not decode.
+    var deliveredFrames: Int?
     /// Luma SSIM of the delivered image against the original scaled to the
     /// delivered size, both over white; `nil` when it could not be measured.
     var ssim: Double?

@@ -153,9 +153,19 @@ extension DemoReport {
               <section>
                 <h2>Quality chosen per image</h2>
                 <p class="note">The encoder quality the tuned origin chose for each image in page order (\
-              <code>--quality auto</code>: the lowest whose FastSSIM reaches the target, never above the fixed \
-              default); a dashed column is lossless, an empty slot an image served without a search.</p>
+              <code>--quality auto</code>: the lowest whose SSIMULACRA 2 score reaches the target, never above \
+              the fixed default); a dashed column is lossless, an empty slot an image served without a search.</p>
               \(qualityChart())
+              </section>
+              """)
+            \(againstFixedLines.isEmpty && animationLines.isEmpty ? "" : """
+              <section>
+                <h2>Against today's settings</h2>
+                <p class="note">Each tuned client beside the bridged client that sends its <code>Accept</code> (the \
+              fixed qualities), image by image, in bytes on the wire; then the frames each client was handed for \
+              each animation.</p>
+                <ul class="note">
+              \((againstFixedLines + animationLines).map { "    <li>\(escape($0))</li>\n" }.joined())  </ul>
               </section>
               """)
             <section>

@@ -25,6 +25,8 @@ extension DemoReport {
             var ssimulacra2: Double?
             /// The quality the tuned origin chose (`X-Image-Quality`), if it searched one.
             var chosenQuality: String?
+            /// Frames in what the client was handed (1 for a still), if it decoded.
+            var deliveredFrames: Int?
             var failure: String?
         }
 
@@ -51,9 +53,30 @@ extension DemoReport {
             var totals: Totals
         }
 
+        /// A tuned client beside today's settings (``DemoReport/AgainstFixed``).
+        struct AgainstFixed: Codable, Equatable {
+            struct Bigger: Codable, Equatable {
+                var path: String
+                var tunedBytes: Int
+                var fixedBytes: Int
+            }
+
+            /// Client names, as in ``Client/name``.
+            var tuned: String
+            var fixed: String
+            var compared: Int
+            /// The images that cost the tuned client more on the wire; empty when none did.
+            var bigger: [Bigger]
+            /// Wire bytes of the compared images by kind (`photos`, `logos`, `animations`), tuned then fixed.
+            var tunedBytesByKind: [String: Int]
+            var fixedBytesByKind: [String: Int]
+        }
+
         var bridge: String
         var origin: String
         var clients: [Client]
+        /// Each tuned client beside the bridged client sending its `Accept`.
+        var againstFixed: [AgainstFixed]
         /// The page, stylesheet and script, passed through.
         var pageBytes: Int
     }
@@ -72,13 +95,25 @@ extension DemoReport {
                             path: $0.path, originalType: $0.originalType, deliveredType: $0.deliveredType,
                             originalBytes: $0.originalBytes, wireBytes: $0.wireBytes,
                             deliveredBytes: $0.deliveredBytes, resizedBytes: $0.resizedBytes, ssim: $0.ssim,
-                            ssimulacra2: $0.ssimulacra2, chosenQuality: $0.chosenQuality, failure: $0.failure)
+                            ssimulacra2: $0.ssimulacra2, chosenQuality: $0.chosenQuality,
+                            deliveredFrames: $0.deliveredFrames, failure: $0.failure)
                     },
                     totals: .init(
                         images: totals.count, originalBytes: totals.originalBytes, wireBytes: totals.wireBytes,
                         deliveredBytes: totals.deliveredBytes, resizedBytes: totals.resizedBytes,
                         savedPercent: totals.savedPercent, meanSSIM: totals.meanSSIM, minSSIM: totals.minSSIM,
                         meanSSIMULACRA2: totals.meanSSIMULACRA2, minSSIMULACRA2: totals.minSSIMULACRA2))
+            },
+            againstFixed: againstFixed.map { comparison in
+                Figures.AgainstFixed(
+                    tuned: comparison.tuned, fixed: comparison.fixed, compared: comparison.compared,
+                    bigger: comparison.bigger.map {
+                        .init(path: $0.path, tunedBytes: $0.tunedBytes, fixedBytes: $0.fixedBytes)
+                    },
+                    tunedBytesByKind: Dictionary(
+                        uniqueKeysWithValues: comparison.kinds.map { ($0.kind.shortName, $0.tuned) }),
+                    fixedBytesByKind: Dictionary(
+                        uniqueKeysWithValues: comparison.kinds.map { ($0.kind.shortName, $0.fixed) }))
             },
             pageBytes: pageBytes)
     }

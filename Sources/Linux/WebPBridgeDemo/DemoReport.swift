@@ -104,7 +104,9 @@ package struct DemoReport: Sendable {
 
     /// The table the command prints: for each client one row per kind of
     /// image and one for all; where the bytes go (the resize alone, then
-    /// the format); the wall times; ``summaryLine`` last.
+    /// the format); each tuned client against today's settings
+    /// (``againstFixedLines``) and the animations' frames
+    /// (``animationLines``); the wall times; ``summaryLine`` last.
     package var table: String {
         let header = [
             "", "images", "direct", "on the wire", "saved", "to the client", "mean SSIM", "min SSIM", "mean S2",
@@ -152,6 +154,16 @@ package struct DemoReport: Sendable {
             "S2: SSIMULACRA 2 (100 identical, 90 visually lossless, 70 high quality), where scored (make demo"
                 + " scores with PyPI ssimulacra2); tuned origin: each image straight from an origin with"
                 + " --auto-format (the smallest format the client accepts equally)")
+        if !againstFixedLines.isEmpty {
+            lines.append(
+                "against today's settings (each tuned client beside the bridged client that sends its Accept,"
+                    + " image by image, bytes on the wire):")
+            lines += againstFixedLines.map { "  " + $0 }
+        }
+        if !animationLines.isEmpty {
+            lines.append("animations (frames each client was handed):")
+            lines += animationLines.map { "  " + $0 }
+        }
         lines.append("page, stylesheet and script: \(Self.humanBytes(pageBytes)) passed through")
         lines.append(
             "wall time through the bridge: "
