@@ -1,4 +1,5 @@
 import Foundation
+import ImageOrigin
 import TestSupport
 import TestTraits
 import Testing
@@ -177,12 +178,12 @@ struct DemoReportTests {
         #expect(comparisons[2].kinds.map(\.kind) == [.logo, .animation])
         #expect(
             report.againstFixedLines == [
-                "webp-tuned against webp: 3 images, 1 bigger on the wire (/images/logo-a.png 7600 B against 7524 B);"
-                    + " photos 45000 B against 60000 B, logos 7600 B against 7524 B, animations 96000 B against 215916 B",
-                "avif-tuned against avif: 3 images, none bigger on the wire; photos 30000 B against 40000 B,"
-                    + " logos 6510 B against 13012 B, animations 25462 B against 215916 B",
-                "avif-save-data against avif: 2 images, none bigger on the wire; logos 6000 B against 13012 B,"
-                    + " animations 215916 B against 215916 B",
+                "webp-tuned against webp: 3 images, 1 bigger on the wire (/images/logo-a.png 7,600 B against 7,524 B);"
+                    + " photos 45,000 B against 60,000 B, logos 7,600 B against 7,524 B, animations 96,000 B against 215,916 B",
+                "avif-tuned against avif: 3 images, none bigger on the wire; photos 30,000 B against 40,000 B,"
+                    + " logos 6,510 B against 13,012 B, animations 25,462 B against 215,916 B",
+                "avif-save-data against avif: 2 images, none bigger on the wire; logos 6,000 B against 13,012 B,"
+                    + " animations 215,916 B against 215,916 B",
             ])
         #expect(report.table.contains("  " + report.againstFixedLines[1] + "\n"))
         let folder = try TemporaryDirectory()
@@ -208,11 +209,11 @@ struct DemoReportTests {
         report.clients[1].images[3].wireBytes = 25_462
         #expect(
             report.animationLines == [
-                "/images/live.gif: legacy-webview 32 frames as image/gif (100000 B on the wire),"
-                    + " avif 32 frames as image/avif (25462 B on the wire)"
+                "/images/live.gif: legacy-webview 32 frames as image/gif (100,000 B on the wire),"
+                    + " avif 32 frames as image/avif (25,462 B on the wire)"
             ])
         report.clients[1].images[3].failure = "the bridge answered 502"
-        #expect(report.animationLines[0].hasSuffix("avif - frames as image/avif (25462 B on the wire)"))
+        #expect(report.animationLines[0].hasSuffix("avif - frames as image/avif (25,462 B on the wire)"))
         #expect(report.table.contains("animations (frames each client was handed):\n  /images/live.gif: "))
         #expect(report.figures.clients[0].images[3].deliveredFrames == 32)
     }
@@ -230,6 +231,16 @@ struct DemoReportTests {
             delivered: .init(
                 status: 200, contentType: "image/png", body: try PNGEncoder().encode(badge.frames[0].image)))
         #expect(still.deliveredFrames == 1)
+        // An AVIF sequence decodes to its first frame; its frames are counted from its headers.
+        var opaque = badge
+        for index in opaque.frames.indices {
+            opaque.frames[index].image = DemoClient.overWhite(opaque.frames[index].image)
+        }
+        let sequence = try AVIFEncoder(options: .init(quality: 30, speed: 10)).encode(opaque: opaque)
+        let avif = DemoClient.measure(
+            path: "/images/live.gif", original: .init(status: 200, contentType: "image/gif", body: gif),
+            delivered: .init(status: 200, contentType: "image/avif", body: sequence))
+        #expect(avif.failure == nil && avif.deliveredFrames == 5)
     }
 
     @Test("measuring: the original is scaled to the delivered size before SSIM")

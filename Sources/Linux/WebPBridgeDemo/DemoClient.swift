@@ -324,20 +324,20 @@ package struct DemoClient: Sendable {
             return result
         }
         let decoder = ImageDecoder()
-        func decoded(_ body: Data, _ what: String) -> DecodedImage? {
+        func firstFrame(_ body: Data, _ what: String) -> Image? {
             do {
-                return try decoder.decode(body)
+                return try decoder.decode(body).firstFrame
             } catch {
                 result.failure = "\(what) does not decode: \(error)"
                 return nil
             }
         }
-        guard let before = decoded(original.body, "the original")?.firstFrame else { return result }
+        guard let before = firstFrame(original.body, "the original") else { return result }
         result.originalSize = (before.width, before.height)
-        guard let shown = decoded(delivered.body, "the delivered image") else { return result }
-        let after = shown.firstFrame
+        guard let after = firstFrame(delivered.body, "the delivered image") else { return result }
         result.deliveredSize = (after.width, after.height)
-        result.deliveredFrames = shown.frameCount
+        // From the headers, which count an AVIF sequence's frames too (its decode is its first frame).
+        result.deliveredFrames = (try? ImageInfo(delivered.body))?.frames
         do {
             let scaled = try ImageResizer().resize(before, width: after.width, height: after.height)
             result.resizedBytes = try resizedBytes(

@@ -26,7 +26,8 @@ package struct DemoImageResult: Sendable {
     /// Pixel sizes (first frame for animations); `nil` when the bytes do not decode.
     var originalSize: (width: Int, height: Int)?
     var deliveredSize: (width: Int, height: Int)?
-    /// Frames in the delivered body (1 for a still); `nil` when it does not decode.
+    /// Frames in the delivered body as its headers declare them (1 for a
+    /// still); `nil` when they cannot be read.
     var deliveredFrames: Int?
     /// Luma SSIM of the delivered image against the original scaled to the
     /// delivered size, both over white; `nil` when it could not be measured.

@@ -1,4 +1,5 @@
 import Foundation
+import WebPBridge
 
 extension DemoReport {
     /// A tuned client's images beside today's settings: the client that
@@ -63,7 +64,7 @@ extension DemoReport {
 
     /// The lines the table prints for ``againstFixed``, e.g.
     /// `avif-tuned against avif: 54 images, none bigger on the wire; photos
-    /// 512004 B against 700112 B, logos 6510 B against 13012 B`.
+    /// 512,004 B against 700,112 B, logos 6,510 B against 13,012 B`.
     var againstFixedLines: [String] {
         againstFixed.map { comparison in
             let verdict =
@@ -71,10 +72,10 @@ extension DemoReport {
                 ? "none bigger on the wire"
                 : "\(comparison.bigger.count) bigger on the wire ("
                     + comparison.bigger.map {
-                        "\($0.path) \($0.tunedBytes) B against \($0.fixedBytes) B"
+                        "\($0.path) \($0.tunedBytes.formattedWithSeparators) B against \($0.fixedBytes.formattedWithSeparators) B"
                     }.joined(separator: ", ") + ")"
             let kinds = comparison.kinds.map {
-                "\($0.kind.shortName) \($0.tuned) B against \($0.fixed) B"
+                "\($0.kind.shortName) \($0.tuned.formattedWithSeparators) B against \($0.fixed.formattedWithSeparators) B"
             }
             return "\(comparison.tuned) against \(comparison.fixed): \(comparison.compared) images, \(verdict)"
                 + (kinds.isEmpty ? "" : "; " + kinds.joined(separator: ", "))
@@ -84,7 +85,7 @@ extension DemoReport {
     /// For each animation on the page (in page order), the frames and the
     /// type each client was handed and the bytes it cost on the wire, e.g.
     /// `/images/scene-pan.gif: legacy-webview 32 frames as image/gif
-    /// (215916 B on the wire), …`; `-` frames where the image failed.
+    /// (215,916 B on the wire), …`; `-` frames where the image failed.
     var animationLines: [String] {
         guard let first = clients.first else { return [] }
         return first.images.indices.filter { first.images[$0].kind == .animation }.map { index in
@@ -94,7 +95,7 @@ extension DemoReport {
                 let image = run.images[index]
                 let frames = image.failure == nil ? image.deliveredFrames.map(String.init) ?? "-" : "-"
                 return "\(run.profile.name) \(frames) frames as \(image.deliveredType)"
-                    + " (\(image.wireBytes) B on the wire)"
+                    + " (\(image.wireBytes.formattedWithSeparators) B on the wire)"
             }
             return "\(path): " + each.joined(separator: ", ")
         }
