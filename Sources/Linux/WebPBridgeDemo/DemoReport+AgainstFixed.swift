@@ -67,16 +67,16 @@ extension DemoReport {
     /// 512,004 B against 700,112 B, logos 6,510 B against 13,012 B`.
     var againstFixedLines: [String] {
         againstFixed.map { comparison in
+            let against = { (tuned: Int, fixed: Int) in
+                "\(tuned.formattedWithSeparators) B against \(fixed.formattedWithSeparators) B"
+            }
             let verdict =
                 comparison.bigger.isEmpty
                 ? "none bigger on the wire"
                 : "\(comparison.bigger.count) bigger on the wire ("
-                    + comparison.bigger.map {
-                        "\($0.path) \($0.tunedBytes.formattedWithSeparators) B against \($0.fixedBytes.formattedWithSeparators) B"
-                    }.joined(separator: ", ") + ")"
-            let kinds = comparison.kinds.map {
-                "\($0.kind.shortName) \($0.tuned.formattedWithSeparators) B against \($0.fixed.formattedWithSeparators) B"
-            }
+                    + comparison.bigger.map { "\($0.path) " + against($0.tunedBytes, $0.fixedBytes) }
+                    .joined(separator: ", ") + ")"
+            let kinds = comparison.kinds.map { "\($0.kind.shortName) " + against($0.tuned, $0.fixed) }
             return "\(comparison.tuned) against \(comparison.fixed): \(comparison.compared) images, \(verdict)"
                 + (kinds.isEmpty ? "" : "; " + kinds.joined(separator: ", "))
         }
