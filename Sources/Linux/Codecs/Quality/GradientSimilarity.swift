@@ -1,5 +1,7 @@
-/// The mean gradient-magnitude similarity of two images' luma at half size:
-/// what `--quality auto` searches by.
+/// The mean gradient-magnitude similarity of two images' luma at half size.
+/// `--quality auto` searched by it before ``SSIMULACRA2``, which holds the
+/// smooth photos it called easy (docs/benchmarks.md); `webp-bridge compare`
+/// still prints it.
 ///
 /// GMS as Xue, Zhang, Mou and Bovik define it ("Gradient Magnitude
 /// Similarity Deviation", IEEE TIP 2014): Prewitt gradients (3×3, divided
