@@ -26,7 +26,7 @@ enum FormatNegotiation {
     /// (``AcceptHeader/mostPreferred(_:in:over:)``) — Chrome's and Firefox's
     /// `Accept` name both at q = 1, and the nginx recipe's `avif` class sends
     /// both — of which the origin serves the smallest
-    /// (``ImageTransformer/transform(_:pipeline:smallestOf:)``). Empty: the source.
+    /// (``ImageTransformer/transform(_:pipeline:smallestOf:saveData:)``). Empty: the source.
     static func candidates(
         accept: String?, sourceFormat: ImageFormat, autoWebP: Bool, autoFormat: Bool
     ) -> [ImageFormat] {

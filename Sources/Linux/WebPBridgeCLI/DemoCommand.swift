@@ -13,21 +13,27 @@ struct DemoCommand: BridgeCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Show the bytes a news front page saves through the bridge.",
-        usage: ["[--images DIR] [--report PATH] [--serve] [--width W] [--ssimulacra2 PYTHON] [--quality auto:TARGET]"],
+        usage: ["[--images DIR] [--report PATH] [--serve] [--width W] [--ssimulacra2 PYTHON] [--quality auto[:TARGET]]"],
         discussion: """
             Builds a sample news site in a temporary folder: 48 articles whose photos are cut from the
             source JPEGs and published as a CMS would (JPEG q90, 1,000-2,000 px wide), PNG logos with
-            alpha, an animated GIF, a stylesheet and a script. Starts the origin (style WebPiOSW750 =
-            imageView2/2/w/750/format/webp, --auto-format) and the bridge in front of it on 127.0.0.1
-            (rules asking for AVIF, then WebP), loads the front page through the bridge, then every image
-            three times through the bridge, as three kinds of client: an iOS 13 WebView without WebP (the
-            bridge transcodes the WebP variant for it), iOS 14 Safari (WebP) and Chrome (AVIF), and every
-            image directly from the origin. Prints, for each client, the bytes on the wire and the luma SSIM
-            of each delivered image against its original scaled to the same size, and how much of the saving
-            is the resize alone (the original's format at the delivered size: JPEG q90, PNG); the last line
-            reads 'saved A% / B% / C% of image bytes (legacy-webview / webp / avif; N MB direct), min SSIM
-            x / y / z'. Writes an HTML report with every image side by side and a bar chart, and its figures
-            as JSON beside it (demo-report.json).
+            alpha, two animated GIFs (a small badge, and a photographic pan and zoom of 32 frames over the
+            first photo), a stylesheet and a script. Starts on 127.0.0.1 the origin (style WebPiOSW750 =
+            imageView2/2/w/750/format/webp, --auto-format), a bridge in front of it for each kind of client
+            below that loads through one (rules asking for AVIF, then WebP), and the tuned origin (the origin
+            with --auto-format --avif-sequences --quality auto:TARGET --client-hints --save-data). Loads the
+            front page through the bridge, then every image as seven kinds of client: through their bridges
+            at the fixed qualities, an iOS 13 WebView without WebP (the bridge transcodes the WebP variant
+            for it), iOS 14 Safari (WebP) and Chrome (AVIF); straight from the tuned origin, Safari, Chrome,
+            Chrome with 'Save-Data: on', and Chrome on a 3x phone whose client hints size the images; then
+            every image directly from the origin. Prints, for each client, the bytes on the wire and the luma
+            SSIM (and, with --ssimulacra2, SSIMULACRA 2) of each delivered image against its original scaled
+            to the same size; how much of the saving is the resize alone (the original's format at the
+            delivered size: JPEG q90, PNG); each tuned client beside the bridged client that sends its
+            Accept, image by image; and the frames each client was handed for each animation. The last line
+            reads 'saved A% / B% / ... of image bytes (legacy-webview / webp / ...; N MB direct), min SSIM
+            x / y / ...'. Writes an HTML report with every image side by side and a bar chart, and its
+            figures as JSON beside it (demo-report.json).
 
             Source photos: --images DIR, else the photos that 'make demo-photos' unpacks from Debian's
             mate-backgrounds package into \(DemoCommand.cachedPhotos).
@@ -111,9 +117,10 @@ struct DemoCommand: BridgeCommand {
 
         io.print("building the sample site from \(photos.path) in \(site.path)")
         let manifest = try await DemoSite().build(photos: photos, into: site) { io.print("  " + $0) }
+        let animations = manifest.files.filter { $0.hasSuffix(".gif") }.count
         io.print(
             "  \(manifest.files.count) files: index.html, \(manifest.articles.count) article photos,"
-                + " \(manifest.logoPaths.count) logos, 1 animated GIF, CSS and JS")
+                + " \(manifest.logoPaths.count) logos, \(animations) animated GIFs, CSS and JS")
 
         let servers = try await DemoServers.start(
             site: site, width: width, tunedTarget: tunedTarget, makeBridge: Self.makeBridge)

@@ -24,10 +24,10 @@ package enum DemoSiteOrigin {
 
     /// The tuned origin's SSIMULACRA 2 target unless `demo --quality` says
     /// otherwise: 55, below the origin's default of 65. Measured with
-    /// `make demo` (docs/benchmarks.md, stop 38): at 55 the WebP and AVIF
-    /// clients save 91.9% / 96.4% with every image at 55.0 or more; at 71,
+    /// `make demo` (docs/benchmarks.md, stop 41): at 55 the WebP and AVIF
+    /// clients save 93.3% / 96.4% with every image at 55.0 or more; at 72,
     /// which keeps the fixed run's own lowest scores (70.4 / 70.8), they save
-    /// 88.3% / 93.9%, against the fixed 86.9% / 90.8%. The search
+    /// 88.4% / 93.7%, against the fixed 86.9% / 90.8%. The search
     /// never goes above the fixed quality, so no image is bigger than the
     /// fixed run's at any target.
     package static let tunedTarget = 55.0
