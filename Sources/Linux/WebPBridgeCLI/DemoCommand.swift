@@ -13,7 +13,10 @@ struct DemoCommand: BridgeCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Show the bytes a news front page saves through the bridge.",
-        usage: ["[--images DIR] [--report PATH] [--serve] [--width W] [--ssimulacra2 PYTHON] [--quality auto[:TARGET]]"],
+        usage: [
+            "[--images DIR] [--report PATH] [--serve] [--width W] [--ssimulacra2 PYTHON]"
+                + " [--quality auto[:TARGET]]"
+        ],
         discussion: """
             Builds a sample news site in a temporary folder: 48 articles whose photos are cut from the
             source JPEGs and published as a CMS would (JPEG q90, 1,000-2,000 px wide), PNG logos with
