@@ -1,6 +1,6 @@
 import WebPBridge
 
-/// Which format a plain JPEG or PNG URL is served in, from the request's
+/// Which format a plain JPEG, PNG or GIF URL is served in, from the request's
 /// `Accept`: a pure decision, the same for every request with that header.
 enum FormatNegotiation {
     /// The format to make, or `nil` to serve the source.

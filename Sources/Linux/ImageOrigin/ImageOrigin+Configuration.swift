@@ -10,7 +10,9 @@ extension ImageOrigin {
         /// Serve a plain JPEG or PNG URL as WebP to clients whose `Accept`
         /// lists `image/webp` (q > 0), and the source to others. Default `false`.
         public var autoWebP: Bool
-        /// Serve a plain JPEG or PNG URL as AVIF, WebP or the source, by
+        /// Serve a plain JPEG, PNG or GIF URL as AVIF, WebP or the source (a
+        /// GIF as an animated WebP, or an AVIF sequence with
+        /// ``ImageTransformer/Configuration/negotiatesAVIFSequences``), by
         /// the client's `Accept` q-values (the rule: `FormatNegotiation`;
         /// docs/origin.md: `--auto-format`). Default `false`; overrides
         /// ``autoWebP`` when both are set.

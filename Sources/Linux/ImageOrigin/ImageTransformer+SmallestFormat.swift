@@ -4,7 +4,7 @@ public import WebPBridge
 extension ImageTransformer {
     /// Transforms `source` by `pipeline` into whichever of `formats` (all
     /// acceptable to the client, the preferred first) gives the fewest
-    /// bytes — or the source, by the rule of ``transform(_:pipeline:format:)``.
+    /// bytes — or the source, by the rule of ``transform(_:pipeline:format:saveData:)``.
     ///
     /// Which formats are tried (``formatsTried(from:source:sequences:)``):
     /// - a photo source (JPEG, AVIF, HEIC) only the first: for photos AVIF
@@ -62,7 +62,7 @@ extension ImageTransformer {
     /// format tried, and the peak of the total, since they are made one
     /// after another. Each format's work is held to the budget on its own.
     ///
-    /// - Throws: ``TransformError``, as ``cost(of:pipeline:format:)``.
+    /// - Throws: ``TransformError``, as ``cost(of:pipeline:format:saveData:)``.
     public func cost(
         of source: Data, pipeline: ProcessingPipeline, smallestOf formats: [ImageFormat], saveData: Bool = false
     ) throws(TransformError) -> Cost {

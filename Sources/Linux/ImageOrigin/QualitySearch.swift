@@ -87,7 +87,8 @@ public struct QualitySearch: Sendable, Equatable {
 
     /// The score to reach.
     public var target: Double
-    /// The qualities searched; the upper bound is tried first.
+    /// The qualities searched; the search starts at ``start``, the upper
+    /// bound unless told otherwise.
     public var qualities: ClosedRange<Int>
     /// How scores are expected to move with quality.
     public var model: Model

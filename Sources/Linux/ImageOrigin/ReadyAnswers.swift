@@ -9,8 +9,9 @@ import WebPBridge
 /// headers, and the variant cache.
 ///
 /// Keyed by the target as sent — and, when the origin negotiates WebP, the
-/// `Accept` field as sent — which is everything such an answer depends on
-/// besides the file. Requests with `If-None-Match`, `If-Modified-Since`,
+/// `Accept` field as sent, and under `--client-hints` or `--save-data` the
+/// hints' sizing bucket, width and DPR, which ``ImageOrigin`` appends — which
+/// is everything such an answer depends on besides the file. Requests with `If-None-Match`, `If-Modified-Since`,
 /// `Range` or `If-Range` are never answered from here (their answers depend
 /// on those fields; they take the full path). An answer is given only while
 /// the request's path still leads to the same version of its file

@@ -2,7 +2,7 @@ import WebPBridge
 
 /// One resample of a composed pipeline: scale the image to
 /// `width`×`height` and keep `columns`×`rows` of the result, in one pass of
-/// the resizer (``ImageResizer/resize(_:width:height:columns:rows:)``).
+/// the resizer (``ImageResizer/resize(_:width:height:columns:rows:extent:)``).
 ///
 /// A pipeline's steps are composed into as few stages as the arithmetic
 /// allows (``stages(of:width:height:)``), so that no intermediate image is

@@ -18,7 +18,7 @@ struct CompareCommand: BridgeCommand {
             mean gradient-magnitude similarity at half size.
             With --json, one JSON object with exactly those keys.
             With --timing, also the median microseconds of 9 runs of each metric ('s2-candidate': one
-            score against a reference prepared once, as a search pays per encode) and of one lossy
+            score against a reference and working planes prepared once, as a search pays per encode) and of one lossy
             WebP encode (q80, method 4) of REFERENCE, for comparing their cost.
             """,
         arguments: [("REFERENCE", "The image that was encoded."), ("DISTORTED", "Its encode, decoded.")],
@@ -79,8 +79,9 @@ struct CompareCommand: BridgeCommand {
         let fast1 = try median { _ = try FastSSIM.score(LumaPlane(first), LumaPlane(second), scales: 1) }
         let gms = try median { _ = try GradientSimilarity.score(LumaPlane(first), LumaPlane(second)) }
         let s2 = try median { _ = try SSIMULACRA2.score(first, second) }
-        let prepared = try SSIMULACRA2.Reference(first)
-        let candidate = try median { _ = try prepared.score(second) }
+        // As a search scores its trials: the reference and the working planes made once.
+        let scorer = try SSIMULACRA2.Scorer(first)
+        let candidate = try median { _ = try scorer.score(second) }
         let encode = try median { _ = try WebPEncoder(options: .init(quality: 80, method: 4)).encode(first) }
         io.print(
             "microseconds: ssim \(ssim), s2 \(s2), s2-candidate \(candidate), fast \(fast), fast1 \(fast1),"

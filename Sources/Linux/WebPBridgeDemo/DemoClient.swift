@@ -33,7 +33,7 @@ package struct DemoClient: Sendable {
             /// Through its own reverse bridge, in front of the demo's origin
             /// at its fixed qualities (WebP q80, AVIF q60): today's settings.
             case bridge
-            /// Straight from the tuned origin (``DemoSiteOrigin/tunedConfiguration(root:)``):
+            /// Straight from the tuned origin (``DemoSiteOrigin/tunedConfiguration(root:target:)``):
             /// quality chosen per image, the smallest format the client
             /// accepts, sizes from the client's hints. Each image is asked
             /// at the screen width in the URL (`?imageView2/2/w/W`), as a

@@ -28,7 +28,7 @@ package struct DemoServers: Sendable {
     /// The forward bridge's address, for a browser's `--proxy-server`.
     package let forwardBridgeURL: URL
     let tunedOrigin: HTTPServer
-    /// The tuned origin's address (``DemoSiteOrigin/tunedConfiguration(root:)``),
+    /// The tuned origin's address (``DemoSiteOrigin/tunedConfiguration(root:target:)``),
     /// which the tuned profiles load their images from directly.
     package let tunedOriginURL: URL
     let clientBridges: [HTTPServer]

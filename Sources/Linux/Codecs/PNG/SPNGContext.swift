@@ -62,7 +62,8 @@ final class SPNGContext {
         return context
     }
 
-    /// An encoder that writes to an internal buffer, read with ``encodedBytes()``.
+    /// An encoder that writes to an internal buffer, whose bytes
+    /// ``encode(_:width:height:hasAlpha:compressionLevel:)`` returns.
     static func encoder(format: ImageFormat) throws(ImageCodecError) -> SPNGContext {
         let context = try SPNGContext(flags: Int32(SPNG_CTX_ENCODER.rawValue), format: format, isEncoder: true)
         try context.check(spng_set_option(context.handle, SPNG_ENCODE_TO_BUFFER, 1), "selecting in-memory output")
@@ -106,7 +107,7 @@ final class SPNGContext {
 
     // MARK: Encoding
 
-    /// Encodes `rows` (in the PNG's own sample layout, `width * channels`
+    /// Encodes `samples` (in the PNG's own sample layout, `width * channels`
     /// bytes a row, no padding) as an 8-bit RGB or RGBA PNG.
     func encode(
         _ samples: UnsafeBufferPointer<UInt8>, width: Int, height: Int, hasAlpha: Bool, compressionLevel: Int

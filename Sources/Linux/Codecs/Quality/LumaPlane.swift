@@ -1,12 +1,13 @@
-/// An image's luma, one byte a pixel: what ``FastSSIM`` compares.
+/// An image's luma, one byte a pixel: what ``FastSSIM`` and
+/// ``GradientSimilarity`` compare (`webp-bridge compare`; the quality search
+/// scores by ``SSIMULACRA2``).
 ///
 /// From RGBA, `Y = (77 R + 150 G + 29 B + 128) >> 8` (BT.601's weights in
 /// 8 bits, as JFIF's full-range Y′ is), premultiplied by alpha so that the
 /// colour under a transparent pixel, which encoders may change and nobody
 /// sees, never counts. From a JPEG's planes, the Y plane mapped back from
 /// the limited range WebP codes (16–235, ``JPEGDecoder/decodeYUV420(_:width:height:)``)
-/// to full range: the same Y′, so a variant made from the planes is compared
-/// with what was encoded.
+/// to full range: the same Y′ as from the decoded RGB.
 public struct LumaPlane: Sendable, Equatable {
     /// Width in pixels (at least 1).
     public let width: Int

@@ -208,7 +208,7 @@ public enum SSIMULACRA2 {
 
     /// The six weights of one channel at one scale of `scaleCount`. As
     /// libjxl and the package both do, the weights are taken in order for
-    /// the scales there are: an image with fewer than six (under 256 pixels
+    /// the scales there are: an image with fewer than six (under 225 pixels
     /// on its shorter side) scores its Y channel with weights the list
     /// gives to X's coarser scales, and so on. That is the metric as
     /// published, kept so scores match.
