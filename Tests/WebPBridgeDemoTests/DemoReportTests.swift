@@ -157,7 +157,7 @@ struct DemoReportTests {
                 .init(profile: .avif, images: [photo(40_000), logo(13_012), gif(215_916)], bridgeTime: .zero),
                 .init(profile: .tunedWebP, images: [photo(45_000), logo(7_600), gif(96_000)], bridgeTime: .zero),
                 .init(profile: .tunedAVIF, images: [photo(30_000), logo(6_510), gif(25_462)], bridgeTime: .zero),
-                // A failed image is not compared, whichever side failed.
+                // A failed image (the tuned side's, here) is not compared.
                 // Equal bytes are not bigger.
                 .init(profile: .saveData, images: [failed, logo(6_000), gif(215_916)], bridgeTime: .zero),
                 // Sized by its hints: other sizes, so not set beside a fixed client.

@@ -11,10 +11,11 @@ import WebPBridge
 /// Keyed by the target as sent — and, when the origin negotiates WebP, the
 /// `Accept` field as sent, and under `--client-hints` or `--save-data` the
 /// hints' sizing bucket, width and DPR, which ``ImageOrigin`` appends — which
-/// is everything such an answer depends on besides the file. Requests with `If-None-Match`, `If-Modified-Since`,
-/// `Range` or `If-Range` are never answered from here (their answers depend
-/// on those fields; they take the full path). An answer is given only while
-/// the request's path still leads to the same version of its file
+/// is everything such an answer depends on besides the file. Requests with
+/// `If-None-Match`, `If-Modified-Since`, `Range` or `If-Range` are never
+/// answered from here (their answers depend on those fields; they take the
+/// full path). An answer is given only while the request's path still leads
+/// to the same version of its file
 /// (``FileResolver/isUnchanged(_:)``: one `stat`), so a changed, replaced
 /// or removed file, or a retargeted link, sends the request down the full
 /// path, which replaces the answer. With a revalidation window

@@ -7,8 +7,9 @@ extension DemoReport {
     /// sends the same `Accept`, image by image. The bar for the
     /// tuned origin asks that no image cost more on the wire than there.
     struct AgainstFixed: Sendable, Equatable {
-        /// One image the tuned client received more bytes for.
-        struct Bigger: Sendable, Equatable {
+        /// One image the tuned client received more bytes for (as the JSON
+        /// figures hold it too).
+        struct Bigger: Sendable, Equatable, Codable {
             var path: String
             var tunedBytes: Int
             var fixedBytes: Int

@@ -42,6 +42,8 @@ extension DemoReport {
     /// The report page.
     func html(files: [ImageFiles]) -> String {
         let escape = DemoPage.escape
+        // Each tuned client against today's settings, then each animation's frames.
+        let settingsLines = againstFixedLines + animationLines
         let size = { (size: (width: Int, height: Int)?) in size.map { "\($0.width)×\($0.height)" } ?? "?" }
         var cards = ""
         for (index, file) in files.enumerated() {
@@ -158,14 +160,14 @@ extension DemoReport {
               \(qualityChart())
               </section>
               """)
-            \(againstFixedLines.isEmpty && animationLines.isEmpty ? "" : """
+            \(settingsLines.isEmpty ? "" : """
               <section>
                 <h2>Against today's settings</h2>
                 <p class="note">Each tuned client beside the bridged client that sends its <code>Accept</code> (the \
               fixed qualities), image by image, in bytes on the wire; then the frames each client was handed for \
               each animation.</p>
                 <ul class="note">
-              \((againstFixedLines + animationLines).map { "    <li>\(escape($0))</li>\n" }.joined())  </ul>
+              \(settingsLines.map { "    <li>\(escape($0))</li>\n" }.joined())  </ul>
               </section>
               """)
             <section>

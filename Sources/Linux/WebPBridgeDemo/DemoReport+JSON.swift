@@ -55,18 +55,12 @@ extension DemoReport {
 
         /// A tuned client beside today's settings (``DemoReport/AgainstFixed``).
         struct AgainstFixed: Codable, Equatable {
-            struct Bigger: Codable, Equatable {
-                var path: String
-                var tunedBytes: Int
-                var fixedBytes: Int
-            }
-
             /// Client names, as in ``Client/name``.
             var tuned: String
             var fixed: String
             var compared: Int
             /// The images that cost the tuned client more on the wire; empty when none did.
-            var bigger: [Bigger]
+            var bigger: [DemoReport.AgainstFixed.Bigger]
             /// Wire bytes of the compared images by kind (`photos`, `logos`, `animations`), tuned then fixed.
             var tunedBytesByKind: [String: Int]
             var fixedBytesByKind: [String: Int]
@@ -107,9 +101,7 @@ extension DemoReport {
             againstFixed: againstFixed.map { comparison in
                 Figures.AgainstFixed(
                     tuned: comparison.tuned, fixed: comparison.fixed, compared: comparison.compared,
-                    bigger: comparison.bigger.map {
-                        .init(path: $0.path, tunedBytes: $0.tunedBytes, fixedBytes: $0.fixedBytes)
-                    },
+                    bigger: comparison.bigger,
                     tunedBytesByKind: Dictionary(
                         uniqueKeysWithValues: comparison.kinds.map { ($0.kind.shortName, $0.tuned) }),
                     fixedBytesByKind: Dictionary(

@@ -154,15 +154,17 @@ package struct DemoReport: Sendable {
             "S2: SSIMULACRA 2 (100 identical, 90 visually lossless, 70 high quality), where scored (make demo"
                 + " scores with PyPI ssimulacra2); tuned origin: each image straight from an origin with"
                 + " --auto-format (the smallest format the client accepts equally)")
-        if !againstFixedLines.isEmpty {
+        let comparisons = againstFixedLines
+        if !comparisons.isEmpty {
             lines.append(
                 "against today's settings (each tuned client beside the bridged client that sends its Accept,"
                     + " image by image, bytes on the wire):")
-            lines += againstFixedLines.map { "  " + $0 }
+            lines += comparisons.map { "  " + $0 }
         }
-        if !animationLines.isEmpty {
+        let animations = animationLines
+        if !animations.isEmpty {
             lines.append("animations (frames each client was handed):")
-            lines += animationLines.map { "  " + $0 }
+            lines += animations.map { "  " + $0 }
         }
         lines.append("page, stylesheet and script: \(Self.humanBytes(pageBytes)) passed through")
         lines.append(
