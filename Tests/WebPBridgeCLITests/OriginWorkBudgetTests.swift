@@ -26,14 +26,18 @@ struct OriginWorkBudgetTests {
         let base: String
         let folder: TemporaryDirectory
 
-        init() async throws {
+        /// - Parameters:
+        ///   - files: More files to serve, by name.
+        ///   - arguments: More arguments for `origin`.
+        init(files: [String: Data] = [:], arguments: [String] = []) async throws {
             folder = try TemporaryDirectory(prefix: "origin-work")
             try PNGEncoder().encode(SyntheticImages.photo(width: 64, height: 48)).write(to: folder.file("small.png"))
             try SyntheticAnimatedWebP.make(canvasWidth: 1000, canvasHeight: 1000, frameCount: 1000)
                 .write(to: folder.file("anim.webp"))
+            for (name, data) in files { try data.write(to: folder.file(name)) }
             process = Process()
             process.executableURL = ChildProcess.webpBridgeBinary!
-            process.arguments = ["origin", "--root", folder.url.path, "--listen", "127.0.0.1:0"]
+            process.arguments = ["origin", "--root", folder.url.path, "--listen", "127.0.0.1:0"] + arguments
             let output = Pipe()
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
@@ -110,6 +114,25 @@ struct OriginWorkBudgetTests {
         print("2999/2500 pipeline twice at once: \(statuses), origin peak RSS \(Self.mebibytes(peak))")
         #expect(statuses == [200, 200], "two fit the share for work in flight together")
         #expect(peak < Self.budgetBytes, "peak RSS \(Self.mebibytes(peak))")
+    }
+
+    /// A progressive JPEG's decoder holds every coefficient of the whole
+    /// image whatever size it decodes to: 69 MB for this one at 4:4:4,
+    /// twice at once past a 128 MiB budget when they were counted at the
+    /// scaled size (a 7000×7000 one peaked at 323 MB under the default
+    /// budget). Counted, each is past the share for work in flight.
+    @Test func progressiveJPEGsAtOnceStayWithinTheMemoryBudget() async throws {
+        let photo = SyntheticImages.photo(width: 3400, height: 3400)
+        let jpeg = try JPEGEncoder(options: .init(quality: 85, subsampling: .s444, progressive: true)).encode(photo)
+        let origin = try await RunningOrigin(files: ["progressive.jpg": jpeg], arguments: ["--memory-budget", "128M"])
+        defer { origin.stop() }
+        async let first = origin.status("/progressive.jpg?imageView2/2/w/100/format/webp")
+        async let second = origin.status("/progressive.jpg?imageView2/2/w/101/format/webp")
+        let statuses = try await [first, second]
+        let peak = try origin.peakBytes
+        print("3400x3400 progressive JPEG twice at once: \(statuses), origin peak RSS \(Self.mebibytes(peak))")
+        #expect(statuses == [413, 413])
+        #expect(peak < ChildProcess.peakBound(kilobytes: 128 << 10) * 1024, "peak RSS \(Self.mebibytes(peak))")
     }
 
     @Test func aThousandFrameAnimationIsRefusedWithinTheWorkBudget() async throws {

@@ -33,15 +33,24 @@ extension ImageTransformer {
         public var workPixelsBeforeMixedEncoding: Int { workPixels - mixedEncodingWorkPixels }
 
         /// A still's quality search added: its work
-        /// (``addSearchWork(outputPixels:images:)``) and its memory beside
-        /// the encoder's.
-        mutating func addSearch(outputPixels: Int, sourceBytes: Int, format: ImageFormat) {
+        /// (``addSearchWork(outputPixels:images:)``, and a JPEG's reference
+        /// decoded again, ``ImageTransformer/wholeImageDecodeWork(of:)``)
+        /// and its memory beside the encoder's (the reference's decoder
+        /// holding what it holds for the whole image, as the variant's did).
+        mutating func addSearch(outputPixels: Int, source info: ImageInfo, format: ImageFormat) {
             addSearchWork(outputPixels: outputPixels)
+            if info.format == .jpeg { addWork(ImageTransformer.wholeImageDecodeWork(of: info)) }
             let held =
                 outputPixels
                 * (4 + ImageTransformer.encoderBytesPerPixel(format, lossless: false)
                     + ImageTransformer.searchBytesPerPixel)
-            peakBytes = max(peakBytes, sourceBytes + held)
+            peakBytes = max(peakBytes, info.bytes + info.wholeImageDecoderBytes + held)
+        }
+
+        /// `pixels` more work, ``workPixels`` at `Int.max` past it.
+        mutating func addWork(_ pixels: Int) {
+            let work = workPixels.addingReportingOverflow(pixels)
+            workPixels = work.overflow ? .max : work.partialValue
         }
 
         /// ``ImageTransformer/searchWorkPerPixel`` for each of `images`
@@ -49,8 +58,7 @@ extension ImageTransformer {
         mutating func addSearchWork(outputPixels: Int, images: Int = 1) {
             let perImage = outputPixels.multipliedReportingOverflow(by: ImageTransformer.searchWorkPerPixel)
             let all = perImage.partialValue.multipliedReportingOverflow(by: images)
-            let work = workPixels.addingReportingOverflow(all.partialValue)
-            workPixels = perImage.overflow || all.overflow || work.overflow ? .max : work.partialValue
+            addWork(perImage.overflow || all.overflow ? .max : all.partialValue)
         }
     }
 
@@ -198,7 +206,7 @@ extension ImageTransformer {
         let size = try outputSize(of: pipeline, width: info.width, height: info.height)
         let outputPixels = size.width * size.height
         guard info.frames > 1, format == .webp else {
-            cost.addSearch(outputPixels: outputPixels, sourceBytes: info.bytes, format: format)
+            cost.addSearch(outputPixels: outputPixels, source: info, format: format)
             return cost
         }
         // The sampled frames searched one at a time, with the drift check's scorer and frames, whose
@@ -258,7 +266,7 @@ extension ImageTransformer {
         }
         let decoded = decodedPixels(of: info, firstStage: stages.first)
         var work = decoded.pixels
-        var peak = decoded.pixels * 4
+        var peak = decoded.pixels * 4 + info.wholeImageDecoderBytes
         var input = (width: decoded.width, height: decoded.height)
         for stage in stages {
             work += stage.outputPixels
@@ -271,7 +279,39 @@ extension ImageTransformer {
             && VariantEncoding.mayTryLossless(pixels: outputPixels, sourceFormat: info.format)
         work += outputPixels * (lossless ? 1 + losslessWorkWeight : 1)
         peak = max(peak, outputPixels * (4 + encoderBytesPerPixel(format, lossless: lossless)))
-        return Cost(workPixels: work, peakBytes: sourceBytes + peak)
+        var cost = Cost(workPixels: work, peakBytes: sourceBytes + peak)
+        cost.addWork(wholeImageDecodeWork(of: info, decodedPixels: decoded.pixels))
+        return cost
+    }
+
+    /// The work of decoding a still that does not shrink with the size it
+    /// is decoded at, beyond the pixels decoded: for a JPEG of more than one
+    /// scan, its coefficients written and read (a unit for 16 of their
+    /// bytes) and a pass over its blocks for every scan (a unit for 128
+    /// pixels a scan); for a WebP scaled by libwebp, the macroblocks it
+    /// decodes whole before it rescales (a unit a pixel). Measured
+    /// through `convert --width 100`, whose decode the scaled size hardly
+    /// costs: progressive 5760×3600 photos (10 scans) took 0.20 s more
+    /// than the same photos in one scan at 4:2:0 and 0.31 s at 4:4:4,
+    /// counted here as 5.5 M and 9.4 M units (0.18 and 0.31 s at a unit's
+    /// 0.033 µs, docs/work-budget.md); a flat 7000×7000 JPEG of 490 scans
+    /// took 4.4 s more than in one, counted as 206 M (6.8 s); that photo
+    /// as a lossy WebP took 0.15 s, counted as 20.7 M (0.68 s). 0 for the
+    /// rest, whose whole decode the pixels count.
+    ///
+    /// - Parameter decodedPixels: The pixels the decode returns, counted
+    ///   apart (a WebP's whole decode is only what they leave).
+    static func wholeImageDecodeWork(of info: ImageInfo, decodedPixels: Int = 0) -> Int {
+        let whole = info.width * info.height
+        switch info.format {
+        case .jpeg where info.scans > 1:
+            let (passes, overflow) = whole.multipliedReportingOverflow(by: info.scans)
+            return overflow ? .max : info.wholeImageDecoderBytes / 16 + passes / 128
+        case .webp where info.frames == 1:
+            return max(0, whole - decodedPixels)
+        default:
+            return 0
+        }
     }
 
     /// The size a still is decoded at for `stage`: TurboJPEG scales by

@@ -17,8 +17,24 @@ public struct ImageInfo: Sendable, Equatable, Codable {
     public var loopCount: Int
     /// File size in bytes.
     public var bytes: Int
+    /// The scans (`SOS` segments) a JPEG is coded in: 1 for a baseline
+    /// JPEG, about 10 for a progressive one (``JPEGDecoder/scanCount(_:)``);
+    /// 1 for every other format.
+    public var scans: Int
+    /// Bytes a still's decoder holds for the whole image, whatever size it
+    /// is decoded at, beside the pixels it returns; 0 when it holds no more
+    /// than some rows. A JPEG of more than one scan keeps every block's DCT
+    /// coefficients (``JPEGDecoder/Header/coefficientBytes``); a lossless
+    /// WebP, or a lossy one with alpha, about
+    /// ``WebPFeatures/wholeImageBytesPerPixel`` a pixel. A one-scan JPEG
+    /// and an opaque lossy WebP are decoded a row of blocks at a time;
+    /// PNG, GIF and AVIF decode whole, which their pixels count already.
+    public var wholeImageDecoderBytes: Int
 
-    public init(format: ImageFormat, width: Int, height: Int, alpha: Bool, frames: Int, loopCount: Int, bytes: Int) {
+    public init(
+        format: ImageFormat, width: Int, height: Int, alpha: Bool, frames: Int, loopCount: Int, bytes: Int,
+        scans: Int = 1, wholeImageDecoderBytes: Int = 0
+    ) {
         self.format = format
         self.width = width
         self.height = height
@@ -26,6 +42,8 @@ public struct ImageInfo: Sendable, Equatable, Codable {
         self.frames = frames
         self.loopCount = loopCount
         self.bytes = bytes
+        self.scans = scans
+        self.wholeImageDecoderBytes = wholeImageDecoderBytes
     }
 
     /// Reads the info of `data`.
@@ -39,12 +57,14 @@ public struct ImageInfo: Sendable, Equatable, Codable {
             let animation = features.isAnimated ? try WebPDecoder(limits: limits).animationInfo(data) : nil
             self.init(
                 format: .webp, width: features.width, height: features.height, alpha: features.hasAlpha,
-                frames: animation?.frameCount ?? 1, loopCount: animation?.loopCount ?? 0, bytes: data.count)
+                frames: animation?.frameCount ?? 1, loopCount: animation?.loopCount ?? 0, bytes: data.count,
+                wholeImageDecoderBytes: features.isAnimated ? 0 : features.wholeImageDecoderBytes)
         case .jpeg:
             let header = try JPEGDecoder(limits: limits).readHeader(data)
+            let scans = JPEGDecoder.scanCount(data)
             self.init(
                 format: .jpeg, width: header.width, height: header.height, alpha: false, frames: 1, loopCount: 0,
-                bytes: data.count)
+                bytes: data.count, scans: scans, wholeImageDecoderBytes: scans > 1 ? header.coefficientBytes : 0)
         case .png, .apng:
             let header = try PNGDecoder.readHeader(data)
             self.init(

@@ -198,6 +198,43 @@ public struct JPEGDecoder: Sendable {
     }
 }
 
+extension JPEGDecoder.Header {
+    /// Bytes libjpeg-turbo holds for the whole image's DCT coefficients
+    /// while it decodes a JPEG of more than one scan (a progressive one, or
+    /// a sequential one whose components are in scans of their own),
+    /// whatever the scale it decodes to: 64 coefficients of 2 bytes for
+    /// every block of every component, counted in whole MCUs of the
+    /// sampling TurboJPEG reports. An unknown sampling is counted as every
+    /// component at full resolution, the most there can be. A one-scan
+    /// JPEG is decoded an MCU row at a time and holds none of this.
+    public var coefficientBytes: Int {
+        let components =
+            switch colorSpace {
+            case .gray: 1
+            case .cmyk, .ycck: 4
+            case .rgb, .ycbcr: 3
+            }
+        // TurboJPEG's MCU sizes by `TJSAMP` (turbojpeg.h, `tjMCUWidth`, `tjMCUHeight`): 444, 422, 420,
+        // gray, 440, 411.
+        let mcuWidths = [8, 16, 16, 8, 8, 32]
+        let mcuHeights = [8, 8, 16, 8, 16, 8]
+        let known = subsampling >= 0 && Int(subsampling) < mcuWidths.count
+        let mcu =
+            known ? (width: mcuWidths[Int(subsampling)], height: mcuHeights[Int(subsampling)]) : (width: 32, height: 32)
+        let lumaBlocks = mcu.width / 8 * (mcu.height / 8)
+        // Luma (and a CMYK image's black) fill the MCU, each other component one block of it.
+        let blocksPerMCU =
+            switch (known, components) {
+            case (false, _): components * lumaBlocks
+            case (true, 1): lumaBlocks
+            case (true, 4): 2 * lumaBlocks + 2
+            default: lumaBlocks + 2
+            }
+        let mcus = ((width + mcu.width - 1) / mcu.width) * ((height + mcu.height - 1) / mcu.height)
+        return mcus * blocksPerMCU * 64 * 2
+    }
+}
+
 /// The colour space a JPEG's scan is coded in, as TurboJPEG reports it.
 public enum JPEGColorSpace: String, Sendable, Equatable {
     case gray, rgb, ycbcr, cmyk, ycck

@@ -49,3 +49,22 @@ public struct WebPFeatures: Sendable, Equatable {
             }
     }
 }
+
+extension WebPFeatures {
+    /// Bytes a pixel that libwebp holds for the whole of a still it decodes
+    /// to any size, when the still is lossless (its ARGB picture) or lossy
+    /// with alpha (its alpha plane and the alpha's own lossless decode):
+    /// 5, from the growth of `convert --width 100`'s peak RSS over a
+    /// 5760×3600 photo, 4.6 bytes a pixel lossless and 4.9 lossy with
+    /// alpha, against none for the same photo lossy and opaque, whose
+    /// macroblocks go to the rescaler a row at a time
+    /// (docs/work-budget.md).
+    public static let wholeImageBytesPerPixel = 5
+
+    /// What decoding this still holds for the whole image whatever size it
+    /// is decoded at (``wholeImageBytesPerPixel`` a pixel), 0 for an opaque
+    /// lossy one.
+    public var wholeImageDecoderBytes: Int {
+        compression == .lossy && !hasAlpha ? 0 : width * height * Self.wholeImageBytesPerPixel
+    }
+}
