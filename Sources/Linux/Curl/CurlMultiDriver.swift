@@ -29,6 +29,7 @@
         // Curl thread only.
         private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         private var idleHandles: [CurlEasyHandle] = []
+        private let idleSockets: IdleSockets
 
         /// Creates the multi handle and starts its thread.
         /// - Parameters:
@@ -47,6 +48,8 @@
             }
             self.multi = multi
             self.configuration = configuration
+            // Twice the connections libcurl keeps: it closes some without a word, whose sockets age out.
+            idleSockets = IdleSockets(capacity: 2 * max(1, configuration.maxIdleConnections))
             // Failing to set a limit only loses the bound, never correctness.
             _ = webpbridge_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(1, configuration.maxIdleConnections))
             _ = webpbridge_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_NOTHING))
@@ -127,7 +130,7 @@
             }
             do {
                 try easy.reset()
-                try transfer.configure(easy, configuration)
+                try transfer.configure(easy, configuration, idleSockets: idleSockets)
                 try CurlCode.check(curl_multi_add_handle(multi, easy.raw), "curl_multi_add_handle")
                 active[easy.raw] = transfer
             } catch {
@@ -154,10 +157,21 @@
             while let message = curl_multi_info_read(multi, &remaining) {
                 guard message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle else { continue }
                 let code = webpbridge_curl_msg_result(message)
+                if code == CURLE_OK {
+                    // The connection goes back to libcurl's cache (or is closed, and its socket ages out).
+                    var socket = curl_socket_t(-1)
+                    if webpbridge_curl_easy_getinfo_socket(raw, CURLINFO_ACTIVESOCKET, &socket) == CURLE_OK {
+                        idleSockets.record(socket)
+                    }
+                }
                 let refusal = detach(raw, active[raw]?.label ?? "a finished transfer")
                 guard let transfer = active.removeValue(forKey: raw) else { continue }
                 if let refusal {
                     transfer.finish(.failure(refusal))
+                } else if transfer.prepareFreshConnection(),
+                    curl_multi_add_handle(multi, raw) == CURLM_OK
+                {
+                    active[raw] = transfer
                 } else {
                     recycle(transfer.complete(code))
                 }

@@ -26,6 +26,11 @@
         private var fieldReader: ResponseFieldReader
         private var abortReason: DataLoadingError?
         private var finished = false
+        private var idleSockets: IdleSockets?
+        /// The connection libcurl chose held bytes no request asked for, so
+        /// the transfer stopped before its request to start again on a new one.
+        private(set) var needsFreshConnection = false
+        private var startedAgain = false
 
         init(request: DataRequest, onChunk: (@Sendable (Data) -> Void)?) {
             self.request = request
@@ -49,9 +54,13 @@
         /// Remembers where to deliver the result.
         func attach(_ continuation: Continuation) { self.continuation = continuation }
 
-        /// Sets every option for this request on `easy`, which was just reset.
-        func configure(_ easy: CurlEasyHandle, _ configuration: CurlDataLoader.Configuration) throws(DataLoadingError) {
+        /// Sets every option for this request on `easy`, which was just reset;
+        /// a connection it would reuse is checked against `idleSockets`.
+        func configure(
+            _ easy: CurlEasyHandle, _ configuration: CurlDataLoader.Configuration, idleSockets: IdleSockets
+        ) throws(DataLoadingError) {
             self.easy = easy
+            self.idleSockets = idleSockets
             let raw = easy.raw
             func set(_ option: CURLoption, _ value: Int, _ name: String) throws(DataLoadingError) {
                 try CurlCode.check(webpbridge_curl_easy_setopt_long(raw, option, value), name)
@@ -99,9 +108,16 @@
                 }
                 try CurlCode.check(copied, "CURLOPT_COPYPOSTFIELDS")
             }
+            try CurlCode.check(webpbridge_curl_easy_setopt_prereq(raw, Self.prereqCallback), "CURLOPT_PREREQFUNCTION")
+            try CurlCode.check(
+                webpbridge_curl_easy_setopt_pointer(raw, CURLOPT_PREREQDATA, context), "CURLOPT_PREREQDATA")
             switch request.method.uppercased() {
             case "GET": break
-            case "HEAD": try set(CURLOPT_NOBODY, 1, "CURLOPT_NOBODY")
+            case "HEAD":
+                try set(CURLOPT_NOBODY, 1, "CURLOPT_NOBODY")
+                // An upstream may send a body after a HEAD's head, later than the check before the
+                // next request could see it: the connection is not kept.
+                try set(CURLOPT_FORBID_REUSE, 1, "CURLOPT_FORBID_REUSE")
             default:
                 guard HTTPFieldSyntax.isToken(request.method) else {
                     throw DataLoadingError(.networkFailure, "\(label): refused to send a malformed method")
@@ -137,6 +153,16 @@
                 "CURLOPT_HEADERFUNCTION")
             try CurlCode.check(
                 webpbridge_curl_easy_setopt_pointer(raw, CURLOPT_HEADERDATA, context), "CURLOPT_HEADERDATA")
+        }
+
+        /// Readies a transfer that stopped for ``needsFreshConnection`` to be
+        /// added again, on a new connection. Once only: returns `false` when
+        /// it already was.
+        func prepareFreshConnection() -> Bool {
+            guard needsFreshConnection, !startedAgain, let easy else { return false }
+            needsFreshConnection = false
+            startedAgain = true
+            return webpbridge_curl_easy_setopt_long(easy.raw, CURLOPT_FRESH_CONNECT, 1) == CURLE_OK
         }
 
         /// Builds the result once libcurl reports the transfer done (the easy
@@ -250,6 +276,22 @@
                 body.reserveCapacity(length)
             }
             return count
+        }
+
+        /// Before the request is written on a connection libcurl made or
+        /// chose to reuse: a reused one holding bytes no request asked for
+        /// stops the transfer, to start again on a new connection.
+        private func beforeRequest(localPort: Int, remotePort: Int) -> Int32 {
+            guard !startedAgain, idleSockets?.hasUnaskedInput(localPort: localPort, remotePort: remotePort) == true
+            else { return CURL_PREREQFUNC_OK }
+            needsFreshConnection = true
+            return CURL_PREREQFUNC_ABORT
+        }
+
+        private static let prereqCallback: curl_prereq_callback = { context, _, _, remotePort, localPort in
+            guard let context else { return CURL_PREREQFUNC_OK }
+            return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+                .beforeRequest(localPort: Int(localPort), remotePort: Int(remotePort))
         }
 
         private static let writeCallback: webpbridge_curl_data_callback = { buffer, size, count, context in

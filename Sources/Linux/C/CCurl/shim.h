@@ -38,6 +38,16 @@ static inline CURLcode webpbridge_curl_easy_setopt_function(CURL *handle, CURLop
     return curl_easy_setopt(handle, option, value);
 }
 
+/// curl_easy_setopt for CURLOPT_PREREQFUNCTION (libcurl 7.80 and later).
+static inline CURLcode webpbridge_curl_easy_setopt_prereq(CURL *handle, curl_prereq_callback value) {
+    return curl_easy_setopt(handle, CURLOPT_PREREQFUNCTION, value);
+}
+
+/// curl_easy_getinfo for CURLINFO_ACTIVESOCKET.
+static inline CURLcode webpbridge_curl_easy_getinfo_socket(CURL *handle, CURLINFO info, curl_socket_t *value) {
+    return curl_easy_getinfo(handle, info, value);
+}
+
 /// curl_easy_getinfo for CURLINFO_*_LONG items.
 static inline CURLcode webpbridge_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
