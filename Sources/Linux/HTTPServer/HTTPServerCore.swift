@@ -162,6 +162,10 @@ final class HTTPServerCore: Sendable {
             return answerNow(
                 .text(.badRequest, "malformed request head (NUL, bare LF or obs-fold)"), context, connection)
         }
+        guard !head.hasPaddedFraming else {
+            return answerNow(
+                .text(.badRequest, "whitespace after the value of Transfer-Encoding"), context, connection)
+        }
         if let refusal = RequestHeadRules.refusal(
             method: method.rawValue, target: context.target, version: context.version, fields: head.fields)
         {

@@ -26,6 +26,15 @@ struct MHDRequestHead {
     /// `false` when the head held a NUL or a bare LF inside a line, or an
     /// obs-fold.
     var isWellFormed: Bool
+    /// `true` when a `Transfer-Encoding` value had spaces or tabs after it.
+    /// RFC 9110 drops them, but libmicrohttpd, which finds where the body
+    /// ends, compares the value as sent: it read `chunked` followed by a tab
+    /// as no coding it knew and waited for the body until the connection
+    /// closed, taking the requests after it as that body. Such a request is
+    /// refused, so both read one framing. (A `Content-Length` it cannot
+    /// read, padded or past 64 bits, libmicrohttpd refuses itself before
+    /// the server sees the head.)
+    var hasPaddedFraming: Bool
 
     /// Reads the fields of the request on `connection` during the first
     /// call of the access handler.
@@ -50,7 +59,8 @@ struct MHDRequestHead {
             // The last field's line did not end where its value did.
             walk.wellFormed = false
         }
-        return MHDRequestHead(fields: walk.fields, isWellFormed: walk.wellFormed)
+        return MHDRequestHead(
+            fields: walk.fields, isWellFormed: walk.wellFormed, hasPaddedFraming: walk.paddedFraming)
     }
 
     /// The state of the walk over the fields.
@@ -59,6 +69,7 @@ struct MHDRequestHead {
         var expected: UnsafePointer<CChar>
         var wellFormed: Bool
         var fields = HTTPFieldList()
+        var paddedFraming = false
 
         mutating func add(name: UnsafePointer<CChar>, _ nameSize: Int, value: UnsafePointer<CChar>?, _ valueSize: Int) {
             let value = value ?? name + nameSize
@@ -72,6 +83,9 @@ struct MHDRequestHead {
                     name: Self.text(name, nameSize), value: String(decoding: valueBytes, as: UTF8.self))
                 : HTTPFieldList.Field(name: Self.text(name, nameSize), valueBytes: valueBytes)
             fields.add(field)
+            if valueBytes.count != valueSize, HTTPFieldList.namesMatch(field.name, "Transfer-Encoding") {
+                paddedFraming = true
+            }
             guard wellFormed else { return }
             // The name in place, its colon overwritten; the value in the same
             // line (libmicrohttpd skipped only spaces and tabs before it);
