@@ -36,6 +36,30 @@ struct CurlFieldSafetyTests {
         #expect(head.contains("\r\nX-Ok: a\tb ü\r\n"), "\(head)")
     }
 
+    /// The upstream gets the request asked for: its method with its body
+    /// (libcurl's own would send a GET with a body as POST), empty values
+    /// (libcurl reads `Name:` as "remove"), and no field libcurl adds of
+    /// its own (`Accept: */*`, a form `Content-Type`, `Expect`).
+    @Test(arguments: [
+        ("GET", "hello", "GET /x HTTP/1.1\r\n"), ("POST", "hello", "POST /x HTTP/1.1\r\n"),
+        ("PUT", "", "PUT /x HTTP/1.1\r\n"), ("get", "", "get /x HTTP/1.1\r\n"),
+    ])
+    func theRequestIsSentAsAsked(method: String, body: String, requestLine: String) async throws {
+        let upstream = try RawHTTPListener(answer: Self.plainAnswer)
+        defer { upstream.stop() }
+        let request = DataRequest(
+            url: upstream.url("/x"), method: method, headers: ["X-Empty": "", "User-Agent": "t"],
+            body: body.isEmpty && method != "PUT" ? nil : Data(body.utf8))
+        _ = try await CurlDataLoader().load(request)
+        let head = String(decoding: try #require(upstream.heads.first), as: UTF8.self)
+        #expect(head.hasPrefix(requestLine), "\(head)")
+        #expect(head.contains("\r\nX-Empty: \r\n") || head.contains("\r\nX-Empty:\r\n"), "\(head)")
+        for added in ["Accept:", "Content-Type:", "Expect:"] {
+            #expect(!head.lowercased().contains("\r\n" + added.lowercased()), "\(added) in \(head)")
+        }
+        #expect(head.contains("\r\nContent-Length: \(body.utf8.count)\r\n") == (request.body != nil), "\(head)")
+    }
+
     /// RFC 9112 §5.2: an obs-fold in a response is replaced by a space; it
     /// never becomes a field of its own.
     @Test func foldedResponseFieldStaysOneField() async throws {

@@ -111,9 +111,12 @@
             try CurlCode.check(webpbridge_curl_easy_setopt_prereq(raw, Self.prereqCallback), "CURLOPT_PREREQFUNCTION")
             try CurlCode.check(
                 webpbridge_curl_easy_setopt_pointer(raw, CURLOPT_PREREQDATA, context), "CURLOPT_PREREQDATA")
-            switch request.method.uppercased() {
-            case "GET": break
+            // The method as given (RFC 9110 §9.1: names are case-sensitive). libcurl's own GET and
+            // POST only where they are the same request: with a body it would send a GET as POST.
+            switch request.method {
+            case "GET" where request.body == nil, "POST" where request.body != nil: break
             case "HEAD":
+                // A HEAD's body has no meaning (RFC 9110 §9.3.2); libcurl sends none.
                 try set(CURLOPT_NOBODY, 1, "CURLOPT_NOBODY")
                 // An upstream may send a body after a HEAD's head, later than the check before the
                 // next request could see it: the connection is not kept.
@@ -132,11 +135,18 @@
                 guard HTTPFieldSyntax.isToken(field.name), HTTPFieldSyntax.isValidValue(bytes: field.valueBytes) else {
                     throw DataLoadingError(.networkFailure, "\(label): refused to send a malformed header field")
                 }
-                let line = (Array(field.name.utf8) + Array(": ".utf8) + field.valueBytes).map { CChar(bitPattern: $0) }
-                guard let list = curl_slist_append(headerList, line + [0]) else {
-                    throw DataLoadingError(.networkFailure, "\(label): out of memory for the request headers")
-                }
-                headerList = list
+                // libcurl reads `Name:` as "remove the field" and sends an empty value written `Name;`.
+                let line =
+                    field.valueBytes.isEmpty
+                    ? Array(field.name.utf8) + Array(";".utf8)
+                    : Array(field.name.utf8) + Array(": ".utf8) + field.valueBytes
+                try appendHeaderLine(line)
+            }
+            // Fields libcurl would add of its own, where the request has none: `Accept: */*`, a body's
+            // `Content-Type: application/x-www-form-urlencoded` and `Expect: 100-continue`. `Name:`
+            // removes them, so the upstream gets the fields asked for and no others.
+            for name in ["Accept", "Content-Type", "Expect"] where !request.headers.contains(name) {
+                try appendHeaderLine(Array(name.utf8) + Array(":".utf8))
             }
             if let headerList {
                 try CurlCode.check(
@@ -153,6 +163,14 @@
                 "CURLOPT_HEADERFUNCTION")
             try CurlCode.check(
                 webpbridge_curl_easy_setopt_pointer(raw, CURLOPT_HEADERDATA, context), "CURLOPT_HEADERDATA")
+        }
+
+        /// Adds one line (without its line end) to the request's header list.
+        private func appendHeaderLine(_ bytes: [UInt8]) throws(DataLoadingError) {
+            guard let list = curl_slist_append(headerList, bytes.map { CChar(bitPattern: $0) } + [0]) else {
+                throw DataLoadingError(.networkFailure, "\(label): out of memory for the request headers")
+            }
+            headerList = list
         }
 
         /// Readies a transfer that stopped for ``needsFreshConnection`` to be
