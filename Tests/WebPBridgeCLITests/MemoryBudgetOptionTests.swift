@@ -43,7 +43,7 @@ struct MemoryBudgetOptionTests {
         let budget = defaults.memoryBudget
         let shares = [
             budget.dataCacheBytes, budget.hitMemoBytes, budget.failedVariantsBytes, budget.rewrittenPagesBytes,
-            budget.transcodeCacheBytes, budget.requestBodyBytes,
+            budget.transcodeCacheBytes, budget.requestBodyBytes, budget.passthroughBodyBytes,
         ]
         #expect(shares.reduce(0, +) <= budget.totalBytes, "the shares fit the budget")
     }

@@ -49,7 +49,7 @@ import Testing
         #expect(origin.serverConfiguration.limits.maxConnectionsPerClient == defaults.maxConnectionsPerClient)
         // Request bodies in flight are the memory budget's share unless --max-body-total says otherwise.
         #expect(origin.serverConfiguration.limits.maxBodyBytesInFlight == origin.memoryBudget.requestBodyBytes)
-        #expect(proxy.serverConfiguration.limits.maxBodyBytesInFlight == 32 << 20)
+        #expect(proxy.serverConfiguration.limits.maxBodyBytesInFlight == 16 << 20, "a quarter of 64M")
         // The proxy faces browsers and their cookies; the origin, CDNs and bridges.
         #expect(proxy.serverConfiguration.limits.maxHeaderBytes == defaults.maxHeaderBytes)
         #expect(origin.serverConfiguration.limits.maxHeaderBytes == 16 << 10)

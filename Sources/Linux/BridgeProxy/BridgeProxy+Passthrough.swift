@@ -31,11 +31,18 @@ extension BridgeProxy {
             url: url, method: request.method.rawValue, headers: fields, timeout: configuration.limits.upstreamTimeout,
             maxBodyBytes: configuration.limits.maxPassthroughBodyBytes,
             responseFieldLimits: configuration.limits.upstreamFieldLimits, body: sendsBody ? request.body : nil)
+        // The body is charged to the answers' share as it arrives; past the share the transfer stops.
+        let charge = heldAnswers.charge()
         let loaded: DataResponse
         do {
-            loaded = try await configuration.passthroughLoader.load(upstreamRequest)
+            loaded = try await load(upstreamRequest, charging: charge)
         } catch {
+            if charge.wasRefused { return answersOverBudget(url: url, received: nil) }
             return upstreamFailure(error, url: url.absoluteString)
+        }
+        // A loader that hands no pieces over is charged for the whole body here.
+        guard charge.settle(total: loaded.body.count) else {
+            return answersOverBudget(url: url, received: loaded.body.count)
         }
         recordUpstreamBytes(loaded.body.count, path: .passthrough)
         guard (100...599).contains(loaded.statusCode), !(100...199).contains(loaded.statusCode) else {
@@ -61,10 +68,53 @@ extension BridgeProxy {
                 (1...configuration.limits.maxPassthroughBodyBytes).contains(declared)
                 ? .data(Data(count: declared)) : .empty
         } else {
-            body = loaded.body.isEmpty ? .empty : .data(loaded.body)
+            body = loaded.body.isEmpty ? .empty : .bytes(charge.body(loaded.body))
         }
         return Reply(
             response: HTTPResponse(status: HTTPStatus(code: loaded.statusCode), headers: headers, body: body),
             outcome: .passthrough, upstreamBytes: loaded.body.count)
+    }
+
+    /// Loads `request` with its body charged to `charge` piece by piece;
+    /// the first piece that does not fit cancels the transfer.
+    private func load(
+        _ request: DataRequest, charging charge: HeldAnswers.Charge
+    ) async throws(DataLoadingError) -> DataResponse {
+        let loader = configuration.passthroughLoader
+        let transfer = Lock<Task<DataResponse, any Error>?>(nil)
+        let task = Task {
+            try await loader.load(request) { piece in
+                if !charge.add(piece.count) { transfer.withLock { $0?.cancel() } }
+            }
+        }
+        transfer.withLock { $0 = task }
+        // A piece refused before the task was stored above cancelled nothing: the caller checks the charge.
+        if charge.wasRefused { task.cancel() }
+        do {
+            return try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                task.cancel()
+            }
+        } catch let error as DataLoadingError {
+            throw error
+        } catch {
+            throw DataLoadingError(.cancelled, "\(request.method) \(request.url.absoluteString): \(error)")
+        }
+    }
+
+    /// The answer when passed-through answers fill their share: 503 with
+    /// `Retry-After`, or, for an answer larger than the whole share, a 503
+    /// that says so.
+    private func answersOverBudget(url: URL, received: Int?) -> Reply {
+        log("answers being received and sent fill their share of the memory budget: \(url.absoluteString)")
+        let reason =
+            (received ?? 0) > heldAnswers.capacityBytes
+            ? "the upstream's answer (\(received ?? 0) bytes) is larger than the bridge's share for answers being"
+                + " sent (\(heldAnswers.capacityBytes) bytes; --memory-budget sets it)"
+            : "the bridge is holding too many answers for clients to read; retry shortly"
+        return Reply(
+            response: .text(.serviceUnavailable, reason, headers: ["Retry-After": "1"]),
+            outcome: .overloaded, upstreamBytes: received)
     }
 }

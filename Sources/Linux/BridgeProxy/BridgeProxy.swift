@@ -45,6 +45,8 @@ public final class BridgeProxy: HTTPHandler {
     let rewrittenPages: RewrittenPages?
     /// Routes (image requests planned) the immediate path declined, for ``handle(_:)``.
     let plannedRequests: PlannedRequests
+    /// Passed-through answers being sent (see ``HeldAnswers``).
+    let heldAnswers: HeldAnswers
 
     /// The path prefix of the bridge's own endpoints.
     public static let localPathPrefix = "/__bridge/"
@@ -66,6 +68,7 @@ public final class BridgeProxy: HTTPHandler {
         redirects = router.reversePrefix.map(RedirectLocation.init(upstreamPrefix:))
         hitMemo = HitMemo(capacityBytes: configuration.memoryBudget.hitMemoBytes)
         plannedRequests = PlannedRequests(capacityBytes: configuration.memoryBudget.plannedRequestsBytes)
+        heldAnswers = HeldAnswers(capacityBytes: configuration.memoryBudget.passthroughBodyBytes)
         rewrittenPages = Self.pageRewriting(for: configuration).map { rewriting in
             RewrittenPages(
                 rewriting: rewriting, concurrency: configuration.limits.pageRewriteConcurrency,

@@ -26,6 +26,7 @@ public final class BodyBytes: @unchecked Sendable {
 
     private let buffer: UnsafeMutableRawBufferPointer
     private let observer: (@Sendable (Event) -> Void)?
+    private let whenFreed: (@Sendable () -> Void)?
 
     /// Copies `data`, once.
     /// - Parameter data: The body.
@@ -33,18 +34,27 @@ public final class BodyBytes: @unchecked Sendable {
         self.init(data, observer: nil)
     }
 
+    /// Copies `data`, once, and calls `whenFreed` when the memory is given
+    /// back (the last response sending it sent, and no other holder left):
+    /// what a budget charged for the bytes waits for.
+    public convenience init(_ data: Data, whenFreed: @escaping @Sendable () -> Void) {
+        self.init(data, observer: nil, whenFreed: whenFreed)
+    }
+
     /// Copies `data` and reports each ``Event`` to `observer` (tests only).
-    init(_ data: Data, observer: (@Sendable (Event) -> Void)?) {
+    init(_ data: Data, observer: (@Sendable (Event) -> Void)?, whenFreed: (@Sendable () -> Void)? = nil) {
         let buffer = UnsafeMutableRawBufferPointer.allocate(
             byteCount: data.count, alignment: MemoryLayout<UInt64>.alignment)
         data.withUnsafeBytes { buffer.copyMemory(from: $0) }
         self.buffer = buffer
         self.observer = observer
+        self.whenFreed = whenFreed
     }
 
     deinit {
         buffer.deallocate()
         observer?(.deallocated)
+        whenFreed?()
     }
 
     /// The number of bytes.
