@@ -106,6 +106,21 @@ struct ClientHintsOriginTests {
         #expect(try Self.width(unchanged) == 750 && unchanged.headers["Content-DPR"] == nil)
     }
 
+    /// A ready answer is kept for the CSS width its `Content-DPR` came
+    /// from: the same bucket reached by `Viewport-Width` alone gets its own
+    /// (320 / 200), not the one computed from `Width` (320 / (300 / 1.3)),
+    /// which an adversarial review saw answered from the ready answers.
+    @Test func theSameBucketFromTheViewportGetsItsOwnContentDPR() async throws {
+        let origin = try Self.origin(fixture)
+        for _ in 0..<2 {
+            let slot = await origin.get(Self.rule, headers: ["Sec-CH-Width": "300", "Sec-CH-DPR": "1.3"])
+            #expect(try Self.width(slot) == 320 && slot.headers["Content-DPR"] == "1.387")
+        }
+        let viewport = await origin.get(Self.rule, headers: ["Sec-CH-Viewport-Width": "200", "Sec-CH-DPR": "1.3"])
+        #expect(try Self.width(viewport) == 320)
+        #expect(viewport.headers["Content-DPR"] == "1.6")
+    }
+
     /// Two DPRs in two buckets never share a variant, in the variant cache
     /// or in the ready answers, in either order.
     @Test func twoDPRsNeverShareAVariant() async throws {

@@ -64,6 +64,20 @@ struct SiteFilesTests {
         #expect(origin.immediateResponse(to: HTTPRequest(target: target)) == response)
     }
 
+    /// `ignore-error/1` answers as the plain URL would, for every failure:
+    /// a file that is not an image (it was 415), and a folder's page after
+    /// a processing query the parser refuses (it was 404).
+    @Test(arguments: [
+        ("/fake.jpg?imageView2/2/w/10/ignore-error/1", "fake.jpg"),
+        ("/notes.txt?imageView2/2/w/10/ignore-error/1", "notes.txt"), ("/?foo/ignore-error/1", "index.html"),
+        ("/static/app.js?foo/ignore-error/1", "static/app.js"),
+    ])
+    func ignoreErrorServesTheFileAsItIs(target: String, file: String) async throws {
+        let response = await (try fixture.origin()).get(target)
+        #expect(response.status == .ok)
+        #expect(response.bodyData == (try fixture.data(file)))
+    }
+
     @Test func headAnswersAsGetWithoutABody() async throws {
         let origin = try fixture.origin()
         let get = await origin.get("/static/app.js")

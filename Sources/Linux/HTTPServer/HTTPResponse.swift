@@ -106,7 +106,8 @@ public struct HTTPResponse: Sendable, Equatable {
         return HTTPResponse(status: status, headers: headers, body: .bytes(bytes))
     }
 
-    /// A plain-text response (`text/plain; charset=utf-8`); a newline is
+    /// A plain-text response (`text/plain; charset=utf-8`, with
+    /// `X-Content-Type-Options: nosniff`); a newline is
     /// appended when the text has none, for readable `curl` output.
     /// - Parameters:
     ///   - status: The status.
@@ -114,6 +115,9 @@ public struct HTTPResponse: Sendable, Equatable {
     ///   - headers: Further header fields.
     public static func text(_ status: HTTPStatus, _ text: String, headers: HTTPFieldList = [:]) -> HTTPResponse {
         let line = text.hasSuffix("\n") ? text : text + "\n"
+        var headers = headers
+        // A message may quote the request (a refused fop, a path): never read as anything but text.
+        if !headers.contains("X-Content-Type-Options") { headers["X-Content-Type-Options"] = "nosniff" }
         return .data(Data(line.utf8), status: status, contentType: "text/plain; charset=utf-8", headers: headers)
     }
 

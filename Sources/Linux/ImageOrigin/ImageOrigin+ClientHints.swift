@@ -33,13 +33,24 @@ extension ImageOrigin {
     }
 
     /// The part of a ready answer's key the hints decide: the sizing and
-    /// what `Content-DPR` is computed from; empty when no hint is honoured.
+    /// the CSS width `Content-DPR` is computed from (``cssWidth(of:)``);
+    /// empty when no hint is honoured. Keyed by the target width and DPR
+    /// instead, a request with `Viewport-Width` alone was answered the
+    /// `Content-DPR` computed for one with `Width` and the same target
+    /// (an adversarial review).
     func readyKeySuffix(for request: HTTPRequest) -> String {
         guard configuration.clientHints || configuration.saveData else { return "" }
         let hints = ClientHints(fields: request.headers)
         let sizing = hints.sizing(honouringWidth: configuration.clientHints, saveData: configuration.saveData)
         guard !sizing.isNone else { return "" }
-        return "\u{0}\(sizing.key)|\(hints.targetWidth ?? 0)|\(hints.dpr ?? 1)"
+        return "\u{0}\(sizing.key)|\(Self.cssWidth(of: hints).map { "\($0)" } ?? "-")"
+    }
+
+    /// The slot's CSS width the hints give: `Width` / the client's DPR (1
+    /// unsent), or the viewport's width; `nil` without either.
+    static func cssWidth(of hints: ClientHints) -> Double? {
+        if let width = hints.width { return Double(width) / (hints.dpr ?? 1) }
+        return hints.viewportWidth.map(Double.init)
     }
 
     /// `pipeline` made at most `maxWidth` device pixels wide, never
@@ -69,15 +80,7 @@ extension ImageOrigin {
     /// differs from the width without hints); `nil` otherwise. Three
     /// decimals at most, as an `sf-decimal`.
     static func contentDPR(servedWidth: Int, unhintedWidth: Int, hints: ClientHints) -> String? {
-        guard servedWidth != unhintedWidth else { return nil }
-        let cssWidth: Double
-        if let width = hints.width {
-            cssWidth = Double(width) / (hints.dpr ?? 1)
-        } else if let viewportWidth = hints.viewportWidth {
-            cssWidth = Double(viewportWidth)
-        } else {
-            return nil
-        }
+        guard servedWidth != unhintedWidth, let cssWidth = cssWidth(of: hints) else { return nil }
         let ratio = (Double(servedWidth) / cssWidth * 1000).rounded() / 1000
         guard ratio > 0, ratio.isFinite else { return nil }
         var text = String(format: "%.3f", ratio)

@@ -32,7 +32,10 @@ extension ImageOrigin {
     func serve(_ file: FileResolver.File, target: Target, request: HTTPRequest) -> Answer {
         let facts = sources.facts(about: file, derive: deriveFacts)
         guard let sourceFormat = facts.format else {
-            guard target.pipeline == nil else { return .ready(.text(.unsupportedMediaType, "source is not an image")) }
+            // With `ignore-error/1` a source that is not an image is served as it is, as any failure is.
+            guard target.pipeline?.ignoresErrors ?? true else {
+                return .ready(.text(.unsupportedMediaType, "source is not an image"))
+            }
             // A page, a stylesheet, a script: the site's other files, as they are.
             let headers: HTTPFieldList = [
                 "Last-Modified": facts.lastModified, "Cache-Control": configuration.siteCacheControl,

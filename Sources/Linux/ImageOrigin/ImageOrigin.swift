@@ -201,8 +201,7 @@ public final class ImageOrigin: HTTPHandler {
                 // `ignore-error/1` covers a refused request too: it is answered as the plain URL would be.
                 if ProcessingParser.requestsIgnoreError(decoded ?? String(fopItem)) {
                     return .target(
-                        Target(encodedPath: request.path, pipeline: nil, transformationKey: ""),
-                        resolved: files.resolve(request.path))
+                        Target(encodedPath: path, pipeline: nil, transformationKey: ""), resolved: files.resolve(path))
                 }
                 let prefix = decoded == nil ? "" : "bad processing request: "
                 return .answer(.text(.badRequest, prefix + error.message))
