@@ -66,6 +66,24 @@ struct UpstreamHeadTests {
         #expect(response.headers.values(for: "Set-Cookie") == ["sid=abc; Path=/; HttpOnly", "theme=dark; Path=/"])
     }
 
+    /// A reverse-mode `Location` that is not UTF-8 is relayed byte for
+    /// byte, not moved onto the bridge through a text that changed its
+    /// bytes to U+FFFD (an adversarial review).
+    @Test func aLocationThatIsNotUTF8IsRelayedAsSent() async throws {
+        var bytes = Data(
+            "HTTP/1.1 302 Found\r\nLocation: /caf\u{1}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".utf8)
+        let marker = try #require(bytes.firstRange(of: Data([0x01])))
+        bytes.replaceSubrange(marker, with: [0xFF])
+        let upstream = try RawHTTPListener(answerBytes: bytes)
+        defer { upstream.stop() }
+        let bridge = try await LiveBridge(upstream: upstream)
+        let response = try #require(try await bridge.get(["/page"]).first)
+        await bridge.server.shutdown()
+        #expect(response.status == 302)
+        let field = try #require(response.headers.fields(named: "Location").first)
+        #expect(Array(field.valueBytes) == Array("/caf".utf8) + [0xFF])
+    }
+
     /// A value that is not UTF-8 (obs-text, RFC 9110 §5.5) is relayed byte for byte.
     @Test func nonUTF8FieldBytesAreRelayedAsSent() async throws {
         var bytes = Data(Self.answer("X-Name: caf\u{1}\r\n").utf8)

@@ -74,6 +74,27 @@ extension LiveTests {
             #expect(calls.count == 0, "\(label) reached the handler")
         }
 
+        /// A target's bytes reach the handler exactly as sent, or the request
+        /// is refused: raw UTF-8 is kept, other bytes above 0x7F are a 400
+        /// (they came out as U+FFFD, a target the client never sent, which the
+        /// proxy then forwarded; an adversarial review).
+        @Test func targetBytesAreKeptOrRefused() async throws {
+            try await withLiveServer(handle: Self.echo) { _, endpoint in
+                let port = endpoint.port
+                let refused = try await blocking {
+                    let connection = try RawHTTPConnection(port: port, timeout: 60)
+                    try connection.write(
+                        Data("GET /echo".utf8) + Data([0xFF, 0xFE]) + Data(" HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
+                    return try connection.readResponse()
+                }
+                #expect(refused.status == 400)
+                #expect(String(decoding: refused.body, as: UTF8.self).contains("not UTF-8"))
+                let kept = try await Self.exchange(port, "GET /caf\u{E9} HTTP/1.1\r\nHost: t\r\n\r\n")
+                #expect(kept.status == 200)
+                #expect(String(decoding: kept.body, as: UTF8.self) == "GET /caf\u{E9} 0\n")
+            }
+        }
+
         /// `Content-Length` with `Transfer-Encoding`: 400, and the connection
         /// is closed, so what a front proxy took for the body is never
         /// served as a second request.

@@ -53,7 +53,8 @@ extension BridgeProxy {
         }
 
         var headers = HopByHopFields.responseFieldsToForward(loaded.headers)
-        if let redirects, let location = headers["Location"] {
+        // A Location whose bytes are not UTF-8 is relayed as sent: read as text, its bytes would change.
+        if let redirects, headers.fields(named: "Location").allSatisfy(\.isUTF8), let location = headers["Location"] {
             headers["Location"] = redirects.rewrite(location, bridgeHost: request.headers["Host"])
         }
         if let vary { headers["Vary"] = VaryHeader.merging(vary, into: headers.combinedValue(for: "Vary")) }

@@ -104,11 +104,13 @@ final class HTTPServerCore: Sendable {
     // MARK: - Requests
 
     /// The request line arrived: a new context, kept until `requestCompleted`.
-    func requestStarted(target: String, targetEnd: Int, connection: OpaquePointer) -> RequestContext {
+    func requestStarted(
+        target: String, targetIsUTF8: Bool, targetEnd: Int, connection: OpaquePointer
+    ) -> RequestContext {
         let watched = webpbridge_connection_socket_context(connection).map {
             Unmanaged<WatchedConnection>.fromOpaque($0).takeUnretainedValue()
         }
-        return RequestContext(target: target, targetEnd: targetEnd, connection: watched)
+        return RequestContext(target: target, targetIsUTF8: targetIsUTF8, targetEnd: targetEnd, connection: watched)
     }
 
     /// The access handler: called when the head arrived, for each body chunk,
@@ -161,6 +163,10 @@ final class HTTPServerCore: Sendable {
         guard head.isWellFormed else {
             return answerNow(
                 .text(.badRequest, "malformed request head (NUL, bare LF or obs-fold)"), context, connection)
+        }
+        guard context.targetIsUTF8 else {
+            // RFC 9112 §3.2: a target is ASCII; raw UTF-8 is passed on as sent, other bytes refused.
+            return answerNow(.text(.badRequest, "request target is not UTF-8"), context, connection)
         }
         guard !head.hasPaddedFraming else {
             return answerNow(

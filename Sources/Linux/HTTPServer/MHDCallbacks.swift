@@ -55,12 +55,16 @@ enum MHDCallbacks {
     /// buffer, which it overwrites itself right after this call.
     static let requestLineReceived: webpbridge_uri_logger = { context, uri, connection in
         guard let connection else { return nil }
-        let target = uri.map { String(cString: $0) } ?? "/"
+        // Bytes that are not UTF-8 would come out of `String(cString:)` as U+FFFD: another target.
+        let decoded = uri.map { (String(validatingCString: $0), $0) }
+        let target = decoded.map { $0.0 ?? String(cString: $0.1) } ?? "/"
+        let targetIsUTF8 = decoded.map { $0.0 != nil } ?? true
         let targetEnd = uri.map { Int(bitPattern: $0) + strlen($0) } ?? 0
         if let uri, let question = strchr(uri, Int32(UInt8(ascii: "?"))) {
             UnsafeMutablePointer(mutating: question)[1] = 0
         }
-        let request = core(context).requestStarted(target: target, targetEnd: targetEnd, connection: connection)
+        let request = core(context).requestStarted(
+            target: target, targetIsUTF8: targetIsUTF8, targetEnd: targetEnd, connection: connection)
         return Unmanaged.passRetained(request).toOpaque()
     }
 

@@ -24,6 +24,8 @@ final class RequestContext: @unchecked Sendable {
     }
 
     let target: String
+    /// Whether the target's bytes were UTF-8, and so are `target`'s exactly.
+    let targetIsUTF8: Bool
     /// The address of the target's first NUL in libmicrohttpd's buffer
     /// when the request line arrived (see ``MHDRequestHead``).
     let targetEnd: Int
@@ -45,8 +47,9 @@ final class RequestContext: @unchecked Sendable {
     var status: HTTPStatus?
     var bodyBytes: UInt64 = 0
 
-    init(target: String, targetEnd: Int = 0, connection: WatchedConnection?) {
+    init(target: String, targetIsUTF8: Bool = true, targetEnd: Int = 0, connection: WatchedConnection?) {
         self.target = target
+        self.targetIsUTF8 = targetIsUTF8
         self.targetEnd = targetEnd
         self.connection = connection
     }
