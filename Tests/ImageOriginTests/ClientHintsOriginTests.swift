@@ -10,7 +10,7 @@ import WebPBridge
 /// header gives a variant, `Vary`, `Content-DPR`, the key (and so the
 /// ETag), and nothing changed with the flags off. The fixture's photo is
 /// 800×600; `?imageView2/2/w/750` is the URL's own width.
-@Suite(.timeLimit(.suiteBound))
+@Suite(.timeLimit(.suiteBound), .offTheGlobalExecutor)
 struct ClientHintsOriginTests {
     static let hintVary = "Sec-CH-DPR, DPR, Sec-CH-Width, Width, Sec-CH-Viewport-Width, Viewport-Width"
     static let rule = "/photo.jpg?imageView2/2/w/750"
