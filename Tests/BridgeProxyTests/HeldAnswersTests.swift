@@ -12,9 +12,10 @@ import WebPBridge
 /// 1,077 MiB of resident memory under the default 256 MiB budget.
 @Suite(.timeLimit(.suiteBound))
 struct HeldAnswersTests {
-    /// Answers every request with `bytes` bytes, handed over in pieces of
-    /// 64 KiB as they "arrive" when `inPieces` (and stopping when the task
-    /// is cancelled, as a real transfer does), or only whole.
+    /// Answers every request with `bytes` bytes, admitted in pieces of
+    /// 64 KiB as they "arrive" when `inPieces` (stopping at the first the
+    /// request's ``BodyAdmission`` refuses, as a real loader does), or
+    /// only whole.
     struct LargeAnswers: DataLoading {
         let bytes: Int
         var inPieces = false
@@ -23,10 +24,11 @@ struct HeldAnswersTests {
             -> DataResponse
         {
             let body = Data(repeating: 7, count: bytes)
-            if inPieces, let onChunk {
+            if inPieces, let admission = request.bodyAdmission {
                 for start in stride(from: 0, to: bytes, by: 64 << 10) {
-                    guard !Task.isCancelled else { throw DataLoadingError(.cancelled, "cancelled") }
-                    onChunk(body[start..<min(bytes, start + (64 << 10))])
+                    let piece = body[start..<min(bytes, start + (64 << 10))]
+                    guard admission.admit(piece.count) else { throw DataLoadingError(.tooLarge, "not admitted") }
+                    onChunk?(piece)
                 }
             }
             return DataResponse(

@@ -125,6 +125,25 @@ struct CurlConnectionReuseTests {
         #expect(upstream.connectionCount == 2, "the clean connection is reused")
     }
 
+    /// A request's ``BodyAdmission`` is asked before each piece is kept,
+    /// and the first piece it refuses stops the transfer.
+    @Test func aBodyTheAdmissionRefusesStopsTheTransfer() async throws {
+        let upstream = try KeepAliveUpstream()
+        defer { upstream.stop() }
+        let admitted = Lock(0)
+        let name = String(repeating: "x", count: 300)
+        let allowing = BodyAdmission { count in
+            admitted.withLock { $0 += count }
+            return true
+        }
+        let whole = try await CurlDataLoader().load(DataRequest(url: upstream.url("/" + name), bodyAdmission: allowing))
+        #expect(whole.body.count == 300 && admitted.withLock { $0 } == 300)
+        let refusing = BodyAdmission { _ in false }
+        await #expect(throws: DataLoadingError.self) {
+            try await CurlDataLoader().load(DataRequest(url: upstream.url("/" + name), bodyAdmission: refusing))
+        }
+    }
+
     @Test func aCleanConnectionIsReused() async throws {
         let upstream = try KeepAliveUpstream()
         defer { upstream.stop() }

@@ -27,15 +27,16 @@ extension BridgeProxy {
             to: request.headers.values(for: "Via").joined(separator: ", ").nilIfEmpty,
             protocolVersion: request.version)
         let sendsBody = !request.body.isEmpty || [.post, .put, .patch].contains(request.method)
+        // The body is charged to the answers' share as it arrives; past the share the transfer stops.
+        let charge = heldAnswers.charge()
         let upstreamRequest = DataRequest(
             url: url, method: request.method.rawValue, headers: fields, timeout: configuration.limits.upstreamTimeout,
             maxBodyBytes: configuration.limits.maxPassthroughBodyBytes,
-            responseFieldLimits: configuration.limits.upstreamFieldLimits, body: sendsBody ? request.body : nil)
-        // The body is charged to the answers' share as it arrives; past the share the transfer stops.
-        let charge = heldAnswers.charge()
+            responseFieldLimits: configuration.limits.upstreamFieldLimits, body: sendsBody ? request.body : nil,
+            bodyAdmission: BodyAdmission { charge.add($0) })
         let loaded: DataResponse
         do {
-            loaded = try await load(upstreamRequest, charging: charge)
+            loaded = try await configuration.passthroughLoader.load(upstreamRequest)
         } catch {
             if charge.wasRefused { return answersOverBudget(url: url, received: nil) }
             return upstreamFailure(error, url: url.absoluteString)
@@ -74,34 +75,6 @@ extension BridgeProxy {
         return Reply(
             response: HTTPResponse(status: HTTPStatus(code: loaded.statusCode), headers: headers, body: body),
             outcome: .passthrough, upstreamBytes: loaded.body.count)
-    }
-
-    /// Loads `request` with its body charged to `charge` piece by piece;
-    /// the first piece that does not fit cancels the transfer.
-    private func load(
-        _ request: DataRequest, charging charge: HeldAnswers.Charge
-    ) async throws(DataLoadingError) -> DataResponse {
-        let loader = configuration.passthroughLoader
-        let transfer = Lock<Task<DataResponse, any Error>?>(nil)
-        let task = Task {
-            try await loader.load(request) { piece in
-                if !charge.add(piece.count) { transfer.withLock { $0?.cancel() } }
-            }
-        }
-        transfer.withLock { $0 = task }
-        // A piece refused before the task was stored above cancelled nothing: the caller checks the charge.
-        if charge.wasRefused { task.cancel() }
-        do {
-            return try await withTaskCancellationHandler {
-                try await task.value
-            } onCancel: {
-                task.cancel()
-            }
-        } catch let error as DataLoadingError {
-            throw error
-        } catch {
-            throw DataLoadingError(.cancelled, "\(request.method) \(request.url.absoluteString): \(error)")
-        }
     }
 
     /// The answer when passed-through answers fill their share: 503 with

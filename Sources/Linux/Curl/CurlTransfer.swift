@@ -264,6 +264,10 @@
                     .tooLarge, "\(label): the body passed the limit of \(request.maxBodyBytes) bytes")
                 return Self.abort
             }
+            if let admission = request.bodyAdmission, !admission.admit(count) {
+                abortReason = DataLoadingError(.tooLarge, "\(label): the body did not fit the memory it is charged to")
+                return Self.abort
+            }
             let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
             if let onChunk {
                 let piece = Data(bytes)

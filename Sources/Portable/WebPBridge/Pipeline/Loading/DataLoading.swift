@@ -51,13 +51,18 @@ public struct DataRequest: Sendable, Equatable {
     /// How urgent the transfer is, for a loader that orders transfers
     /// (`URLSessionTask.priority`); others may ignore it.
     public var priority: ImageRequest.Priority
+    /// What the body is charged to as it arrives, or `nil` (default): a
+    /// loader asks it before keeping each piece, and stops the transfer
+    /// with `tooLarge` at the first it refuses.
+    public var bodyAdmission: BodyAdmission?
 
     public init(
         url: URL, method: String = "GET", headers: HTTPFieldList = [:], timeout: Duration = .seconds(30),
         maxBodyBytes: Int = 32 << 20, responseFieldLimits: HTTPFieldList.Limits = .init(), body: Data? = nil,
-        priority: ImageRequest.Priority = .normal
+        priority: ImageRequest.Priority = .normal, bodyAdmission: BodyAdmission? = nil
     ) {
         self.priority = priority
+        self.bodyAdmission = bodyAdmission
         self.url = url
         self.method = method
         self.headers = headers
@@ -151,4 +156,23 @@ extension DataLoadingError {
         default: .cannotDecodeContentData
         }
     }
+}
+
+/// A budget that bodies are charged to as they arrive, shared by the
+/// requests of a caller that holds many bodies at once and bounds them
+/// together (the bridge's passed-through answers): ``admit(_:)`` is asked
+/// before a loader keeps each piece of a body. Compared by identity.
+public final class BodyAdmission: Sendable, Equatable {
+    private let charge: @Sendable (Int) -> Bool
+
+    /// - Parameter charge: Charges a piece of `n` bytes; `false` when it does
+    ///   not fit, which stops the transfer.
+    public init(_ charge: @escaping @Sendable (Int) -> Bool) {
+        self.charge = charge
+    }
+
+    /// Whether a piece of `count` bytes may be kept (and is now charged).
+    public func admit(_ count: Int) -> Bool { charge(count) }
+
+    public static func == (lhs: BodyAdmission, rhs: BodyAdmission) -> Bool { lhs === rhs }
 }

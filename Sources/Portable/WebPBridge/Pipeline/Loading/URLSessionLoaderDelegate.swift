@@ -40,6 +40,10 @@ final class URLSessionLoaderDelegate: NSObject, URLSessionDataDelegate, @uncheck
                 failure = URLSessionLoaderDelegate.tooLarge(self)
                 return nil
             }
+            if let admission = request.bodyAdmission, !admission.admit(data.count) {
+                failure = DataLoadingError(.tooLarge, "\(label): the body did not fit the memory it is charged to")
+                return nil
+            }
             body.append(data)
             return .some(onChunk)
         }
