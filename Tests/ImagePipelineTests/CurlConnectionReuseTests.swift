@@ -34,20 +34,7 @@ struct CurlConnectionReuseTests {
         ///   target (none by default).
         init(extra: @escaping @Sendable (String) -> Data = { _ in Data() }) throws {
             self.extra = extra
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let ready = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(listener, $0, length) == 0 && listen(listener, 16) == 0
-                        && getsockname(listener, $0, &length) == 0
-                }
-            }
-            try #require(listener >= 0 && ready, "listen: \(String(cString: strerror(errno)))")
-            self.listener = listener
-            port = Int(UInt16(bigEndian: address.sin_port))
+            (listener, port) = try LoopbackSocket.listening()
             Thread { [self] in acceptLoop() }.start()
         }
 

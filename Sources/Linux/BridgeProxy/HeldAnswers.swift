@@ -10,52 +10,38 @@ import WebPBridge
 /// bridge from 36 MiB to 1,077 MiB of resident memory under the default
 /// 256 MiB budget (an adversarial review).
 ///
-/// Thread-safe: one `Lock` around the count.
+/// Thread-safe: the count is a ``BodyBudget``, the server's own for request bodies.
 final class HeldAnswers: Sendable {
-    /// The most bytes held at once.
-    let capacityBytes: Int
-    private let held = Lock<Int>(0)
+    private let budget: BodyBudget
 
     init(capacityBytes: Int) {
-        self.capacityBytes = max(0, capacityBytes)
+        budget = BodyBudget(limit: max(0, capacityBytes))
     }
 
-    /// Bytes held now.
-    var heldBytes: Int { held.withLock { $0 } }
+    /// The most bytes held at once.
+    var capacityBytes: Int { budget.limit }
 
     /// A new answer's charge, empty.
-    func charge() -> Charge { Charge(self) }
-
-    fileprivate func reserve(_ count: Int) -> Bool {
-        held.withLock { held in
-            guard count <= capacityBytes - held else { return false }
-            held += count
-            return true
-        }
-    }
-
-    fileprivate func release(_ count: Int) {
-        if count > 0 { held.withLock { $0 -= count } }
-    }
+    func charge() -> Charge { Charge(budget) }
 
     /// One answer's bytes, charged as they arrive and given back when the
     /// charge is freed: kept alive by the body it becomes (``body(_:)``)
     /// until the server has sent it.
     final class Charge: Sendable {
-        private let answers: HeldAnswers
+        private let budget: BodyBudget
         private let state = Lock<(bytes: Int, refused: Bool)>((0, false))
 
-        fileprivate init(_ answers: HeldAnswers) {
-            self.answers = answers
+        fileprivate init(_ budget: BodyBudget) {
+            self.budget = budget
         }
 
-        deinit { answers.release(state.withLock { $0.bytes }) }
+        deinit { budget.release(state.withLock { $0.bytes }) }
 
         /// Charges `count` more bytes. `false` once they do not fit beside
         /// the answers held now, and for every call after.
         func add(_ count: Int) -> Bool {
             state.withLock { state in
-                guard !state.refused, answers.reserve(count) else {
+                guard !state.refused, budget.reserve(count) else {
                     state.refused = true
                     return false
                 }

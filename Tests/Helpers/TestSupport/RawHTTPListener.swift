@@ -36,23 +36,7 @@ public final class RawHTTPListener: Sendable {
     /// - Throws: ``RawHTTPConnection/Failure`` when the socket cannot listen.
     public init(answerBytes: Data) throws {
         self.answer = answerBytes
-        let listener = LoopbackSocket.make()
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ready = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 16) == 0
-                    && getsockname(listener, $0, &length) == 0
-            }
-        }
-        guard listener >= 0, ready else {
-            if listener >= 0 { close(listener) }
-            throw RawHTTPConnection.Failure(description: "listen: \(String(cString: strerror(errno)))")
-        }
-        self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackSocket.listening()
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }
