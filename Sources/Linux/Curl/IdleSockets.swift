@@ -24,7 +24,15 @@
     /// Curl thread only. Holds at most `capacity` sockets, the most recently
     /// recorded; libcurl keeps at most ``CurlDataLoader/Configuration/maxIdleConnections``.
     final class IdleSockets {
-        private var sockets: [Int32] = []
+        /// A socket and the ports it had when recorded, so that finding a
+        /// connection by its ports asks the kernel nothing.
+        private struct Entry {
+            var socket: Int32
+            var localPort: Int
+            var remotePort: Int
+        }
+
+        private var entries: [Entry] = []
         private let capacity: Int
 
         /// - Parameter capacity: The most sockets remembered (at least 1).
@@ -32,15 +40,14 @@
             self.capacity = max(1, capacity)
         }
 
-        /// The sockets remembered now.
-        var count: Int { sockets.count }
-
         /// Remembers the socket a finished transfer left to libcurl's cache.
         func record(_ socket: Int32) {
-            guard socket >= 0 else { return }
-            sockets.removeAll { $0 == socket }
-            if sockets.count == capacity { sockets.removeFirst() }
-            sockets.append(socket)
+            guard socket >= 0, let localPort = Self.port(of: socket, peer: false),
+                let remotePort = Self.port(of: socket, peer: true)
+            else { return }
+            entries.removeAll { $0.socket == socket }
+            if entries.count == capacity { entries.removeFirst() }
+            entries.append(Entry(socket: socket, localPort: localPort, remotePort: remotePort))
         }
 
         /// Whether the connection from local port `localPort` to port
@@ -49,12 +56,12 @@
         /// again when that transfer ends. A connection whose socket was not
         /// recorded (a new one) has none.
         func hasUnaskedInput(localPort: Int, remotePort: Int) -> Bool {
-            guard
-                let index = sockets.firstIndex(where: {
-                    Self.port(of: $0, peer: false) == localPort && Self.port(of: $0, peer: true) == remotePort
-                })
+            guard let index = entries.firstIndex(where: { $0.localPort == localPort && $0.remotePort == remotePort })
             else { return false }
-            let socket = sockets.remove(at: index)
+            let socket = entries.remove(at: index).socket
+            // libcurl may have closed that socket since, and the number been given to another.
+            guard Self.port(of: socket, peer: false) == localPort, Self.port(of: socket, peer: true) == remotePort
+            else { return false }
             var byte: UInt8 = 0
             return recv(socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
         }
